@@ -1,0 +1,43 @@
+# PassConsole — the two commands that matter: `make run` and `make test`. Both install what they need first.
+SHELL := /bin/bash
+SWIFT ?= swift
+PORT ?= 8080
+BACKEND_PORT ?= 8081
+CONFIG ?= Config/demo.json
+# Debian packages the build and the tests need; the benchmarks add wrk and nginx.
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl
+BENCH_PACKAGES := wrk nginx-light
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: deps bench-deps build run backend test bench lint clean
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES) $(EXTRA_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+bench-deps:
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES="$(BENCH_PACKAGES)"
+
+build: deps
+	$(SWIFT) build
+
+# The demo: the local entitlement backend with its MVPD login pages on 127.0.0.1, demo data from Config/.
+run: build
+	$(SWIFT) run passconsole serve --port $(PORT) --backend-port $(BACKEND_PORT) --config $(CONFIG)
+
+test: deps
+	$(SWIFT) test
+
+bench: bench-deps
+	$(SWIFT) build -c release
+	Benchmarks/run.sh
+
+lint:
+	$(SWIFT) format lint --recursive Sources Tests
+
+clean:
+	rm -rf .build

@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "PassConsole",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "passconsole", targets: ["passconsole"]),
+        .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
+        .library(name: "PassProtocol", targets: ["PassProtocol"]),
+        .library(name: "PassBackend", targets: ["PassBackend"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"4.0.0"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CMicroHTTPD",
+            pkgConfig: "libmicrohttpd",
+            providers: [.apt(["libmicrohttpd-dev"])]
+        ),
+        .target(
+            name: "MicroHTTP",
+            dependencies: [
+                "CMicroHTTPD",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "PassProtocol",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .target(
+            name: "PassBackend",
+            dependencies: [
+                "MicroHTTP", "PassProtocol",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "passconsole",
+            dependencies: [
+                "MicroHTTP", "PassProtocol", "PassBackend",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "PassTestSupport",
+            dependencies: ["MicroHTTP", "PassProtocol", "PassBackend"]
+        ),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport"]),
+        .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
+        .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport"]),
+    ]
+)

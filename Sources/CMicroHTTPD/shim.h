@@ -1,0 +1,80 @@
+#ifndef PASSCONSOLE_CMICROHTTPD_SHIM_H
+#define PASSCONSOLE_CMICROHTTPD_SHIM_H
+
+// Swift cannot call libmicrohttpd's variadic MHD_start_daemon, nor import its macros:
+// these small wrappers build the option array in C and expose the constants Swift needs.
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
+#include <microhttpd.h>
+
+#if MHD_VERSION < 0x00097002
+typedef int pc_mhd_result;
+#else
+typedef enum MHD_Result pc_mhd_result;
+#endif
+
+static const uint64_t pc_size_unknown = MHD_SIZE_UNKNOWN;
+static const ssize_t pc_content_reader_end_of_stream = MHD_CONTENT_READER_END_OF_STREAM;
+static const ssize_t pc_content_reader_end_with_error = MHD_CONTENT_READER_END_WITH_ERROR;
+
+typedef pc_mhd_result (*pc_access_handler)(void *cls, struct MHD_Connection *connection, const char *url,
+                                           const char *method, const char *version, const char *upload_data,
+                                           size_t *upload_data_size, void **con_cls);
+typedef void (*pc_completed_handler)(void *cls, struct MHD_Connection *connection, void **con_cls,
+                                     enum MHD_RequestTerminationCode toe);
+
+/// Starts a daemon bound to `bind_address:port` (IPv4 dotted quad). Returns NULL on failure.
+static inline struct MHD_Daemon *pc_start_daemon(unsigned int flags, uint16_t port, const char *bind_address,
+                                                 unsigned int thread_pool_size, unsigned int connection_limit,
+                                                 unsigned int connection_timeout, pc_access_handler handler,
+                                                 void *handler_cls, pc_completed_handler completed,
+                                                 void *completed_cls) {
+    struct sockaddr_in addr;
+    memset(&addr, 0, sizeof addr);
+    addr.sin_family = AF_INET;
+    addr.sin_port = htons(port);
+    if (inet_pton(AF_INET, bind_address, &addr.sin_addr) != 1) return NULL;
+    struct MHD_OptionItem ops[8];
+    int i = 0;
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &addr};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout, NULL};
+    if (thread_pool_size > 1) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size, NULL};
+    ops[i++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+}
+
+/// The port the daemon listens on (useful after binding port 0).
+static inline uint16_t pc_daemon_port(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+    return info ? info->port : 0;
+}
+
+/// Number of open connections.
+static inline unsigned int pc_daemon_connections(struct MHD_Daemon *daemon) {
+    const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_CURRENT_CONNECTIONS);
+    return info ? info->num_connections : 0;
+}
+
+/// The peer's IPv4/IPv6 address as text into `buffer` (empty when unknown).
+static inline void pc_connection_peer(struct MHD_Connection *connection, char *buffer, size_t size) {
+    buffer[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr) return;
+    const struct sockaddr *sa = info->client_addr;
+    if (sa->sa_family == AF_INET) inet_ntop(AF_INET, &((const struct sockaddr_in *)sa)->sin_addr, buffer, size);
+    else if (sa->sa_family == AF_INET6) inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, buffer, size);
+}
+
+/// Sets this connection's inactivity timeout in seconds (0 = none), e.g. for long-lived event streams.
+static inline void pc_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
+    MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);
+}
+
+#endif

@@ -1,0 +1,122 @@
+import Foundation
+
+/// One HTTP request as the server received it: method, decoded path, query, headers, cookies and body.
+///
+/// Values are decoded once by the server; handlers read them through the accessors below. Header names are
+/// compared case-insensitively.
+public struct Request: Sendable {
+    /// The HTTP method in upper case (`GET`, `POST`, …).
+    public var method: String
+    /// The percent-decoded path, without the query string (`/api/v1/authorize`).
+    public var path: String
+    /// Query arguments in the order received; a name may repeat (`resource_id=a&resource_id=b`).
+    public var queryItems: [(name: String, value: String)]
+    /// Request headers in the order received.
+    public var headers: [(name: String, value: String)]
+    /// The raw request body (empty when none).
+    public var body: Data
+    /// The client's IP address as text, or `""` when unknown.
+    public var remoteAddress: String
+    /// Values captured by `{name}` segments of the matched route pattern.
+    public var pathParameters: [String: String] = [:]
+
+    /// Creates a request; servers and in-process tests use this.
+    public init(
+        method: String, path: String, queryItems: [(name: String, value: String)] = [],
+        headers: [(name: String, value: String)] = [], body: Data = Data(), remoteAddress: String = ""
+    ) {
+        self.method = method.uppercased()
+        self.path = path
+        self.queryItems = queryItems
+        self.headers = headers
+        self.body = body
+        self.remoteAddress = remoteAddress
+    }
+
+    /// The first value of a header, matched case-insensitively.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// The first value of a query argument.
+    public func query(_ name: String) -> String? {
+        queryItems.first { $0.name == name }?.value
+    }
+
+    /// Every value of a query argument, in order.
+    public func queryAll(_ name: String) -> [String] {
+        queryItems.filter { $0.name == name }.map(\.value)
+    }
+
+    /// Cookies sent in the `Cookie` header(s).
+    public var cookies: [String: String] {
+        var result: [String: String] = [:]
+        for (name, value) in headers where name.caseInsensitiveCompare("Cookie") == .orderedSame {
+            for pair in value.split(separator: ";") {
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                guard parts.count == 2 else { continue }
+                result[parts[0].trimmingCharacters(in: .whitespaces)] = String(parts[1]).trimmingCharacters(
+                    in: .whitespaces)
+            }
+        }
+        return result
+    }
+
+    /// The body parsed as `application/x-www-form-urlencoded` (empty unless that is the content type).
+    public var formItems: [(name: String, value: String)] {
+        guard let type = header("Content-Type"), type.lowercased().hasPrefix("application/x-www-form-urlencoded")
+        else { return [] }
+        return FormEncoding.decode(String(decoding: body, as: UTF8.self))
+    }
+
+    /// A parameter from the query string or, for form posts, the body (body wins), as web servers merge them.
+    public func parameter(_ name: String) -> String? {
+        formItems.first { $0.name == name }?.value ?? query(name)
+    }
+
+    /// Every value of a parameter from the form body and the query string.
+    public func parameterAll(_ name: String) -> [String] {
+        formItems.filter { $0.name == name }.map(\.value) + queryAll(name)
+    }
+
+    /// Decodes a JSON body.
+    ///
+    /// - Throws: ``HTTPError`` `400` with the decoder's reason when the body is not valid JSON for `type`.
+    public func decodeJSON<T: Decodable>(_ type: T.Type) throws -> T {
+        do {
+            return try JSONDecoder().decode(type, from: body)
+        } catch {
+            throw HTTPError(.badRequest, code: "invalid_json", message: "The request body is not valid JSON.",
+                detail: String(describing: error))
+        }
+    }
+}
+
+/// `application/x-www-form-urlencoded` encoding and decoding.
+public enum FormEncoding {
+    /// Splits `a=1&b=x+y` into decoded pairs (`+` is a space).
+    public static func decode(_ text: String) -> [(name: String, value: String)] {
+        text.split(separator: "&").compactMap { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let name = unescape(parts[0]), !name.isEmpty else { return nil }
+            return (name, parts.count > 1 ? unescape(parts[1]) ?? "" : "")
+        }
+    }
+
+    /// Joins pairs into a form body, percent-encoding everything but unreserved characters.
+    public static func encode(_ items: [(String, String)]) -> String {
+        items.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+
+    /// Percent-encodes a component for a query string or form body.
+    public static func escape(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text
+    }
+
+    private static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private static func unescape(_ part: Substring) -> String? {
+        String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// Routes requests by method and path pattern to handlers.
+///
+/// Patterns are literal segments, `{name}` segments captured into ``Request/pathParameters``, and a final
+/// `{name...}` that captures the rest of the path. Unknown paths answer `404`, a known path with another method
+/// answers `405` with `Allow`, both as JSON ``HTTPError`` bodies.
+///
+/// ```swift
+/// var router = Router()
+/// router.get("/hello/{name}") { request in .text("Hello \(request.pathParameters["name"]!)") }
+/// router.mount(StaticFiles(root: "Public"), at: "/")
+/// ```
+public struct Router: HTTPResponder {
+    /// A handler that may suspend; runs on the concurrency pool.
+    public typealias Handler = @Sendable (Request) async throws -> Response
+    /// A handler that answers at once on the network thread; must not block.
+    public typealias InlineHandler = @Sendable (Request) throws -> Response
+
+    enum Action: Sendable {
+        case deferred(Handler)
+        case inline(InlineHandler)
+    }
+
+    struct Route: Sendable {
+        var method: String
+        var pattern: RoutePattern
+        var action: Action
+    }
+
+    private var routes: [Route] = []
+    private var mounts: [(prefix: String, files: StaticFiles)] = []
+    /// Renders errors thrown by handlers; the default renders ``HTTPError`` as JSON and anything else as a 500.
+    public var errorRenderer: @Sendable (any Error, Request) -> Response = Router.defaultErrorResponse
+
+    /// Creates an empty router.
+    public init() {}
+
+    /// Adds a route for `method` and `pattern`.
+    public mutating func on(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
+        routes.append(Route(method: method.uppercased(), pattern: RoutePattern(pattern), action: .deferred(handler)))
+    }
+
+    /// Adds a route answered inline on the network thread (cheap, non-blocking handlers only).
+    public mutating func on(_ method: String, _ pattern: String, inline handler: @escaping InlineHandler) {
+        routes.append(Route(method: method.uppercased(), pattern: RoutePattern(pattern), action: .inline(handler)))
+    }
+
+    /// Adds a `GET` route (which also answers `HEAD`).
+    public mutating func get(_ pattern: String, _ handler: @escaping Handler) { on("GET", pattern, handler) }
+    /// Adds a `POST` route.
+    public mutating func post(_ pattern: String, _ handler: @escaping Handler) { on("POST", pattern, handler) }
+    /// Adds a `DELETE` route.
+    public mutating func delete(_ pattern: String, _ handler: @escaping Handler) { on("DELETE", pattern, handler) }
+    /// Adds a `PUT` route.
+    public mutating func put(_ pattern: String, _ handler: @escaping Handler) { on("PUT", pattern, handler) }
+
+    /// Serves files from `files` for `GET`/`HEAD` paths under `prefix` that no route matched.
+    public mutating func mount(_ files: StaticFiles, at prefix: String) {
+        mounts.append((prefix.hasSuffix("/") ? prefix : prefix + "/", files))
+    }
+
+    enum Match {
+        case found(Action, [String: String])
+        case staticFiles(StaticFiles, String)
+        case methodNotAllowed([String])
+        case notFound
+    }
+
+    func match(_ request: Request) -> Match {
+        var allowed: [String] = []
+        let segments = RoutePattern.segments(of: request.path)
+        for route in routes {
+            guard let parameters = route.pattern.match(segments) else { continue }
+            if route.method == request.method || (request.method == "HEAD" && route.method == "GET") {
+                return .found(route.action, parameters)
+            }
+            allowed.append(route.method)
+        }
+        if !allowed.isEmpty { return .methodNotAllowed(allowed) }
+        if request.method == "GET" || request.method == "HEAD" {
+            for mount in mounts where (request.path + "/").hasPrefix(mount.prefix) {
+                return .staticFiles(mount.files, String(request.path.dropFirst(mount.prefix.count - 1)))
+            }
+        }
+        return .notFound
+    }
+
+    public func respondInline(to request: Request) -> Response? {
+        switch match(request) {
+        case .found(.inline(let handler), let parameters):
+            var request = request
+            request.pathParameters = parameters
+            do { return try handler(request) } catch { return errorRenderer(error, request) }
+        case .found(.deferred, _): return nil
+        case .staticFiles(let files, let relative): return files.response(for: relative, request: request)
+        case .methodNotAllowed(let allowed): return Self.methodNotAllowed(allowed, request)
+        case .notFound: return Self.notFound(request)
+        }
+    }
+
+    public func respond(to request: Request) async -> Response {
+        if case .found(.deferred(let handler), let parameters) = match(request) {
+            var request = request
+            request.pathParameters = parameters
+            do { return try await handler(request) } catch { return errorRenderer(error, request) }
+        }
+        return respondInline(to: request) ?? Self.notFound(request)
+    }
+
+    static func notFound(_ request: Request) -> Response {
+        HTTPError(.notFound, code: "not_found", message: "Nothing is served at this path.", detail: request.path).response
+    }
+
+    static func methodNotAllowed(_ allowed: [String], _ request: Request) -> Response {
+        let allow = Array(Set(allowed)).sorted().joined(separator: ", ")
+        return HTTPError(.methodNotAllowed, code: "method_not_allowed",
+            message: "\(request.method) is not supported at this path.", detail: "Allowed: \(allow)",
+            headers: ["Allow": allow]).response
+    }
+
+    /// Renders ``HTTPError`` as its JSON answer and any other error as an opaque `500`.
+    public static func defaultErrorResponse(_ error: any Error, _ request: Request) -> Response {
+        if let error = error as? HTTPError { return error.response }
+        return HTTPError(.internalServerError, code: "internal_error",
+            message: "The server failed to answer this request.").response
+    }
+}

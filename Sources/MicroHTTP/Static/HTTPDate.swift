@@ -1,0 +1,52 @@
+import Foundation
+
+/// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the date format of HTTP headers.
+public enum HTTPDate {
+    private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+    /// Formats a date in GMT.
+    public static func format(_ date: Date) -> String {
+        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let dayNumber = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
+        let secondOfDay = seconds - dayNumber * 86400
+        let (year, month, day) = civil(fromDays: dayNumber)
+        let weekday = days[((dayNumber % 7) + 7) % 7]
+        return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", weekday, day, months[month - 1], year,
+            secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
+    }
+
+    /// Parses an IMF-fixdate; `nil` for anything else.
+    public static func parse(_ text: String) -> Date? {
+        let parts = text.split(separator: " ")
+        guard parts.count == 6, let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])),
+            let year = Int(parts[3])
+        else { return nil }
+        let time = parts[4].split(separator: ":").compactMap { Int($0) }
+        guard time.count == 3 else { return nil }
+        let days = daysFromCivil(year: year, month: month + 1, day: day)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86400 + time[0] * 3600 + time[1] * 60 + time[2]))
+    }
+
+    // Howard Hinnant's civil-calendar algorithms: exact for the proleptic Gregorian calendar, no Calendar needed.
+    private static func civil(fromDays z: Int) -> (Int, Int, Int) {
+        let z = z + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let doe = z - era * 146_097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146_096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        return era * 146_097 + doe - 719_468
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Serves the files under one root folder: content types, `ETag`/`Last-Modified` revalidation, and no way out of
+/// the root (`..` segments are refused with `403`; a symlink that resolves outside the root is `404`).
+///
+/// Small files are kept in memory and revalidated with one `stat` per request, so a hot file is not reopened;
+/// larger ones are sent from disk with `sendfile`.
+public final class StaticFiles: Sendable {
+    /// The resolved root folder.
+    public let root: String
+    /// Sent as `Cache-Control`; browsers revalidate with the `ETag`.
+    public let cacheControl: String
+    private let cache = Mutex<[String: CachedFile]>([:])
+    private static let cacheableSize: UInt64 = 256 * 1024
+    private static let cacheEntries = 512
+
+    struct CachedFile {
+        var size: UInt64
+        var mtime: Int
+        var data: Data
+    }
+
+    /// Creates a file server for `root` (resolved now; a missing root serves nothing but `404`s).
+    public init(root: String, cacheControl: String = "no-cache") {
+        self.root = Self.resolve(root) ?? root
+        self.cacheControl = cacheControl
+    }
+
+    /// The answer for `relativePath` (decoded, starting with `/`).
+    public func response(for relativePath: String, request: Request) -> Response {
+        let components = relativePath.split(separator: "/", omittingEmptySubsequences: true)
+        if components.contains(where: { $0 == ".." || $0 == "." || $0.contains("\0") || $0.contains("\\") }) {
+            return HTTPError(.forbidden, code: "path_forbidden", message: "Paths may not leave the served folder.")
+                .response
+        }
+        var candidate = root + "/" + components.joined(separator: "/")
+        var info = stat()
+        guard let resolved = Self.resolve(candidate), resolved == root || resolved.hasPrefix(root + "/"),
+            stat(resolved, &info) == 0
+        else { return notFound(relativePath) }
+        candidate = resolved
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            guard let index = Self.resolve(candidate + "/index.html"), index.hasPrefix(root + "/"),
+                stat(index, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG
+            else { return notFound(relativePath) }
+            candidate = index
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return notFound(relativePath) }
+        return fileResponse(path: candidate, size: UInt64(info.st_size), mtime: Int(info.st_mtim.tv_sec),
+            nanos: Int(info.st_mtim.tv_nsec), request: request)
+    }
+
+    private func fileResponse(path: String, size: UInt64, mtime: Int, nanos: Int, request: Request) -> Response {
+        let etag = "\"\(String(size, radix: 16))-\(String(mtime, radix: 16))-\(String(nanos, radix: 16))\""
+        let lastModified = HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(mtime)))
+        let headers: [(name: String, value: String)] = [
+            ("Content-Type", MIMEType.forPath(path)), ("ETag", etag), ("Last-Modified", lastModified),
+            ("Cache-Control", cacheControl), ("X-Content-Type-Options", "nosniff"),
+        ]
+        if let match = request.header("If-None-Match") {
+            if match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
+                return Response(status: .notModified, headers: headers)
+            }
+        } else if let since = request.header("If-Modified-Since"), let date = HTTPDate.parse(since),
+            Int(date.timeIntervalSince1970) >= mtime
+        {
+            return Response(status: .notModified, headers: headers)
+        }
+        guard size <= Self.cacheableSize else { return Response(headers: headers, body: .file(path: path, size: size)) }
+        if let hit = cache.withLock({ $0[path] }), hit.size == size, hit.mtime == mtime {
+            return Response(headers: headers, body: .data(hit.data))
+        }
+        guard let data = FileManager.default.contents(atPath: path) else { return notFound(path) }
+        cache.withLock { entries in
+            if entries.count >= Self.cacheEntries { entries.removeAll() }
+            entries[path] = CachedFile(size: size, mtime: mtime, data: data)
+        }
+        return Response(headers: headers, body: .data(data))
+    }
+
+    private func notFound(_ path: String) -> Response {
+        HTTPError(.notFound, code: "file_not_found", message: "No such file.", detail: path).response
+    }
+
+    private static func resolve(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}

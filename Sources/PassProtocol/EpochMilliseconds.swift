@@ -1,0 +1,27 @@
+import Foundation
+
+/// Conversions between `Date` and the epoch-millisecond numbers the REST API and media tokens use.
+///
+/// REST v1 writes `expires` as a *string* of milliseconds in token answers and as a number in regcode
+/// records (spec §5.4.1); media tokens carry `issueTime` in milliseconds (spec §6.3).
+public enum EpochMilliseconds {
+    /// Milliseconds since 1970 for `date`, rounded to the nearest millisecond.
+    public static func from(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// The date `milliseconds` after 1970.
+    public static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// Milliseconds since 1970 for `date`, as decimal text.
+    public static func string(_ date: Date) -> String {
+        String(from(date))
+    }
+
+    /// The date for decimal millisecond text, or `nil` when `text` is not an integer.
+    public static func date(_ text: String) -> Date? {
+        Int64(text.trimmingCharacters(in: .whitespaces)).map(date)
+    }
+}

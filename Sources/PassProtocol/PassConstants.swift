@@ -1,0 +1,46 @@
+/// SDK constants shared by both sides of the wire (spec §3.1, §3.6), under their iOS header names.
+public enum PassConstants {
+    /// `ACCESS_ENABLER_STATUS_SUCCESS`: the status `1` of `setRequestorComplete:` and `setAuthenticationStatus:`.
+    public static let ACCESS_ENABLER_STATUS_SUCCESS = 1
+    /// `ACCESS_ENABLER_STATUS_ERROR`: the status `0`.
+    public static let ACCESS_ENABLER_STATUS_ERROR = 0
+
+    /// `ADOBEPASS_REDIRECT_URL` (3.x): where the login and logout web flows end; the app intercepts it and
+    /// calls `handleExternalURL:` instead of loading it.
+    public static let ADOBEPASS_REDIRECT_URL = "adobepass://ios.app"
+    /// The 1.x–2.x value of `ADOBEPASS_REDIRECT_URL`.
+    public static let ADOBEPASS_REDIRECT_URL_LEGACY = "http://adobepass.ios.app/"
+    /// The Android value of the redirect-back URL.
+    public static let ADOBEPASS_REDIRECT_URL_ANDROID = "adobepass://android.app"
+    /// The prefix of an app's own redirect scheme when SFSafariViewController is used, e.g. `adbe.u-XFX…://adobe.com`.
+    public static let CUSTOM_SCHEME_PREFIX = "adbe."
+
+    /// `CLIENT_TYPE` on iOS, sent as `client_type`.
+    public static let CLIENT_TYPE_IOS = "iOS"
+    /// `CLIENT_TYPE` on tvOS, sent as `client_type`.
+    public static let CLIENT_TYPE_TVOS = "tvOS"
+
+    /// `SP_AUTH_PRODUCTION`: the default service provider (apps pass it without a scheme).
+    public static let SP_AUTH_PRODUCTION = "sp.auth.adobe.com/adobe-services"
+    /// `SP_AUTH_STAGING`.
+    public static let SP_AUTH_STAGING = "sp.auth-staging.adobe.com/adobe-services"
+    /// `API_PRODUCTION`: the Clientless REST host (tvOS second screen).
+    public static let API_PRODUCTION = "api.auth.adobe.com"
+    /// `API_STAGING`.
+    public static let API_STAGING = "api.auth-staging.adobe.com"
+    /// `SP_SAML_PRODUCTION`: the SAML entity ID of the service provider.
+    public static let SP_SAML_PRODUCTION = "https://saml.sp.auth.adobe.com"
+    /// `SP_SAML_STAGING`.
+    public static let SP_SAML_STAGING = "https://saml.sp.auth-staging.adobe.com"
+    /// `SP_URL_DOMAIN_NAME`: the `domain_name` parameter.
+    public static let SP_URL_DOMAIN_NAME = "adobe.com"
+
+    /// `CLIENTLESS_POLL_TIMER_INTERVAL`: tvOS second-screen polling period, in seconds.
+    public static let CLIENTLESS_POLL_TIMER_INTERVAL = 10
+    /// `CLIENTLESS_REGCODE_TTL`: the registration-code lifetime the SDK asks for, in seconds.
+    public static let CLIENTLESS_REGCODE_TTL = 1800
+    /// The longest registration-code lifetime the REST API accepts, in seconds; more is a 400.
+    public static let REGCODE_MAX_TTL = 36000
+    /// `HTTP_RETRY_LIMIT`: retries per network call.
+    public static let HTTP_RETRY_LIMIT = 1
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plain TCP connection to a loopback server, for what an HTTP library hides: partial requests
+/// (slowloris), streamed answers read as they come (Server-Sent Events), and abrupt disconnects.
+public final class RawConnection: @unchecked Sendable {
+    private let fd: Int32
+    private var buffer = Data()
+
+    /// Connects to `127.0.0.1:port`.
+    public init(port: UInt16) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard result == 0 else {
+            close(fd)
+            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
+        }
+    }
+
+    deinit { close(fd) }
+
+    /// Sends text as is.
+    public func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Closes the socket now (an abrupt client disconnect).
+    public func closeNow() { shutdown(fd, Int32(SHUT_RDWR)) }
+
+    /// Reads until the received text contains `marker`, the peer closes, or `timeout` passes; returns all text
+    /// received so far.
+    @discardableResult
+    public func read(until marker: String, timeout: Duration = .seconds(5)) -> String {
+        let deadline = ContinuousClock.now + timeout
+        while !text.contains(marker), ContinuousClock.now < deadline, readOnce(wait: deadline) {}
+        return text
+    }
+
+    /// Everything received so far as text.
+    public var text: String { String(decoding: buffer, as: UTF8.self) }
+
+    /// Waits up to `timeout` for the peer to close the connection; `true` when it did.
+    public func waitForClose(timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if !readOnce(wait: deadline) { return ContinuousClock.now < deadline || peerClosed }
+        }
+        return peerClosed
+    }
+
+    private var peerClosed = false
+
+    /// Reads what is available, waiting at most until `deadline`; `false` when the peer closed or time ran out.
+    private func readOnce(wait deadline: ContinuousClock.Instant) -> Bool {
+        let remaining = deadline - ContinuousClock.now
+        let milliseconds = max(0, Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+        var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard poll(&poller, 1, milliseconds) > 0 else { return false }
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        let count = recv(fd, &chunk, chunk.count, 0)
+        if count <= 0 {
+            peerClosed = true
+            return false
+        }
+        buffer.append(contentsOf: chunk[0..<count])
+        return true
+    }
+}

@@ -1,0 +1,23 @@
+import Testing
+
+@testable import PassProtocol
+
+struct XMLEscapingTests {
+    @Test func escapesTheFivePredefinedEntities() {
+        #expect(XMLEscaping.escape(#"a&b<c>d"e'f"#) == "a&amp;b&lt;c&gt;d&quot;e&apos;f")
+    }
+
+    @Test func unescapeInvertsEscape() {
+        let text = #"<signatureInfo>MEUC+/=<signatureInfo><x a="1">Tom & 'Jerry'</x>"#
+        #expect(XMLEscaping.unescape(XMLEscaping.escape(text)) == text)
+    }
+
+    @Test func unescapeDecodesNumericReferencesAndLeavesUnknownOnesAlone() {
+        #expect(XMLEscaping.unescape("&#60;&#x3E;&#X41;") == "<>A")
+        #expect(XMLEscaping.unescape("&nbsp; & &amp") == "&nbsp; & &amp")
+    }
+
+    @Test func bareAmpersandsAreEscapedButReferencesAreKept() {
+        #expect(XMLEscaping.escapeBareAmpersands("Tom & Jerry &amp; &#38; &x") == "Tom &amp; Jerry &amp; &#38; &amp;x")
+    }
+}
