@@ -89,7 +89,8 @@ public struct AuthNToken: TokenBody, Codable {
     /// - Throws: ``TokenFormatError`` naming the missing or malformed element.
     public static func parse(body: String) throws(TokenFormatError) -> AuthNToken {
         let root = try XMLNode.tokenRoot(body, named: rootElement)
-        let resources = root.child("simpleAuthorizedResources")?.children("simpleAuthorizedResource")
+        let resources =
+            root.child("simpleAuthorizedResources")?.children("simpleAuthorizedResource")
             .map { $0.attributes["simpleResourceID"] ?? $0.text } ?? []
         return AuthNToken(
             guid: try root.required("simpleTokenAuthenticationGuid"),

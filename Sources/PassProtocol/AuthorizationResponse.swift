@@ -28,8 +28,11 @@ public struct AuthorizationResponse: RESTPayload {
     /// Creates an answer, writing `expiresAt` as epoch-millisecond text.
     public init(mvpd: String, resource: String, requestor: String, expiresAt: Date, proxyMvpd: String? = nil) {
         self.init(
-            mvpd: mvpd, resource: resource, requestor: requestor,
-            expires: EpochMilliseconds.string(expiresAt), proxyMvpd: proxyMvpd
+            mvpd: mvpd,
+            resource: resource,
+            requestor: requestor,
+            expires: EpochMilliseconds.string(expiresAt),
+            proxyMvpd: proxyMvpd
         )
     }
 

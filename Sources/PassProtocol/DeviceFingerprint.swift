@@ -7,7 +7,7 @@ import Foundation
 /// (spec §10 open question 5). PassConsole uses a salted SHA-256 instead, so the SDK can recompute it from
 /// its own device ID and notice locally that a stored token belongs to another device (the token
 /// sanitizer and `SEC412`, spec §8.7). The signature over the whole token keeps it from being altered.
-public enum DeviceFingerprint {
+public enum DeviceFingerprint: Sendable {
     /// The salt prefixed to the device ID before hashing.
     public static let salt = "passconsole-device:"
 

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// REST v1 writes `expires` as a *string* of milliseconds in token answers and as a number in regcode
 /// records (spec §5.4.1); media tokens carry `issueTime` in milliseconds (spec §6.3).
-public enum EpochMilliseconds {
+public enum EpochMilliseconds: Sendable {
     /// Milliseconds since 1970 for `date`, rounded to the nearest millisecond.
     public static func from(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())

@@ -49,7 +49,8 @@ public struct LegacyAuthorization: Sendable, Equatable {
         nonce: String,
         requestTime: Int64
     ) -> String {
-        let prefix = "\(method) requestor_id=\(requestorID), nonce=\(nonce), signature_method=\(hmacSHA1), "
+        let prefix =
+            "\(method) requestor_id=\(requestorID), nonce=\(nonce), signature_method=\(hmacSHA1), "
             + "request_time=\(requestTime), request_uri=\(requestURI)"
         return prefix + ", public_key=\(publicKey), signature=\(sign(prefix, secret: secret))"
     }
@@ -96,7 +97,9 @@ public struct LegacyAuthorization: Sendable, Equatable {
             let code = LenientBase64.decode(signature)
         else { return false }
         return HMAC<Insecure.SHA1>.isValidAuthenticationCode(
-            code, authenticating: Data(signedPrefix.utf8), using: SymmetricKey(data: Data(secret.utf8))
+            code,
+            authenticating: Data(signedPrefix.utf8),
+            using: SymmetricKey(data: Data(secret.utf8))
         )
     }
 
@@ -108,7 +111,8 @@ public struct LegacyAuthorization: Sendable, Equatable {
         let signed = Self.segments(requestURI)
         let actual = Self.segments(path)
         guard !signed.isEmpty, !actual.isEmpty else { return false }
-        return signed.count <= actual.count ? actual.suffix(signed.count) == signed[...]
+        return signed.count <= actual.count
+            ? actual.suffix(signed.count) == signed[...]
             : signed.suffix(actual.count) == actual[...]
     }
 
@@ -119,7 +123,8 @@ public struct LegacyAuthorization: Sendable, Equatable {
 
     private static func sign(_ prefix: String, secret: String) -> String {
         let code = HMAC<Insecure.SHA1>.authenticationCode(
-            for: Data(prefix.utf8), using: SymmetricKey(data: Data(secret.utf8))
+            for: Data(prefix.utf8),
+            using: SymmetricKey(data: Data(secret.utf8))
         )
         return Data(code).base64EncodedString()
     }

@@ -10,7 +10,8 @@ extension KeyedDecodingContainer {
         if let number = try? decode(Double.self, forKey: key) { return String(number) }
         if let flag = try? decode(Bool.self, forKey: key) { return String(flag) }
         throw DecodingError.typeMismatch(
-            String.self, .init(codingPath: codingPath + [key], debugDescription: "expected a string or a number")
+            String.self,
+            .init(codingPath: codingPath + [key], debugDescription: "expected a string or a number")
         )
     }
 
@@ -19,7 +20,8 @@ extension KeyedDecodingContainer {
         guard let text = try lenientString(key) else { return nil }
         if let value = Int(text) ?? Double(text).flatMap({ Int(exactly: $0.rounded()) }) { return value }
         throw DecodingError.typeMismatch(
-            Int.self, .init(codingPath: codingPath + [key], debugDescription: "\"\(text)\" is not an integer")
+            Int.self,
+            .init(codingPath: codingPath + [key], debugDescription: "\"\(text)\" is not an integer")
         )
     }
 
@@ -31,7 +33,8 @@ extension KeyedDecodingContainer {
         case "false", "0", "no": return false
         default:
             throw DecodingError.typeMismatch(
-                Bool.self, .init(codingPath: codingPath + [key], debugDescription: "\"\(text)\" is not a boolean")
+                Bool.self,
+                .init(codingPath: codingPath + [key], debugDescription: "\"\(text)\" is not a boolean")
             )
         }
     }

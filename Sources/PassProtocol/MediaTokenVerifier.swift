@@ -35,7 +35,8 @@ public struct MediaTokenVerifier: Sendable {
         let trimmed = token.trimmingCharacters(in: .whitespacesAndNewlines)
         let parsed: SignedToken<MediaToken>
         do {
-            parsed = trimmed.hasPrefix("<")
+            parsed =
+                trimmed.hasPrefix("<")
                 ? try SignedToken<MediaToken>.parse(trimmed)
                 : try SignedToken<MediaToken>.parse(base64: trimmed)
         } catch {

@@ -1,5 +1,5 @@
 /// SDK constants shared by both sides of the wire (spec §3.1, §3.6), under their iOS header names.
-public enum PassConstants {
+public enum PassConstants: Sendable {
     /// `ACCESS_ENABLER_STATUS_SUCCESS`: the status `1` of `setRequestorComplete:` and `setAuthenticationStatus:`.
     public static let ACCESS_ENABLER_STATUS_SUCCESS = 1
     /// `ACCESS_ENABLER_STATUS_ERROR`: the status `0`.
@@ -12,7 +12,8 @@ public enum PassConstants {
     public static let ADOBEPASS_REDIRECT_URL_LEGACY = "http://adobepass.ios.app/"
     /// The Android value of the redirect-back URL.
     public static let ADOBEPASS_REDIRECT_URL_ANDROID = "adobepass://android.app"
-    /// The prefix of an app's own redirect scheme when SFSafariViewController is used, e.g. `adbe.u-XFX…://adobe.com`.
+    /// The prefix of an app's own redirect scheme when SFSafariViewController is used,
+    /// e.g. `adbe.u-XFX…://adobe.com`.
     public static let CUSTOM_SCHEME_PREFIX = "adbe."
 
     /// `CLIENT_TYPE` on iOS, sent as `client_type`.

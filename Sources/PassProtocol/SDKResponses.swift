@@ -9,7 +9,7 @@
 /// // <result><authnToken>&lt;signatureInfo&gt;…</authnToken></result>
 /// let token = try SDKResponses.parseAuthnToken(answer)   // == signed.serialized
 /// ```
-public enum SDKResponses {
+public enum SDKResponses: Sendable {
     /// The root element of the token answers, `result`.
     public static let rootElement = "result"
 

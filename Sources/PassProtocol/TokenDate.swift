@@ -11,7 +11,7 @@ import Foundation
 ///
 /// Hand-written rather than `DateFormatter`, which is not `Sendable` and whose `zzz` output depends on the
 /// ICU data of the platform. Sub-second parts are dropped when formatting.
-public enum TokenDate {
+public enum TokenDate: Sendable {
     /// The Gregorian calendar in UTC; `Calendar` is a `Sendable` value, so one shared copy is safe.
     private static let utcCalendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
@@ -28,8 +28,12 @@ public enum TokenDate {
         )
         return String(
             format: "%04d/%02d/%02d %02d:%02d:%02d GMT +0000",
-            parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
-            parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0
+            parts.year ?? 0,
+            parts.month ?? 0,
+            parts.day ?? 0,
+            parts.hour ?? 0,
+            parts.minute ?? 0,
+            parts.second ?? 0
         )
     }
 
@@ -49,10 +53,15 @@ public enum TokenDate {
         let (year, month, dayOfMonth) = (day[0], day[1], day[2])
         let (hour, minute, second) = (time[0], time[1], time[2])
         guard (1...12).contains(month), (1...31).contains(dayOfMonth),
-            (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second)
+            (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return nil }
         let components = DateComponents(
-            year: year, month: month, day: dayOfMonth, hour: hour, minute: minute, second: second
+            year: year,
+            month: month,
+            day: dayOfMonth,
+            hour: hour,
+            minute: minute,
+            second: second
         )
         guard let local = utcCalendar.date(from: components),
             utcCalendar.component(.day, from: local) == dayOfMonth  // rejects 2011/02/31
@@ -63,7 +72,9 @@ public enum TokenDate {
     /// Splits `word` on `separator` into decimal integers, or `nil` if any part is not one.
     private static func numbers(_ word: Substring, separator: Character) -> [Int]? {
         let parts = word.split(separator: separator, omittingEmptySubsequences: false)
-        let values = parts.compactMap { part in part.allSatisfy(\.isASCII) ? Int(part) : nil }
+        let values = parts.compactMap { part in
+            !part.isEmpty && part.allSatisfy { $0.isASCII && $0.isNumber } ? Int(part) : nil
+        }
         return values.count == parts.count ? values : nil
     }
 
@@ -76,7 +87,9 @@ public enum TokenDate {
         guard name.allSatisfy(\.isLetter) else { return nil }
         let sign = zone[signIndex] == "-" ? -1 : 1
         let digits = zone[zone.index(after: signIndex)...].filter { $0 != ":" }
-        guard digits.count == 4, digits.allSatisfy(\.isASCII), let value = Int(digits) else { return nil }
+        guard digits.count == 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(digits) else {
+            return nil
+        }
         let (hours, minutes) = (value / 100, value % 100)
         guard hours <= 14, minutes < 60 else { return nil }
         return sign * (hours * 3600 + minutes * 60)

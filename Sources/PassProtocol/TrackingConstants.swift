@@ -11,7 +11,7 @@ public enum TrackingEventType: Int, CaseIterable, Codable, Sendable {
 }
 
 /// Tracking constants under their iOS header names (spec §3.5).
-public enum Tracking {
+public enum Tracking: Sendable {
     /// `TRACKING_AUTHENTICATION`.
     public static let TRACKING_AUTHENTICATION = TrackingEventType.authenticationDetection.rawValue
     /// `TRACKING_AUTHORIZATION`.

@@ -9,7 +9,7 @@ import Foundation
 /// XMLEscaping.escape("<signatureInfo>a&b")    // "&lt;signatureInfo&gt;a&amp;b"
 /// XMLEscaping.unescape("&lt;signatureInfo&gt;") // "<signatureInfo>"
 /// ```
-public enum XMLEscaping {
+public enum XMLEscaping: Sendable {
     /// Returns `text` with `&`, `<`, `>`, `"` and `'` replaced by their entity references.
     public static func escape(_ text: String) -> String {
         var result = ""
@@ -78,7 +78,8 @@ public enum XMLEscaping {
         default:
             guard name.hasPrefix("#") else { return nil }
             let digits = name.dropFirst()
-            let value = digits.hasPrefix("x") || digits.hasPrefix("X")
+            let value =
+                digits.hasPrefix("x") || digits.hasPrefix("X")
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             guard let value, let scalar = Unicode.Scalar(value) else { return nil }
             return (String(Character(scalar)), length)

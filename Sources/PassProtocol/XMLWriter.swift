@@ -40,11 +40,6 @@ struct XMLWriter {
         output += "/>"
     }
 
-    /// Appends already-rendered XML unchanged.
-    mutating func raw(_ xml: String) {
-        output += xml
-    }
-
     /// Returns the XML produced by `body` on a fresh writer.
     static func render(_ body: (inout XMLWriter) -> Void) -> String {
         var writer = XMLWriter()

@@ -46,6 +46,9 @@ public final class RawConnection: @unchecked Sendable {
         return text
     }
 
+    /// Forgets what was received so far (long streams).
+    public func discardReceived() { buffer.removeAll() }
+
     /// Everything received so far as text.
     public var text: String { String(decoding: buffer, as: UTF8.self) }
 

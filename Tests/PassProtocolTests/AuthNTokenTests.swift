@@ -15,7 +15,8 @@ struct AuthNTokenTests {
                 + "<simpleTokenDomainName>adobe.com</simpleTokenDomainName>"
                 + "<simpleTokenExpires>2030/03/17 17:46:40 GMT +0000</simpleTokenExpires>"
                 + "<simpleTokenMsoID>Cablevision</simpleTokenMsoID>"
-                + "<simpleTokenDeviceID><simpleTokenFingerprint>\(fingerprint)</simpleTokenFingerprint></simpleTokenDeviceID>"
+                + "<simpleTokenDeviceID><simpleTokenFingerprint>\(fingerprint)</simpleTokenFingerprint>"
+                + "</simpleTokenDeviceID>"
                 + "<simpleSamlNameID>name&lt;id&gt;&amp;1</simpleSamlNameID>"
                 + "<simpleSamlSessionIndex>s-42</simpleSamlSessionIndex>"
                 + "<simpleAuthorizedResources><simpleAuthorizedResource simpleResourceID=\"bravo\"/>"
@@ -63,7 +64,8 @@ struct AuthNTokenTests {
 
     @Test func missingElementIsAFormatErrorNamingIt() {
         let body = AuthNToken.fixture().xmlBody.replacingOccurrences(
-            of: "<simpleTokenMsoID>Cablevision</simpleTokenMsoID>", with: ""
+            of: "<simpleTokenMsoID>Cablevision</simpleTokenMsoID>",
+            with: ""
         )
         #expect(throws: TokenFormatError("missing element simpleTokenMsoID in <simpleAuthenticationToken>")) {
             try AuthNToken.parse(body: body)

@@ -29,7 +29,8 @@ struct AuthZTokenTests {
 
     @Test func unparsableExpiryIsAFormatError() {
         let body = AuthZToken.fixture().xmlBody.replacingOccurrences(
-            of: "2030/03/17 17:46:40 GMT +0000", with: "tomorrow"
+            of: "2030/03/17 17:46:40 GMT +0000",
+            with: "tomorrow"
         )
         #expect(throws: TokenFormatError("simpleTokenTTL is not a token date: \"tomorrow\"")) {
             try AuthZToken.parse(body: body)

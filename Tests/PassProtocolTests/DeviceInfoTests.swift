@@ -29,8 +29,10 @@ struct DeviceInfoTests {
     }
 
     @Test func decodesURLEncodedUnpaddedAndFormMangledValues() throws {
-        let info = Self.iPhone()
+        var info = Self.iPhone()
+        info.applicationId = "x>>?"  // makes the Base64 contain "+" and "=" padding
         let base64 = info.base64Encoded()
+        #expect(base64.contains("+") && base64.hasSuffix("="))
         let urlEncoded = try #require(base64.addingPercentEncoding(withAllowedCharacters: .alphanumerics))
         #expect(urlEncoded.contains("%"))
         #expect(try DeviceInfo.decode(base64: urlEncoded) == info)
@@ -50,11 +52,13 @@ struct DeviceInfoTests {
         #expect(Self.iPhone().validate().isEmpty)
         var info = DeviceInfo(model: nil, osName: "")
         info.primaryHardwareType = "Toaster"
-        #expect(info.validate() == [
-            "model is missing (it is mandatory)",
-            "osName is missing (it is mandatory)",
-            "primaryHardwareType \"Toaster\" is not one of the documented values",
-        ])
+        #expect(
+            info.validate() == [
+                "model is missing (it is mandatory)",
+                "osName is missing (it is mandatory)",
+                "primaryHardwareType \"Toaster\" is not one of the documented values",
+            ]
+        )
     }
 
     @Test func notBase64OrNotJSONIsAPayloadError() {

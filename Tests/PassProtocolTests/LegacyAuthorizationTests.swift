@@ -9,8 +9,13 @@ struct LegacyAuthorizationTests {
 
     static func header(uri: String = "/regcode", secret: String = secret) -> String {
         LegacyAuthorization.make(
-            method: "POST", requestorID: "REF30", requestURI: uri, publicKey: "yKpsHYd8TOITdTMJ",
-            secret: secret, nonce: nonce, requestTime: 1_700_000_000_000
+            method: "POST",
+            requestorID: "REF30",
+            requestURI: uri,
+            publicKey: "yKpsHYd8TOITdTMJ",
+            secret: secret,
+            nonce: nonce,
+            requestTime: 1_700_000_000_000
         )
     }
 
@@ -93,14 +98,20 @@ struct LegacyAuthorizationTests {
             ("requestor_id=REF30, nonce=1", .malformedHeader("\"requestor_id=REF30,\" is not an HTTP method")),
             ("POST requestor_id=REF30, nonce=1", .missingField("public_key")),
             (Self.header().replacingOccurrences(of: "nonce=\(Self.nonce), ", with: ""), .missingField("nonce")),
-            (Self.header().replacingOccurrences(of: "1700000000000", with: "soon"),
-             .invalidField(name: "request_time", value: "soon")),
-            (Self.header().replacingOccurrences(of: ", signature_method=", with: ", signature_method"),
-             .malformedHeader("\"signature_methodHMAC-SHA1\" is not a key=value field")),
+            (
+                Self.header().replacingOccurrences(of: "1700000000000", with: "soon"),
+                .invalidField(name: "request_time", value: "soon")
+            ),
+            (
+                Self.header().replacingOccurrences(of: ", signature_method=", with: ", signature_method"),
+                .malformedHeader("\"signature_methodHMAC-SHA1\" is not a key=value field")
+            ),
         ]
         for (header, expected) in cases {
             #expect(throws: expected) { try LegacyAuthorization.parse(header) }
         }
-        #expect(LegacyAuthorizationError.missingField("nonce").reason == "Authorization header is missing the nonce field.")
+        #expect(
+            LegacyAuthorizationError.missingField("nonce").reason == "Authorization header is missing the nonce field."
+        )
     }
 }

@@ -65,12 +65,16 @@ struct MediaTokenVerifierTests {
     }
 
     @Test func verdictsUseTheVerifierLibrarysNamesAndExplainThemselves() throws {
-        #expect(MediaTokenVerdict.allCases.map(\.rawValue) == [
-            "VALID_TOKEN", "INVALID_TOKEN_FORMAT", "INVALID_SIGNATURE", "TOKEN_EXPIRED", "INVALID_RESOURCE_ID",
-            "TOKEN_ALREADY_USED", "ERROR_UNKNOWN",
-        ])
+        #expect(
+            MediaTokenVerdict.allCases.map(\.rawValue) == [
+                "VALID_TOKEN", "INVALID_TOKEN_FORMAT", "INVALID_SIGNATURE", "TOKEN_EXPIRED", "INVALID_RESOURCE_ID",
+                "TOKEN_ALREADY_USED", "ERROR_UNKNOWN",
+            ]
+        )
         #expect(MediaTokenVerdict.allCases.allSatisfy { !$0.explanation.isEmpty })
-        #expect(String(decoding: try JSONEncoder().encode(MediaTokenVerdict.tokenExpired), as: UTF8.self)
-            == "\"TOKEN_EXPIRED\"")
+        #expect(
+            String(decoding: try JSONEncoder().encode(MediaTokenVerdict.tokenExpired), as: UTF8.self)
+                == "\"TOKEN_EXPIRED\""
+        )
     }
 }

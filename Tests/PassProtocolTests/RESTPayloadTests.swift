@@ -30,8 +30,13 @@ struct RESTPayloadTests {
         info.deviceType = "tvOS"
         info.sourceApplicationInformation = SourceApplicationInformation(id: "app", name: "Demo", version: "1.0")
         let record = RegistrationCode(
-            id: "0dd0e9c4-1111", code: "TJJCFK7", requestor: "REF30", mvpd: "Cablevision",
-            generated: 1_700_000_000_000, expires: 1_700_001_800_000, info: info
+            id: "0dd0e9c4-1111",
+            code: "TJJCFK7",
+            requestor: "REF30",
+            mvpd: "Cablevision",
+            generated: 1_700_000_000_000,
+            expires: 1_700_001_800_000,
+            info: info
         )
         #expect(
             jsonText(record)
@@ -51,10 +56,15 @@ struct RESTPayloadTests {
     @Test func tokenAnswersWriteExpiresAsAString() throws {
         let expiry = EpochMilliseconds.date(1_700_000_000_000)
         let authn = AuthNTokenResponse(requestor: "REF30", mvpd: "Cablevision", userId: "u1", expiresAt: expiry)
-        #expect(jsonText(authn) == #"{"expires":"1700000000000","mvpd":"Cablevision","requestor":"REF30","userId":"u1"}"#)
+        #expect(
+            jsonText(authn) == #"{"expires":"1700000000000","mvpd":"Cablevision","requestor":"REF30","userId":"u1"}"#
+        )
         #expect(authn.expiresDate == expiry)
         let authz = AuthorizationResponse(mvpd: "Cablevision", resource: "bravo", requestor: "REF30", expiresAt: expiry)
-        #expect(jsonText(authz) == #"{"expires":"1700000000000","mvpd":"Cablevision","requestor":"REF30","resource":"bravo"}"#)
+        #expect(
+            jsonText(authz)
+                == #"{"expires":"1700000000000","mvpd":"Cablevision","requestor":"REF30","resource":"bravo"}"#
+        )
         let proxied = AuthorizationResponse(mvpd: "M", resource: "r", requestor: "R", expires: "1", proxyMvpd: "P")
         #expect(jsonText(proxied).contains(#""proxyMvpd":"P""#))
         #expect(
@@ -102,7 +112,8 @@ struct RESTPayloadTests {
 
     @Test func userMetadataRoundTripsOpenJSONAndRendersXML() throws {
         let metadata = UserMetadata(
-            updated: 1_700_000_000, encrypted: ["householdID"],
+            updated: 1_700_000_000,
+            encrypted: ["householdID"],
             data: ["zip": ["10001", "10002"], "maxRating": ["MPAA": "R", "VCHIP": 14], "householdID": "enc=="]
         )
         let object = try #require(JSONSerialization.jsonObject(with: metadata.json()) as? [String: Any])

@@ -5,13 +5,22 @@ import Testing
 
 struct RequestorConfigurationTests {
     static let configuration = RequestorConfiguration(
-        device: "mobile", clientType: "ios", os: "iOS", requestorID: "REF30", requestorName: "Reference & Co",
+        device: "mobile",
+        clientType: "ios",
+        os: "iOS",
+        requestorID: "REF30",
+        requestorName: "Reference & Co",
         mvpds: [
             MVPDInfo(id: "Cablevision", displayName: "Optimum", logoURL: "https://logos.test/optimum.png"),
             MVPDInfo(
-                id: "Comcast_SSO", displayName: "Xfinity", logoURL: "https://logos.test/x.png",
-                passiveAuthnEnabled: false, authPerAggregator: true, enablePlatformServices: true,
-                requiresSVC: true, authenticationTTLSeconds: 86_400
+                id: "Comcast_SSO",
+                displayName: "Xfinity",
+                logoURL: "https://logos.test/x.png",
+                passiveAuthnEnabled: false,
+                authPerAggregator: true,
+                enablePlatformServices: true,
+                requiresSVC: true,
+                authenticationTTLSeconds: 86_400
             ),
         ]
     )
@@ -25,7 +34,8 @@ struct RequestorConfigurationTests {
         #expect(xml.contains("<name>Reference &amp; Co</name>"))
         #expect(
             xml.contains(
-                "<mvpd><id>Comcast_SSO</id><displayName>Xfinity</displayName><logoUrl>https://logos.test/x.png</logoUrl>"
+                "<mvpd><id>Comcast_SSO</id><displayName>Xfinity</displayName>"
+                    + "<logoUrl>https://logos.test/x.png</logoUrl>"
                     + "<passiveAuthnEnabled>false</passiveAuthnEnabled><authPerAggregator>true</authPerAggregator>"
                     + "<enablePlatformServices>true</enablePlatformServices><requiresSVC>true</requiresSVC>"
                     + "<authenticationTTLSeconds>86400</authenticationTTLSeconds></mvpd>"
@@ -45,7 +55,9 @@ struct RequestorConfigurationTests {
               <requestor>
                 <id>REF30</id>
                 <mvpds>
-                  <mvpd><id>A</id><displayName>Alpha</displayName><logoUrl>u</logoUrl><iFrameRequired>x</iFrameRequired></mvpd>
+                  <mvpd>
+                    <id>A</id><displayName>Alpha</displayName><logoUrl>u</logoUrl><iFrameRequired>x</iFrameRequired>
+                  </mvpd>
                 </mvpds>
               </requestor>
             </config>
@@ -59,7 +71,9 @@ struct RequestorConfigurationTests {
     }
 
     @Test func mvpdWithoutLogoIsRejected() {
-        let xml = "<config><requestor><id>R</id><mvpds><mvpd><id>A</id><displayName>A</displayName></mvpd></mvpds></requestor></config>"
+        let xml =
+            "<config><requestor><id>R</id><mvpds><mvpd><id>A</id><displayName>A</displayName></mvpd>"
+            + "</mvpds></requestor></config>"
         #expect(throws: PayloadFormatError("missing element logoUrl in an <mvpd> of requestor/mvpds")) {
             try RequestorConfiguration.parse(xml: xml)
         }

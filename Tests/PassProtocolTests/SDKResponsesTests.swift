@@ -56,7 +56,9 @@ struct SDKResponsesTests {
     }
 
     @Test func preauthorizeAnswerRoundTrips() throws {
-        let answer = PreauthorizationResponse(resources: [.init(id: "a", authorized: true), .init(id: "b", authorized: false)])
+        let answer = PreauthorizationResponse(resources: [
+            .init(id: "a", authorized: true), .init(id: "b", authorized: false),
+        ])
         let xml = SDKResponses.preauthorize(answer)
         #expect(xml.hasPrefix("<resources><resource><id>a</id><authorized>true</authorized></resource>"))
         #expect(try SDKResponses.parsePreauthorize(xml) == answer)

@@ -98,4 +98,16 @@ struct SignedTokenTests {
         let signed = SignedToken.sign(AuthNToken.fixture(), with: restored)
         #expect(signed.verify(with: publicKey))
     }
+
+    @Test func parsesAndVerifiesFromManyTasksAtOnce() async throws {
+        // XMLParser and swift-crypto are used from concurrent tasks by the backend; nothing may be shared.
+        let text = SignedToken.sign(AuthNToken.fixture(), with: TestKeys.signing).serialized
+        let results = try await withThrowingTaskGroup(of: Bool.self) { group in
+            for _ in 0..<64 {
+                group.addTask { try SignedToken<AuthNToken>.parse(text).verify(with: TestKeys.signing.publicKey) }
+            }
+            return try await group.reduce(into: [Bool]()) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: true, count: 64))
+    }
 }

@@ -43,8 +43,8 @@ public final class EventStreamSubscription: Sendable {
 
     /// Queues bytes; cuts the subscriber off when its buffer would pass the limit.
     func enqueue(_ bytes: Data) {
-        state.withLock { state in
-            guard !state.closed, !state.overflowed else { return }
+        let overflowed = state.withLock { state -> Bool in
+            guard !state.closed, !state.overflowed else { return false }
             if state.pending.count + bytes.count > limit {
                 state.overflowed = true
                 state.pending.removeAll()
@@ -52,7 +52,11 @@ public final class EventStreamSubscription: Sendable {
                 state.pending.append(bytes)
             }
             wakeLocked(&state)
+            return state.overflowed
         }
+        // Leave the stream at once: a client that does not read may not be written to again until the server's
+        // inactivity timeout closes its connection, and meanwhile it must cost nothing.
+        if overflowed { onFinish?() }
     }
 
     /// Ends the stream after what is already queued.

@@ -36,6 +36,15 @@ extension HTTPServer {
             remoteAddress: peer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
     }
 
+    /// Queues the answer for `context`, counting event streams apart so shutdown does not wait for them.
+    func send(_ response: Response, for context: RequestContext, on connection: OpaquePointer) -> pc_mhd_result {
+        if case .eventStream = response.body {
+            context.state.withLock { $0.isStream = true }
+            state.withLock { $0.streamRequests += 1 }
+        }
+        return queue(response, on: connection)
+    }
+
     /// Turns a ``Response`` into a libmicrohttpd response and queues it.
     func queue(_ response: Response, on connection: OpaquePointer) -> pc_mhd_result {
         var mhdResponse: OpaquePointer?
@@ -54,6 +63,7 @@ extension HTTPServer {
             mhdResponse = MHD_create_response_from_fd(Int(size), fd)
         case .eventStream(let subscription):
             mhdResponse = streamResponse(subscription, connection)
+
         }
         guard let mhdResponse else { return .NO }
         for (name, value) in response.headers where name.caseInsensitiveCompare("Content-Length") != .orderedSame {

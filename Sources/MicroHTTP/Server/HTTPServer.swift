@@ -24,6 +24,7 @@ public final class HTTPServer: Sendable {
         var port: UInt16 = 0
         var draining = false
         var openRequests = 0
+        var streamRequests = 0
         var waiting: [ObjectIdentifier: RequestContext] = [:]
         var streams: [ObjectIdentifier: EventStreamSubscription] = [:]
     }
@@ -90,7 +91,7 @@ public final class HTTPServer: Sendable {
         if listener >= 0 { close(listener) }
         for stream in state.withLock({ Array($0.streams.values) }) { stream.close() }
         let deadline = ContinuousClock.now + gracePeriod
-        while state.withLock({ $0.openRequests - $0.streams.count > 0 }), ContinuousClock.now < deadline {
+        while state.withLock({ $0.openRequests - $0.streamRequests > 0 }), ContinuousClock.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
         for context in state.withLock({ Array($0.waiting.values) }) {
@@ -149,7 +150,7 @@ public final class HTTPServer: Sendable {
             return phase
         }
         switch phase {
-        case .answered(let response): return queue(response, on: connection)
+        case .answered(let response): return send(response, for: context, on: connection)
         case .waitingForHandler, .sent: return .YES
         case .receiving: break
         }
@@ -160,7 +161,7 @@ public final class HTTPServer: Sendable {
         let request = makeRequest(context, connection)
         if let response = responder.respondInline(to: request) {
             context.state.withLock { $0.phase = .sent }
-            return queue(response, on: connection)
+            return send(response, for: context, on: connection)
         }
         context.state.withLock { $0.phase = .waitingForHandler }
         state.withLock { $0.waiting[ObjectIdentifier(context)] = context }
@@ -189,8 +190,10 @@ public final class HTTPServer: Sendable {
         guard let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
+        let isStream = context.state.withLock { $0.isStream }
         state.withLock {
             $0.openRequests -= 1
+            if isStream { $0.streamRequests -= 1 }
             $0.waiting.removeValue(forKey: ObjectIdentifier(context))
         }
     }

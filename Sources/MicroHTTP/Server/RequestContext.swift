@@ -21,6 +21,7 @@ final class RequestContext: Sendable {
         var body = Data()
         var tooLarge = false
         var discarded = 0
+        var isStream = false
         var phase = Phase.receiving
     }
 

@@ -22,6 +22,7 @@ public final class StaticFiles: Sendable {
     struct CachedFile {
         var size: UInt64
         var mtime: Int
+        var nanos: Int
         var data: Data
     }
 
@@ -72,13 +73,13 @@ public final class StaticFiles: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         guard size <= Self.cacheableSize else { return Response(headers: headers, body: .file(path: path, size: size)) }
-        if let hit = cache.withLock({ $0[path] }), hit.size == size, hit.mtime == mtime {
+        if let hit = cache.withLock({ $0[path] }), hit.size == size, hit.mtime == mtime, hit.nanos == nanos {
             return Response(headers: headers, body: .data(hit.data))
         }
         guard let data = FileManager.default.contents(atPath: path) else { return notFound(path) }
         cache.withLock { entries in
             if entries.count >= Self.cacheEntries { entries.removeAll() }
-            entries[path] = CachedFile(size: size, mtime: mtime, data: data)
+            entries[path] = CachedFile(size: size, mtime: mtime, nanos: nanos, data: data)
         }
         return Response(headers: headers, body: .data(data))
     }
