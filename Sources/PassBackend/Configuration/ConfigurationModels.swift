@@ -1,0 +1,168 @@
+import Foundation
+import PassProtocol
+
+/// A Programmer: one requestor ID and the MVPDs it integrates.
+public struct Programmer: Codable, Sendable, Equatable {
+    public var id: String
+    public var name: String
+    /// IDs of the MVPDs this Programmer integrates, in picker order.
+    public var mvpds: [String]
+    /// Registered domains (second-screen `domain_name`).
+    public var domains: [String]
+
+    public init(id: String, name: String, mvpds: [String], domains: [String] = ["adobe.com"]) {
+        self.id = id
+        self.name = name
+        self.mvpds = mvpds
+        self.domains = domains
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        name = try c.decodeIfPresent(String.self, forKey: .name) ?? id
+        mvpds = try c.decode([String].self, forKey: .mvpds)
+        domains = try c.decodeIfPresent([String].self, forKey: .domains) ?? ["adobe.com"]
+    }
+}
+
+/// An MVPD (TV provider) and how it behaves.
+public struct MVPD: Codable, Sendable, Equatable {
+    public var id: String
+    public var displayName: String
+    public var logoURL: String
+    /// "Authentication per Requestor": tokens are bound to the Programmer that obtained them (no copy-SSO;
+    /// passive authentication instead).
+    public var authPerRequestor: Bool
+    /// Whether passive authentication may run for this MVPD.
+    public var passiveAuthn: Bool
+    /// Supports Apple's single sign-on (platform services).
+    public var appleSSO: Bool
+    /// The login page must be shown in SFSafariViewController (`navigateToUrl:useSVC:`).
+    public var requiresSVC: Bool
+    /// Authentication token lifetime in seconds.
+    public var authnTTL: Int
+    /// Authorization token lifetime in seconds.
+    public var authzTTL: Int
+
+    public init(
+        id: String, displayName: String, logoURL: String = "", authPerRequestor: Bool = false,
+        passiveAuthn: Bool = true, appleSSO: Bool = false, requiresSVC: Bool = false, authnTTL: Int = 86400,
+        authzTTL: Int = 3600
+    ) {
+        self.id = id
+        self.displayName = displayName
+        self.logoURL = logoURL
+        self.authPerRequestor = authPerRequestor
+        self.passiveAuthn = passiveAuthn
+        self.appleSSO = appleSSO
+        self.requiresSVC = requiresSVC
+        self.authnTTL = authnTTL
+        self.authzTTL = authzTTL
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        displayName = try c.decodeIfPresent(String.self, forKey: .displayName) ?? id
+        logoURL = try c.decodeIfPresent(String.self, forKey: .logoURL) ?? ""
+        authPerRequestor = try c.decodeIfPresent(Bool.self, forKey: .authPerRequestor) ?? false
+        passiveAuthn = try c.decodeIfPresent(Bool.self, forKey: .passiveAuthn) ?? true
+        appleSSO = try c.decodeIfPresent(Bool.self, forKey: .appleSSO) ?? false
+        requiresSVC = try c.decodeIfPresent(Bool.self, forKey: .requiresSVC) ?? false
+        authnTTL = try c.decodeIfPresent(Int.self, forKey: .authnTTL) ?? 86400
+        authzTTL = try c.decodeIfPresent(Int.self, forKey: .authzTTL) ?? 3600
+    }
+}
+
+/// A protected resource.
+public struct Resource: Codable, Sendable, Equatable {
+    public var id: String
+    public var title: String
+
+    public init(id: String, title: String) {
+        self.id = id
+        self.title = title
+    }
+}
+
+/// An app registered for the REST v1 API: the HMAC key pair of the legacy `Authorization` header, and the
+/// software statement it registers with (dynamic client registration).
+public struct RegisteredApp: Codable, Sendable, Equatable {
+    public var name: String
+    public var requestorID: String
+    public var publicKey: String
+    public var secret: String
+    public var softwareStatement: String?
+
+    public init(name: String, requestorID: String, publicKey: String, secret: String, softwareStatement: String? = nil) {
+        self.name = name
+        self.requestorID = requestorID
+        self.publicKey = publicKey
+        self.secret = secret
+        self.softwareStatement = softwareStatement
+    }
+}
+
+/// A demo subscriber of one MVPD.
+public struct Subscriber: Codable, Sendable, Equatable {
+    public var mvpd: String
+    public var username: String
+    public var password: String
+    /// The user ID the MVPD asserts (`userId` in REST answers).
+    public var userID: String
+    /// Resource IDs this subscriber may watch (`*` for all).
+    public var entitlements: [String]
+    /// User metadata (`zip`, `householdID`, `maxRating`, …).
+    public var metadata: [String: JSONValue]
+
+    public init(
+        mvpd: String, username: String, password: String, userID: String? = nil, entitlements: [String],
+        metadata: [String: JSONValue] = [:]
+    ) {
+        self.mvpd = mvpd
+        self.username = username
+        self.password = password
+        self.userID = userID ?? "\(mvpd)-\(username)"
+        self.entitlements = entitlements
+        self.metadata = metadata
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        mvpd = try c.decode(String.self, forKey: .mvpd)
+        username = try c.decode(String.self, forKey: .username)
+        password = try c.decode(String.self, forKey: .password)
+        userID = try c.decodeIfPresent(String.self, forKey: .userID) ?? "\(mvpd)-\(username)"
+        entitlements = try c.decodeIfPresent([String].self, forKey: .entitlements) ?? []
+        metadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .metadata) ?? [:]
+    }
+
+    /// Whether this subscriber's package includes `resource`.
+    public func isEntitled(to resource: String) -> Bool {
+        entitlements.contains("*") || entitlements.contains(resource)
+    }
+}
+
+/// Lifetimes that are not per MVPD.
+public struct TokenSettings: Codable, Sendable, Equatable {
+    /// Media token lifetime in seconds (seed: 5 minutes).
+    public var mediaTokenTTL: Int
+    /// Default registration code lifetime in seconds (30 minutes; at most 36000).
+    public var regcodeTTL: Int
+    /// How long a legacy `Authorization` header's `request_time` stays acceptable, in seconds.
+    public var requestFreshness: Int
+
+    public init(mediaTokenTTL: Int = 300, regcodeTTL: Int = 1800, requestFreshness: Int = 300) {
+        self.mediaTokenTTL = mediaTokenTTL
+        self.regcodeTTL = regcodeTTL
+        self.requestFreshness = requestFreshness
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        mediaTokenTTL = try c.decodeIfPresent(Int.self, forKey: .mediaTokenTTL) ?? 300
+        regcodeTTL = try c.decodeIfPresent(Int.self, forKey: .regcodeTTL) ?? 1800
+        requestFreshness = try c.decodeIfPresent(Int.self, forKey: .requestFreshness) ?? 300
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+
+/// Faults and field conditions the backend reproduces on purpose, for tests and demos.
+///
+/// Set at start-up from the configuration's `faults` object, and at run time through `GET/PUT/DELETE
+/// /admin/faults`. Every field is optional in JSON.
+public struct FaultSettings: Codable, Sendable, Equatable {
+    /// Per-endpoint latency, forced HTTP errors and malformed bodies.
+    public var rules: [FaultRule]
+    /// Throttling per client IP (`X-Forwarded-For` first), answering `429`; `nil` turns it off.
+    public var throttle: ThrottleSettings?
+    /// Resources an MVPD refuses, with the MVPD's message.
+    public var denials: [Denial]
+    /// Per-MVPD overrides of lifetimes and presentation.
+    public var mvpdOverrides: [String: MVPDOverride]
+    /// Logout ends on the MVPD's page instead of redirecting back to the app's redirect URL.
+    public var logoutDropsRedirect: Bool
+    /// Seconds the backend's clock runs ahead (positive) or behind (negative) real time.
+    public var clockOffsetSeconds: Int
+    /// MVPDs whose login page refuses embedded web views (answers `403` to a web-view user agent).
+    public var refuseEmbeddedBrowsers: [String]
+
+    public init(
+        rules: [FaultRule] = [], throttle: ThrottleSettings? = nil, denials: [Denial] = [],
+        mvpdOverrides: [String: MVPDOverride] = [:], logoutDropsRedirect: Bool = false, clockOffsetSeconds: Int = 0,
+        refuseEmbeddedBrowsers: [String] = []
+    ) {
+        self.rules = rules
+        self.throttle = throttle
+        self.denials = denials
+        self.mvpdOverrides = mvpdOverrides
+        self.logoutDropsRedirect = logoutDropsRedirect
+        self.clockOffsetSeconds = clockOffsetSeconds
+        self.refuseEmbeddedBrowsers = refuseEmbeddedBrowsers
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        rules = try c.decodeIfPresent([FaultRule].self, forKey: .rules) ?? []
+        throttle = try c.decodeIfPresent(ThrottleSettings.self, forKey: .throttle)
+        denials = try c.decodeIfPresent([Denial].self, forKey: .denials) ?? []
+        mvpdOverrides = try c.decodeIfPresent([String: MVPDOverride].self, forKey: .mvpdOverrides) ?? [:]
+        logoutDropsRedirect = try c.decodeIfPresent(Bool.self, forKey: .logoutDropsRedirect) ?? false
+        clockOffsetSeconds = try c.decodeIfPresent(Int.self, forKey: .clockOffsetSeconds) ?? 0
+        refuseEmbeddedBrowsers = try c.decodeIfPresent([String].self, forKey: .refuseEmbeddedBrowsers) ?? []
+    }
+
+    /// The denial message for `resource` at `mvpd`, if one is set.
+    public func denial(resource: String, mvpd: String) -> String? {
+        denials.first { $0.resource == resource && ($0.mvpd == nil || $0.mvpd == mvpd) }?.message
+    }
+}
+
+/// One endpoint fault: matched by path prefix (and method), it delays, fails or garbles the answer.
+public struct FaultRule: Codable, Sendable, Equatable {
+    /// A path prefix (`/adobe-services/1.0/authorizeDevice`, `/api/v1/`), or `*` for every path.
+    public var path: String
+    /// Only this method, when set.
+    public var method: String?
+    /// Extra delay before answering, in milliseconds.
+    public var latencyMs: Int?
+    /// Answer with this status instead of running the endpoint.
+    public var status: Int?
+    /// Cut the real answer's body in half (malformed XML/JSON).
+    public var malformed: Bool?
+    /// Apply this many times, then stop; `nil` for always.
+    public var remaining: Int?
+
+    public init(
+        path: String, method: String? = nil, latencyMs: Int? = nil, status: Int? = nil, malformed: Bool? = nil,
+        remaining: Int? = nil
+    ) {
+        self.path = path
+        self.method = method
+        self.latencyMs = latencyMs
+        self.status = status
+        self.malformed = malformed
+        self.remaining = remaining
+    }
+
+    func matches(method: String, path: String) -> Bool {
+        (self.path == "*" || path.hasPrefix(self.path)) && (self.method == nil || self.method == method)
+            && (remaining ?? 1) > 0
+    }
+}
+
+/// Token-bucket throttling per client IP, as the real service does (1 request/s, burst 10).
+public struct ThrottleSettings: Codable, Sendable, Equatable {
+    public var requestsPerSecond: Double
+    public var burst: Int
+
+    public init(requestsPerSecond: Double = 1, burst: Int = 10) {
+        self.requestsPerSecond = requestsPerSecond
+        self.burst = burst
+    }
+}
+
+/// An MVPD refusing one resource (package, parental control, region) with its own message.
+public struct Denial: Codable, Sendable, Equatable {
+    public var mvpd: String?
+    public var resource: String
+    public var message: String
+
+    public init(mvpd: String? = nil, resource: String, message: String) {
+        self.mvpd = mvpd
+        self.resource = resource
+        self.message = message
+    }
+}
+
+/// Per-MVPD overrides set at run time.
+public struct MVPDOverride: Codable, Sendable, Equatable {
+    public var authnTTL: Int?
+    public var authzTTL: Int?
+    public var requiresSVC: Bool?
+
+    public init(authnTTL: Int? = nil, authzTTL: Int? = nil, requiresSVC: Bool? = nil) {
+        self.authnTTL = authnTTL
+        self.authzTTL = authzTTL
+        self.requiresSVC = requiresSVC
+    }
+}

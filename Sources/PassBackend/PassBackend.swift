@@ -1,0 +1,69 @@
+import Foundation
+import Logging
+import MicroHTTP
+import PassProtocol
+
+/// The local stand-in for the entitlement service and the MVPDs' login pages, as one HTTP responder.
+///
+/// Serve it with MicroHTTP, or call ``respond(to:)`` in-process:
+/// ```swift
+/// let backend = PassBackend(service: BackendService(configuration: try .load(path: "Config/demo.json")))
+/// let server = HTTPServer(configuration: .init(port: 8081), responder: backend, logger: logger)
+/// try server.start()
+/// ```
+/// Paths: the native SDK protocol under `/adobe-services` and `/adobe-services/1.0`, the SAML consumer under
+/// `/sp/saml`, MVPD pages under `/mvpd/{id}`, the Clientless REST API under `/api/v1` and `/reggie/v1`,
+/// dynamic client registration under `/o/client`, the media token verifier at `/verify`, and fault and clock
+/// controls under `/admin`.
+public struct PassBackend: HTTPResponder {
+    /// The model and state every route shares.
+    public let service: BackendService
+    let router: Router
+
+    /// Creates the backend over a service.
+    public init(service: BackendService) {
+        self.service = service
+        var router = Router()
+        router.errorRenderer = { error, request in PassBackend.render(error, request) }
+        SDKRoutes.register(in: &router, service: service)
+        LoginRoutes.register(in: &router, service: service)
+        RESTRoutes.register(in: &router, service: service)
+        AdminRoutes.register(in: &router, service: service)
+        self.router = router
+    }
+
+    public func respond(to request: Request) async -> Response {
+        let request = RESTFormat.normalize(request)
+        if let refusal = service.throttle(request) { return refusal }
+        let fault = service.takeFault(for: request)
+        if let latency = fault?.latencyMs, latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
+        if let status = fault?.status {
+            return PassBackend.injectedFailure(status: status, request: request)
+        }
+        var response = await router.respond(to: request)
+        if fault?.malformed == true, case .data(let data) = response.body {
+            response.body = .data(data.prefix(data.count / 2))
+        }
+        return response
+    }
+
+    /// Renders thrown errors: REST errors in the format asked for, token rejections and ``HTTPError`` as JSON.
+    static func render(_ error: any Error, _ request: Request) -> Response {
+        switch error {
+        case let error as RESTError:
+            return RESTFormat(request).render(error)
+        case let error as HTTPError:
+            return error.response
+        default:
+            return Router.defaultErrorResponse(error, request)
+        }
+    }
+
+    static func injectedFailure(status: Int, request: Request) -> Response {
+        let error = RESTError(status: status, message: "Injected fault", details: "A fault rule answered \(status) for \(request.path).")
+        if request.path.hasPrefix("/adobe-services") {
+            return .xml(SDKResponses.error(details: error.details ?? error.message), status: HTTPStatus(status))
+        }
+        return RESTFormat(request).render(error)
+    }
+}

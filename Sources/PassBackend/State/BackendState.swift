@@ -1,0 +1,110 @@
+import Foundation
+import PassProtocol
+
+/// A login in progress: created by the login URL, completed by the MVPD's form.
+struct LoginSession: Sendable, Equatable {
+    var id: String
+    var requestorID: String
+    var mvpdID: String
+    var deviceID: String
+    var redirectURL: String
+    var passive: Bool
+    var regcode: String?
+    var created: Date
+}
+
+/// An authenticated user on one device for one Programmer: what an authN token stands for on the server.
+public struct AuthSession: Sendable, Equatable, Codable {
+    public var guid: String
+    public var requestorID: String
+    public var mvpdID: String
+    public var deviceID: String
+    public var username: String
+    public var userID: String
+    public var issued: Date
+    public var expires: Date
+    /// Ended on the server (logout elsewhere, revocation): tokens that name it are refused.
+    public var revoked: Bool
+    /// REST v1 `appId`: scopes the session to one app (no SSO).
+    public var appID: String?
+}
+
+/// A server-side authorization (REST v1 keeps tokens on the server).
+struct AuthZRecord: Sendable, Equatable {
+    var requestorID: String
+    var deviceID: String
+    var resource: String
+    var mvpdID: String
+    var expires: Date
+}
+
+/// A registration code and its state.
+struct RegistrationRecord: Sendable, Equatable {
+    var code: RegistrationCode
+    var expires: Date
+}
+
+/// The MVPD's own sign-in (its identity-provider cookie), which passive authentication reuses.
+struct IdPSession: Sendable, Equatable {
+    var mvpdID: String
+    var username: String
+}
+
+/// A dynamically registered client and its access tokens.
+struct RegisteredClient: Sendable, Equatable {
+    var clientID: String
+    var secret: String
+    var app: RegisteredApp
+}
+
+/// Everything the backend remembers between requests. Guarded by ``PassBackend``'s lock.
+struct BackendState: Sendable {
+    var faults: FaultSettings
+    var logins: [String: LoginSession] = [:]
+    var sessions: [String: AuthSession] = [:]
+    var authorizations: [String: AuthZRecord] = [:]
+    var regcodes: [String: RegistrationRecord] = [:]
+    var usedMediaTokens: [String: Date] = [:]
+    var nonces: [String: Date] = [:]
+    var idpSessions: [String: IdPSession] = [:]
+    var clients: [String: RegisteredClient] = [:]
+    var accessTokens: [String: (clientID: String, expires: Date)] = [:]
+    var revokedStatements: Set<String> = []
+    var buckets: [String: (tokens: Double, updated: Date)] = [:]
+
+    static func sessionKey(_ requestorID: String, _ deviceID: String, appID: String? = nil) -> String {
+        "\(requestorID)|\(deviceID)|\(appID ?? "")"
+    }
+
+    static func authorizationKey(_ requestorID: String, _ deviceID: String, _ resource: String) -> String {
+        "\(requestorID)|\(deviceID)|\(resource)"
+    }
+
+    /// The live session of `requestorID` on `deviceID`, if any (expired or revoked ones included; callers judge).
+    func session(_ requestorID: String, _ deviceID: String, appID: String? = nil) -> AuthSession? {
+        sessions[Self.sessionKey(requestorID, deviceID, appID: appID)]
+    }
+
+    mutating func store(_ session: AuthSession) {
+        sessions[Self.sessionKey(session.requestorID, session.deviceID, appID: session.appID)] = session
+    }
+
+    /// Ends every session and authorization of a device (logout: the server side of "clear all").
+    mutating func endSessions(deviceID: String, requestorID: String? = nil) -> Int {
+        let keys = sessions.filter { $0.value.deviceID == deviceID && (requestorID == nil || $0.value.requestorID == requestorID) }
+            .map(\.key)
+        for key in keys { sessions.removeValue(forKey: key) }
+        authorizations = authorizations.filter {
+            !($0.value.deviceID == deviceID && (requestorID == nil || $0.value.requestorID == requestorID))
+        }
+        return keys.count
+    }
+
+    /// Drops used media tokens and nonces past their lifetime.
+    mutating func prune(now: Date) {
+        usedMediaTokens = usedMediaTokens.filter { $0.value > now }
+        nonces = nonces.filter { $0.value > now }
+        regcodes = regcodes.filter { $0.value.expires > now.addingTimeInterval(-3600) }
+        logins = logins.filter { $0.value.created > now.addingTimeInterval(-3600) }
+    }
+}
