@@ -1,7 +1,100 @@
+import Foundation
 import MicroHTTP
+import PassProtocol
 
-/// Fault, clock and session controls for tests and demos.
+/// Controls for tests and demos, plus the media token verifier:
+///
+/// - `GET /admin/faults` — the faults in force; `PUT` replaces them (JSON ``FaultSettings``); `POST
+///   /admin/faults/rules` adds one ``FaultRule``; `DELETE /admin/faults` restores the configured faults.
+/// - `GET /admin/clock` — the backend's time; `POST /admin/clock` with `{"advanceSeconds": n}` or
+///   `{"offsetSeconds": n}` moves it.
+/// - `GET /admin/sessions` — live sessions; `POST /admin/sessions/revoke` with optional `deviceId`/`requestor`
+///   ends them on the server while devices keep their tokens.
+/// - `POST /admin/statements/revoke` with `{"softwareStatement": "…"}` revokes an app's registration.
+/// - `POST|GET /verify` with `token` (raw or Base64) and optional `resource` — the media token verifier: valid
+///   once, then `TOKEN_ALREADY_USED`.
 enum AdminRoutes {
+    struct ClockChange: Decodable {
+        var advanceSeconds: Double?
+        var offsetSeconds: Double?
+    }
+
+    struct SessionFilter: Decodable {
+        var deviceId: String?
+        var requestor: String?
+    }
+
+    struct StatementRevocation: Decodable {
+        var softwareStatement: String
+    }
+
     static func register(in router: inout Router, service: BackendService) {
+        router.get("/admin/faults") { _ in .json(service.faults) }
+        router.put("/admin/faults") { request in
+            service.faults = try request.decodeJSON(FaultSettings.self)
+            return .json(service.faults)
+        }
+        router.post("/admin/faults/rules") { request in
+            let rule = try request.decodeJSON(FaultRule.self)
+            service.faults.rules.append(rule)
+            return .json(service.faults)
+        }
+        router.delete("/admin/faults") { _ in
+            service.faults = service.configuration.faults
+            return .json(service.faults)
+        }
+        router.get("/admin/clock") { _ in clockAnswer(service) }
+        router.post("/admin/clock") { request in
+            let change = try request.decodeJSON(ClockChange.self)
+            if let offset = change.offsetSeconds { service.clock.offsetSeconds = offset }
+            if let advance = change.advanceSeconds { service.clock.advance(by: advance) }
+            return clockAnswer(service)
+        }
+        router.get("/admin/sessions") { _ in .json(service.sessions.sorted { $0.issued < $1.issued }) }
+        router.post("/admin/sessions/revoke") { request in
+            let filter = request.body.isEmpty ? SessionFilter() : try request.decodeJSON(SessionFilter.self)
+            return .json(["revoked": service.revokeSessions(deviceID: filter.deviceId, requestorID: filter.requestor)])
+        }
+        router.post("/admin/statements/revoke") { request in
+            let revocation = try request.decodeJSON(StatementRevocation.self)
+            service.state.withLock { _ = $0.revokedStatements.insert(revocation.softwareStatement) }
+            return .empty()
+        }
+        router.get("/verify") { request in try verify(request, service) }
+        router.post("/verify") { request in try verify(request, service) }
+    }
+
+    static func clockAnswer(_ service: BackendService) -> Response {
+        .json(["now": ISO8601DateFormatter().string(from: service.now()),
+               "offsetSeconds": String(service.clock.offsetSeconds + Double(service.faults.clockOffsetSeconds))])
+    }
+
+    struct Verification: Encodable {
+        var verdict: MediaTokenVerdict
+        var valid: Bool
+        var explanation: String
+        var token: MediaToken?
+        var expires: Date?
+    }
+
+    static func verify(_ request: Request, _ service: BackendService) throws -> Response {
+        struct Body: Decodable { var token: String; var resource: String? }
+        let body: Body
+        if request.header("Content-Type")?.contains("json") == true {
+            body = try request.decodeJSON(Body.self)
+        } else {
+            guard let token = request.parameter("token"), !token.isEmpty else {
+                throw HTTPError(.badRequest, code: "missing_parameter", message: "The parameter token is required.")
+            }
+            body = Body(token: token, resource: request.parameter("resource"))
+        }
+        let (verdict, signed) = service.verifyMediaToken(body.token, resourceID: body.resource)
+        let answer = Verification(
+            verdict: verdict, valid: verdict == .validToken, explanation: verdict.explanation, token: signed?.body,
+            expires: signed?.body.expires)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return .json(data: try encoder.encode(answer), status: verdict == .validToken ? .ok : .forbidden)
     }
 }

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import Logging
+import MicroHTTP
+import PassBackend
+import PassProtocol
+
+/// `passconsole backend`: the stand-in entitlement service and MVPD pages alone.
+struct BackendCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "backend", abstract: "Run the local entitlement backend and MVPD login pages.")
+
+    @OptionGroup var options: ConfigOptions
+    @Option(help: "Port on 127.0.0.1 (0 picks a free one).") var port: UInt16 = 8081
+    @Option(help: "PEM file with the P-256 key tokens are signed with (default: a new key each run).")
+    var signingKey: String?
+
+    func run() async throws {
+        let logger = Bootstrap.logger("backend")
+        let server = try Bootstrap.startBackend(
+            configPath: options.config, port: port, signingKeyPath: signingKey, logger: logger)
+        print("PassBackend on \(server.baseURL)")
+        print("  SDK protocol:  \(server.baseURL)/adobe-services/1.0/config/REF30")
+        print("  Activation:    \(server.baseURL)/activate")
+        await Bootstrap.waitForTermination()
+        await server.shutdown()
+    }
+}
+
+/// Wiring shared by the commands: logging, configuration, servers, signals.
+enum Bootstrap {
+    static func logger(_ label: String) -> Logger {
+        var logger = Logger(label: "passconsole.\(label)")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .info
+        return logger
+    }
+
+    static func startBackend(configPath: String, port: UInt16, signingKeyPath: String?, logger: Logger) throws
+        -> HTTPServer
+    {
+        let configuration = try BackendConfiguration.load(path: configPath)
+        var key = TokenSigningKey()
+        if let signingKeyPath {
+            guard let pem = try? String(contentsOfFile: signingKeyPath, encoding: .utf8) else {
+                throw ValidationError("Cannot read the signing key \(signingKeyPath).")
+            }
+            key = try TokenSigningKey(pemRepresentation: pem)
+        }
+        let service = BackendService(configuration: configuration, signingKey: key, logger: logger)
+        let server = HTTPServer(
+            configuration: .init(port: port, threadPoolSize: ProcessInfo.processInfo.activeProcessorCount),
+            responder: PassBackend(service: service), logger: logger)
+        do { try server.start() } catch {
+            throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
+        }
+        return server
+    }
+
+    /// Returns when the process gets SIGINT or SIGTERM.
+    static func waitForTermination() async {
+        signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let queue = DispatchQueue(label: "signals")
+            let sources = [SIGINT, SIGTERM].map { DispatchSource.makeSignalSource(signal: $0, queue: queue) }
+            let resumed = LockedFlag()
+            for source in sources {
+                source.setEventHandler {
+                    if resumed.set() { continuation.resume() }
+                }
+                source.resume()
+            }
+            SignalSources.keep(sources)
+        }
+    }
+}
+
+/// Keeps signal sources alive for the life of the process.
+enum SignalSources {
+    nonisolated(unsafe) static var sources: [any DispatchSourceSignal] = []
+    static func keep(_ new: [any DispatchSourceSignal]) { sources.append(contentsOf: new) }
+}
+
+/// A flag set once, from any thread.
+final class LockedFlag: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = false
+
+    /// Sets the flag; `true` only for the first caller.
+    func set() -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        guard !value else { return false }
+        value = true
+        return true
+    }
+}

@@ -1,0 +1,15 @@
+import ArgumentParser
+
+@main
+struct PassConsoleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "passconsole",
+        abstract: "TV Everywhere entitlement SDK, local backend and console.",
+        subcommands: [ServeCommand.self, BackendCommand.self, DemoCommand.self, SignCommand.self])
+}
+
+/// Options every command that loads the configuration shares.
+struct ConfigOptions: ParsableArguments {
+    @Option(name: .long, help: "The backend configuration (JSON, see Config/README.md).")
+    var config = "Config/demo.json"
+}
