@@ -31,16 +31,22 @@ struct RESTFormat {
         render(error, status: HTTPStatus(error.status))
     }
 
-    /// Strips a `.json`/`.xml` suffix from the last path segment into a `format` query item.
+    /// Strips a `.json`/`.xml` suffix from the last path segment into a `format` query item, and honours a form
+    /// POST's `_method=GET|DELETE` (spec §9.2: some clients tunnel every call through POST).
     static func normalize(_ request: Request) -> Request {
         guard request.path.hasPrefix("/api/") || request.path.hasPrefix("/reggie/")
             || request.path.hasPrefix("/adobe-services/")
         else { return request }
+        var request = request
+        if request.method == "POST", let tunnelled = request.formItems.first(where: { $0.name == "_method" })?.value.uppercased(),
+            ["GET", "DELETE", "POST"].contains(tunnelled)
+        {
+            request.method = tunnelled
+        }
         for suffix in [".json", ".xml"] where request.path.hasSuffix(suffix) {
-            var request = request
             request.path.removeLast(suffix.count)
             request.queryItems.append(("format", String(suffix.dropFirst())))
-            return request
+            break
         }
         return request
     }

@@ -41,8 +41,10 @@ extension BackendService {
     /// Checks an authentication token a client presents, in the order a support person would: readable,
     /// signed by us, for this Programmer, issuer allowed, alive, this device, session still open.
     ///
+    /// - Parameter deviceID: The device ID presented, or `nil` when the client sent none (preauthorization
+    ///   may omit it): then only the device check is skipped.
     /// - Returns: the token and the server session it stands for.
-    func checkAuthN(_ serialized: String, requestorID: String, deviceID: String) throws(TokenRejection)
+    func checkAuthN(_ serialized: String, requestorID: String, deviceID: String?) throws(TokenRejection)
         -> (token: AuthNToken, session: AuthSession)
     {
         let signed: SignedToken<AuthNToken>
@@ -56,7 +58,7 @@ extension BackendService {
             throw .mvpdNotIntegrated(mvpd: token.mvpdID, requestor: requestorID)
         }
         guard !token.isExpired(at: now()) else { throw .expired(TokenDate.format(token.expires)) }
-        guard token.matches(deviceID: deviceID) else { throw .deviceMismatch }
+        if let deviceID, !token.matches(deviceID: deviceID) { throw .deviceMismatch }
         guard let session = state.withLock({ $0.sessions.values.first { $0.guid == token.guid } }) else {
             throw .unknownSession
         }
@@ -85,11 +87,12 @@ extension BackendService {
 
     /// Verifies a media token once: a second presentation of the same token is refused as a replay.
     public func verifyMediaToken(_ token: String, resourceID: String?) -> (MediaTokenVerdict, SignedToken<MediaToken>?) {
+        let now = now()
         let (verdict, signed) = MediaTokenVerifier(key: signingKey.publicKey).verify(
-            token, resourceID: resourceID, now: now())
+            token, resourceID: resourceID, now: now)
         guard verdict == .validToken, let signed else { return (verdict, signed) }
         let firstUse = state.withLock { state -> Bool in
-            state.prune(now: now())
+            state.prune(now: now)
             guard state.usedMediaTokens[signed.signature] == nil else { return false }
             state.usedMediaTokens[signed.signature] = signed.body.expires
             return true
