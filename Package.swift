@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "PassProtocol", targets: ["PassProtocol"]),
         .library(name: "PassBackend", targets: ["PassBackend"]),
+        .library(name: "PassStorage", targets: ["PassStorage"]),
+        .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -42,20 +44,34 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(name: "PassStorage"),
+        .target(
+            name: "AccessEnabler",
+            dependencies: [
+                "PassProtocol", "PassStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "passconsole",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "PassBackend",
+                "MicroHTTP", "PassProtocol", "PassBackend", "PassStorage", "AccessEnabler",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "PassTestSupport",
-            dependencies: ["MicroHTTP", "PassProtocol", "PassBackend"]
+            dependencies: ["MicroHTTP", "PassProtocol", "PassBackend", "AccessEnabler"]
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
         .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport"]),
+        .testTarget(name: "PassStorageTests", dependencies: ["PassStorage"]),
+        .testTarget(
+            name: "AccessEnablerTests",
+            dependencies: ["AccessEnabler", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport"]
+        ),
     ]
 )

@@ -1,0 +1,1 @@
+/// AccessEnabler: the SDK core.

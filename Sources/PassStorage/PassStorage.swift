@@ -1,0 +1,1 @@
+/// PassStorage: durable bytes for the SDK — see `StorageFile` and `DeviceFolder`.
