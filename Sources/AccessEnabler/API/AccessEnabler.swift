@@ -1,0 +1,157 @@
+import Foundation
+import Logging
+import PassProtocol
+
+/// The entitlement SDK: the seeds' `AccessEnabler` API, with the same names and callback order.
+///
+/// Every method returns at once; results arrive on the ``EntitlementDelegate`` (and ``EntitlementStatus``) on the
+/// delegate queue. Calls run in the order they were made; entitlement calls made before `setRequestor` completes
+/// wait and run after it (spec §1.3).
+///
+/// ```swift
+/// let enabler = AccessEnabler(configuration: configuration, delegate: self)
+/// enabler.setRequestor("REF30", serviceProviders: [URL(string: "http://127.0.0.1:8081/adobe-services")!])
+/// enabler.getAuthorization("news")   // → displayProviderDialog, navigateToUrl, …, setToken
+/// ```
+public final class AccessEnabler: Sendable {
+    /// The SDK version reported by ``getVersion()`` and sent as `client_version`.
+    public static let version = "3.9.0-passconsole"
+
+    let engine: EntitlementEngine
+    let dispatcher: CallbackDispatcher
+    let broadcaster: EventBroadcaster
+    private let intake: AsyncStream<@Sendable (EntitlementEngine) async -> Void>.Continuation
+
+    /// Creates the app's AccessEnabler.
+    ///
+    /// - Parameters:
+    ///   - configuration: the app, device ID, storage location and default service provider.
+    ///   - delegate: receives the callbacks (held weakly, like a UIKit delegate).
+    ///   - statusDelegate: receives advanced status dictionaries (held weakly).
+    ///   - delegateQueue: where callbacks run; default a serial queue standing for the main thread.
+    ///   - logger: where the SDK logs.
+    public init(
+        configuration: AccessEnablerConfiguration, delegate: (any EntitlementDelegate)?,
+        statusDelegate: (any EntitlementStatus)? = nil,
+        delegateQueue: DispatchQueue = DispatchQueue(label: "AccessEnabler.delegate"),
+        logger: Logger = Logger(label: "AccessEnabler")
+    ) {
+        let broadcaster = EventBroadcaster()
+        let dispatcher = CallbackDispatcher(delegate: delegate, statusDelegate: statusDelegate, queue: delegateQueue)
+        let engine = EntitlementEngine(configuration: configuration, dispatcher: dispatcher, broadcaster: broadcaster, logger: logger)
+        self.engine = engine
+        self.dispatcher = dispatcher
+        self.broadcaster = broadcaster
+        let (stream, continuation) = AsyncStream<@Sendable (EntitlementEngine) async -> Void>.makeStream()
+        self.intake = continuation
+        // One consumer keeps the app's calls in order; long work is queued inside the engine.
+        Task {
+            for await step in stream { await step(engine) }
+        }
+    }
+
+    deinit { intake.finish() }
+
+    private func send(_ step: @escaping @Sendable (EntitlementEngine) async -> Void) { intake.yield(step) }
+
+    // MARK: - The seeds' API
+
+    /// Names the Programmer and loads its configuration; triggers exactly one `setRequestorComplete`.
+    /// - Parameter serviceProviders: service-provider bases (`…/adobe-services`); the first is used.
+    public func setRequestor(_ requestorID: String, serviceProviders: [URL]? = nil) {
+        send { await $0.setRequestor(requestorID, serviceProviders: serviceProviders, secret: nil, publicKey: nil) }
+    }
+
+    /// tvOS: as ``setRequestor(_:serviceProviders:)``, with the secret and public key that sign second-screen calls.
+    public func setRequestor(_ requestorID: String, serviceProviders: [URL]? = nil, secret: String, publicKey: String) {
+        send { await $0.setRequestor(requestorID, serviceProviders: serviceProviders, secret: secret, publicKey: publicKey) }
+    }
+
+    /// Global options sent with every later request: `visitorID`, `applicationProfile`, `handleSVC`, `device_info`.
+    public func setOptions(_ options: [String: String]) { send { await $0.setOptions(options) } }
+
+    /// Checks local storage only: `setAuthenticationStatus(1)` with a valid token, otherwise `0`.
+    public func checkAuthentication() { send { await $0.submit(.checkAuthentication) } }
+
+    /// Starts authentication (seed 002 steps 1–9) unless a valid token exists (then status 1 at once).
+    public func getAuthentication(forceAuthn: Bool = false, withData data: [String: String]? = nil) {
+        send { await $0.submit(.getAuthentication(forceAuthn: forceAuthn, data: data)) }
+    }
+
+    /// The user picked an MVPD (`nil`: cancel — flow reset, this Programmer's MVPD erased).
+    public func setSelectedProvider(_ mvpdID: String?) { send { engine in await engine.enqueueAndWait { await engine.setSelectedProvider(mvpdID) } } }
+
+    /// Asks for the current Programmer's selected MVPD → `selectedProvider`.
+    public func getSelectedProvider() { send { engine in await engine.enqueueAndWait { await engine.getSelectedProvider() } } }
+
+    /// The web view reached the redirect URL (`adobepass://ios.app` or the app's scheme): finish login or logout.
+    public func handleExternalURL(_ url: String) { send { engine in await engine.enqueueAndWait { await engine.handleExternalURL(url) } } }
+
+    /// Authorizes without starting a login: not authenticated → `tokenRequestFailed(User Not Authenticated Error)`.
+    public func checkAuthorization(_ resource: String, withData data: [String: String]? = nil) {
+        send { await $0.submit(.checkAuthorization(resource: resource, data: data)) }
+    }
+
+    /// Gets a short media token for `resource` → `setToken`, logging in first when needed.
+    public func getAuthorization(_ resource: String, withData data: [String: String]? = nil) {
+        send { await $0.submit(.getAuthorization(resource: resource, data: data)) }
+    }
+
+    /// Which of `resources` the user may view → `preauthorizedResources`.
+    public func checkPreauthorizedResources(_ resources: [String]) { send { await $0.submit(.checkPreauthorizedResources(resources: resources)) } }
+
+    /// Metadata: `["opCode": "0"]` authN expiry, `"1"` + `resource_id` authZ expiry, `"2"` device ID, `"3"` +
+    /// `user_metadata_name` a user-metadata item → `setMetadataStatus`.
+    public func getMetadata(_ keys: [String: String]) {
+        let key = keys["opCode"].flatMap(Int.init) ?? 255
+        let arguments = keys.filter { $0.key != "opCode" }
+        send { await $0.submit(.getMetadata(key: key, arguments: arguments.isEmpty ? nil : arguments)) }
+    }
+
+    /// Logs out: clears all storage, then the logout chain (iOS: `navigateToUrl`), ending with status 0.
+    public func logout() { send { await $0.submit(.logout) } }
+
+    /// The SDK version.
+    public static func getVersion() -> String { version }
+
+    // MARK: - Observing
+
+    /// Every event from now on (with `replay`, the recent ones first). One stream per caller.
+    public func events(replay: Bool = false) -> AsyncStream<EntitlementEvent> { broadcaster.subscribe(replay: replay) }
+
+    /// Waits until every call made so far has been handled and its callbacks delivered.
+    public func settle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            send { engine in
+                await engine.settle()
+                continuation.resume()
+            }
+        }
+        await dispatcher.drain()
+    }
+
+    /// The flows' current states, for dashboards.
+    public func snapshot() async -> FlowSnapshot { await engine.snapshot() }
+}
+
+/// The observable state of one AccessEnabler's flows.
+public struct FlowSnapshot: Codable, Sendable, Equatable {
+    public var requestorID: String?
+    public var requestor: String
+    public var authentication: String
+    public var waitingAuthorizations: [String]
+    public var deviceID: String
+}
+
+extension EntitlementEngine {
+    func enqueueAndWait(_ operation: @escaping @Sendable () async -> Void) async {
+        enqueue(operation)
+        await settle()
+    }
+
+    func snapshot() -> FlowSnapshot {
+        FlowSnapshot(
+            requestorID: requestor?.id ?? pendingRequestorID, requestor: requestorMachine.description,
+            authentication: authentication.description, waitingAuthorizations: waitingAuthorizations.map(\.resource), deviceID: deviceID)
+    }
+}

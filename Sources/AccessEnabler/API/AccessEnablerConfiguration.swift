@@ -1,0 +1,42 @@
+import Foundation
+import PassProtocol
+import PassStorage
+
+/// Everything an ``AccessEnabler`` needs to know about the app and the device it runs on.
+public struct AccessEnablerConfiguration: Sendable {
+    /// The app (bundle ID, team, platform).
+    public var app: AppIdentity
+    /// The device ID sent to the backend and bound into tokens (see ``DeviceIdentity``).
+    public var deviceID: String
+    /// Where the tokens live: the team's shared file on iOS, the app's private file on tvOS.
+    public var storage: StorageFile
+    /// A name for ``storage`` in events and the console (`team TEAM1234`, `app com.example.tv`).
+    public var storageDomain: String
+    /// Older storage generations the token importer reads (newest first).
+    public var legacyStorage: [StorageFile] = []
+    /// The default service provider base (`…/adobe-services`) when `setRequestor` names none.
+    public var defaultServiceProvider: URL
+    /// The redirect URL login and logout web flows end at.
+    public var redirectURL: String = PassConstants.ADOBEPASS_REDIRECT_URL
+    /// Client information (spec §5.7) sent as `X-Device-Info` unless `setOptions` replaces it.
+    public var deviceInfo: DeviceInfo?
+    /// tvOS second screen: how often to poll for the sign-in (default 10 s).
+    public var pollInterval: Duration = .seconds(PassConstants.CLIENTLESS_POLL_TIMER_INTERVAL)
+    /// tvOS second screen: the registration code lifetime to ask for (seconds).
+    public var regcodeTTL: Int = PassConstants.CLIENTLESS_REGCODE_TTL
+    /// HTTP timeout per request (seconds).
+    public var requestTimeout: TimeInterval = 20
+    /// The clock tokens are judged by (tests move it).
+    public var now: @Sendable () -> Date = { Date() }
+
+    /// Creates a configuration.
+    public init(
+        app: AppIdentity, deviceID: String, storage: StorageFile, storageDomain: String, defaultServiceProvider: URL
+    ) {
+        self.app = app
+        self.deviceID = deviceID
+        self.storage = storage
+        self.storageDomain = storageDomain
+        self.defaultServiceProvider = defaultServiceProvider
+    }
+}

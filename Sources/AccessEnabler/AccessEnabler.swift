@@ -1,1 +1,0 @@
-/// AccessEnabler: the SDK core.

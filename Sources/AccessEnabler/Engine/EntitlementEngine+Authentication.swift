@@ -1,0 +1,189 @@
+import Foundation
+import PassProtocol
+
+/// A usable authN token of the current requestor.
+struct ValidAuthentication: Sendable {
+    var mvpd: String
+    var serialized: String
+    var token: AuthNToken
+    var userMeta: String?
+}
+
+/// checkAuthentication, getAuthentication, setSelectedProvider, handleExternalURL (seed 002 steps 1–9).
+extension EntitlementEngine {
+    func checkAuthentication() {
+        guard requestor != nil else { return }
+        if let valid = validAuthentication() {
+            callback(.setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: valid.mvpd)
+            trackAuthentication(success: true, mvpd: valid.mvpd, guid: valid.token.guid, cached: true)
+        } else {
+            callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.userNotAuthenticated.rawValue))
+            trackAuthentication(success: false, mvpd: nil, guid: nil, cached: false)
+        }
+    }
+
+    func getAuthentication(forceAuthn: Bool, data: [String: String]?) async {
+        guard let requestor else { return }
+        // Step 1–2: a valid token ends the flow at once.
+        if !forceAuthn, let valid = validAuthentication() {
+            callback(.setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: valid.mvpd)
+            trackAuthentication(success: true, mvpd: valid.mvpd, guid: valid.token.guid, cached: true)
+            return
+        }
+        if authentication != .idle && authentication != .pickingProvider {
+            fail("flow", "getAuthentication while authentication is \(authentication.description): restarting it.")
+            pollTask?.cancel()
+        }
+        genericData = data.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
+        // Step 3: a cached MVPD that may authenticate, or one the app chose, skips the picker.
+        let storage = loadStorage()
+        if let chosen = preselectedMvpd, requestor.mvpd(chosen) != nil {
+            preselectedMvpd = nil
+            await startLogin(mvpd: chosen)
+            return
+        }
+        if let cached = storage.currentMvpd(requestor: requestor.id),
+            storage.bucket(requestor: requestor.id, mvpd: cached)?.canAuthenticate == true, requestor.mvpd(cached) != nil
+        {
+            await startLogin(mvpd: cached)
+            return
+        }
+        // Step 4: the picker.
+        guard !requestor.mvpds.isEmpty else {
+            callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.genericAuthentication.rawValue))
+            trackAuthentication(success: false, mvpd: nil, guid: nil, cached: false)
+            return
+        }
+        setAuthentication(.pickingProvider)
+        callback(.displayProviderDialog(mvpds: requestor.mvpds))
+    }
+
+    func setSelectedProvider(_ mvpdID: String?) async {
+        emit(.apiCall(name: "setSelectedProvider", arguments: ["mvpd": mvpdID ?? "nil"]))
+        guard let requestor else {
+            fail(ErrorCode.internalError.rawValue, "setSelectedProvider needs a successful setRequestor first.")
+            return
+        }
+        guard let mvpdID, let mvpd = requestor.mvpd(mvpdID) else {
+            if let mvpdID { fail(ErrorCode.providerNotSelected.rawValue, "Unknown MVPD \(mvpdID): treated as cancel.") }
+            cancelAuthentication()
+            return
+        }
+        let previous = preselectedMvpd ?? loadStorage().currentMvpd(requestor: requestor.id)
+        if previous != mvpd.ID {
+            callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd.ID)), mvpd: mvpd.ID)
+        }
+        switch authentication {
+        case .pickingProvider: await startLogin(mvpd: mvpd.ID)
+        default: preselectedMvpd = mvpd.ID  // Remembered for the next getAuthentication.
+        }
+    }
+
+    func getSelectedProvider() {
+        emit(.apiCall(name: "getSelectedProvider", arguments: [:]))
+        let id = preselectedMvpd ?? requestor.flatMap { loadStorage().currentMvpd(requestor: $0.id) }
+        callback(.selectedProvider(mvpd: id.flatMap { requestor?.mvpd($0) }))
+    }
+
+    /// Step 5–6: the login page (iOS) or a registration code (tvOS).
+    func startLogin(mvpd: String) async {
+        guard let requestor, let info = requestor.mvpd(mvpd) else { return }
+        if platform == .tvOS {
+            await startSecondScreen(mvpd: mvpd)
+            return
+        }
+        setAuthentication(.awaitingLogin(mvpd: mvpd, passive: false))
+        let url = client().loginURL(
+            requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: configuration.redirectURL, genericData: genericData)
+        callback(.navigateToUrl(url: url, useSVC: info.useSVC), mvpd: mvpd)
+    }
+
+    /// Cancel (seed 002): reset the flow, erase this Programmer's MVPD, keep the rest of the storage.
+    func cancelAuthentication() {
+        guard let requestor else { return }
+        pollTask?.cancel()
+        pollTask = nil
+        preselectedMvpd = nil
+        setAuthentication(.idle)
+        updateStorage("cancel: erased the current MVPD of \(requestor.id)") { $0.eraseCurrentMvpd(requestor: requestor.id) }
+        callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.providerNotSelected.rawValue))
+        status(.N005)
+        trackAuthentication(success: false, mvpd: nil, guid: nil, cached: false)
+        failWaitingAuthorizations(code: ErrorCode.userNotAuthenticated.rawValue, description: "The user cancelled authentication.")
+    }
+
+    func handleExternalURL(_ url: String) async {
+        emit(.apiCall(name: "handleExternalURL", arguments: ["url": url]))
+        switch authentication {
+        case .loggingOut:
+            setAuthentication(.idle)
+            callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.USER_AUTHENTICATED))
+        case .awaitingLogin(let mvpd, _):
+            if let error = URLComponents(string: url)?.queryItems?.first(where: { $0.name == "error" })?.value {
+                fail(ErrorCode.providerNotSelected.rawValue, "The login ended with error \(error).")
+                cancelAuthentication()
+                return
+            }
+            await fetchAuthNToken(mvpd: mvpd)
+        default:
+            fail(ErrorCode.internalError.rawValue, "handleExternalURL(\(url)) while no login or logout is in progress: ignored.")
+        }
+    }
+
+    /// Step 9: `sessionDevice` after the login; stores the token and reports the result.
+    func fetchAuthNToken(mvpd: String) async {
+        guard let requestor else { return }
+        setAuthentication(.fetchingToken(mvpd: mvpd))
+        let failureCode: ErrorCode
+        let message: String
+        do {
+            switch try await client().sessionDevice(requestorID: requestor.id, deviceID: deviceID) {
+            case .token(let serialized, let userMeta):
+                let (validity, token) = TokenValidity.authN(serialized, allowedMvpds: requestor.allowedMvpds, now: now())
+                if validity.isValid, let token {
+                    updateStorage("authN token stored for \(requestor.id)/\(token.mvpdID)", mvpd: token.mvpdID) {
+                        $0.storeAuthentication(requestor: requestor.id, mvpd: token.mvpdID, authnToken: serialized, userMeta: userMeta)
+                    }
+                    setAuthentication(.idle)
+                    callback(.setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: token.mvpdID)
+                    trackAuthentication(success: true, mvpd: token.mvpdID, guid: token.guid, cached: false)
+                    await runWaitingAuthorizations()
+                    return
+                }
+                failureCode = .genericAuthentication
+                message = "The authentication token is not usable: \(validity.explanation)."
+            case .pendingLogout:
+                failureCode = .genericAuthentication
+                message = "The server ended this session (pending logout)."
+            }
+        } catch {
+            switch error {
+            case .unreachable(let reason): (failureCode, message) = (.providerNotAvailable, "sessionDevice got no answer: \(reason)")
+            case .status(let code, let details, _):
+                (failureCode, message) = (.internalAuthentication, "sessionDevice answered \(code)\(details.map { ": \($0)" } ?? "")")
+            case .malformed(let reason): (failureCode, message) = (.genericAuthentication, "sessionDevice answer unreadable: \(reason)")
+            }
+        }
+        authenticationFailed(mvpd: mvpd, code: failureCode, message: message)
+    }
+
+    /// Any authentication failure: canAuthenticate off, that pair's tokens cleared, the current MVPD unset.
+    func authenticationFailed(mvpd: String, code: ErrorCode, message: String) {
+        guard let requestor else { return }
+        fail(code.rawValue, message)
+        setAuthentication(.idle)
+        updateStorage("authentication failed: cleared \(requestor.id)/\(mvpd)", mvpd: mvpd) {
+            $0.clearTokens(requestor: requestor.id, mvpd: mvpd)
+            $0.eraseCurrentMvpd(requestor: requestor.id)
+        }
+        callback(.setAuthenticationStatus(status: 0, errorCode: code.rawValue), mvpd: mvpd)
+        trackAuthentication(success: false, mvpd: nil, guid: nil, cached: false)
+        failWaitingAuthorizations(code: ErrorCode.userNotAuthenticated.rawValue, description: message)
+    }
+
+    func trackAuthentication(success: Bool, mvpd: String?, guid: String?, cached: Bool) {
+        guard let requestor else { return }
+        let data = requestor.tracking.authentication(success: success, mvpd: mvpd, guid: guid, cached: cached)
+        callback(.sendTrackingData(event: .authenticationDetection, data: data), mvpd: mvpd)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import PassProtocol
+
+/// logout (seed 002 logout workflow, spec §1.12): storage cleared everywhere first, then the logout chain.
+extension EntitlementEngine {
+    func logout() async {
+        guard let requestor else { return }
+        let storage = loadStorage()
+        let mvpd = storage.currentMvpd(requestor: requestor.id)
+        pollTask?.cancel()
+        pollTask = nil
+        waitingAuthorizations = []
+        updateStorage("logout: cleared every Programmer and MVPD") { $0.clearAll() }
+        let url = client().logoutURL(requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: configuration.redirectURL)
+        switch platform {
+        case .iOS:
+            // The web view follows the chain through the MVPD's logout page; handleExternalURL ends the flow.
+            setAuthentication(.loggingOut)
+            callback(.navigateToUrl(url: url, useSVC: mvpd.flatMap { requestor.mvpd($0)?.useSVC } ?? false), mvpd: mvpd)
+        case .tvOS:
+            // No web view on tvOS: end the server session directly.
+            let transport = makeTransport()
+            _ = try? await transport.get(URL(string: url)!)
+            setAuthentication(.idle)
+            callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: mvpd)
+        }
+        if let mvpd, requestor.mvpd(mvpd)?.enablePlatformServices == true, appleSSOUsed {
+            status(.VSA203, message: "Signed in through Apple SSO: also sign out in Settings → TV Provider.")
+        }
+    }
+
+    /// Whether the last login came from Apple SSO (the console and VSA203 need it).
+    var appleSSOUsed: Bool { false }
+}
+
+/// getMetadata (spec §1.11): authN/authZ expiry, device ID, user metadata items.
+extension EntitlementEngine {
+    static let METADATA_AUTHENTICATION = 0
+    static let METADATA_AUTHORIZATION = 1
+    static let METADATA_DEVICE_ID = 2
+    static let METADATA_USER_META = 3
+
+    func getMetadata(key: Int, arguments: [String: String]?) async {
+        let answer: (String?, Bool)
+        let authentication = validAuthentication()
+        switch key {
+        case Self.METADATA_AUTHENTICATION:
+            answer = (authentication.map { TokenDate.format($0.token.expires) }, false)
+        case Self.METADATA_AUTHORIZATION:
+            if let authentication, let requestor, let resource = arguments?["resource_id"],
+                let stored = loadStorage().bucket(requestor: requestor.id, mvpd: authentication.mvpd)?.authzTokens[resource],
+                case (.valid, let token?) = TokenValidity.authZ(stored, allowedMvpds: requestor.allowedMvpds, now: now())
+            {
+                answer = (TokenDate.format(token.expires), false)
+            } else {
+                answer = (nil, false)
+            }
+        case Self.METADATA_DEVICE_ID:
+            answer = (deviceID, false)
+        case Self.METADATA_USER_META:
+            answer = userMetadataItem(authentication, name: arguments?["user_metadata_name"])
+        default:
+            answer = (nil, false)
+        }
+        callback(.setMetadataStatus(metadata: answer.0, encrypted: answer.1, key: key, arguments: arguments), mvpd: authentication?.mvpd)
+    }
+
+    private func userMetadataItem(_ authentication: ValidAuthentication?, name: String?) -> (String?, Bool) {
+        guard let name, let text = authentication?.userMeta,
+            let metadata = try? UserMetadata.decode(json: Data(text.utf8)), let value = metadata.data[name]
+        else { return (nil, false) }
+        let encrypted = metadata.encrypted.contains(name)
+        if case .string(let string) = value { return (string, encrypted) }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return ((try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }, encrypted)
+    }
+}

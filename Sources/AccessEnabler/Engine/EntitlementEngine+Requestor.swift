@@ -1,0 +1,124 @@
+import Foundation
+import PassProtocol
+
+/// `setRequestor`, `setOptions` and the call queue (spec §1.2, §1.3).
+extension EntitlementEngine {
+    func setRequestor(_ requestorID: String, serviceProviders: [URL]?, secret: String?, publicKey: String?) {
+        emit(.apiCall(name: "setRequestor", arguments: ["requestorID": requestorID, "serviceProviders": (serviceProviders ?? []).map(\.absoluteString).joined(separator: ",")]))
+        if let secret, let publicKey { tvosCredentials = (secret, publicKey) }
+        let before = requestorMachine.description
+        requestorMachine.setRequestorStarted()
+        pendingRequestorID = requestorID
+        transition("requestor", from: before, to: requestorMachine.description)
+        let base = serviceProviders?.first ?? configuration.defaultServiceProvider
+        Task { await self.configure(requestorID: requestorID, base: base) }
+    }
+
+    /// Fetches the configuration, runs the importer, sanitizer and passive authentication, reports
+    /// `setRequestorComplete`, then runs the calls that waited.
+    private func configure(requestorID: String, base: URL) async {
+        let result: Result<RequestorConfiguration, EntitlementError>
+        do {
+            result = .success(try await client(base: base).configuration(requestorID: requestorID))
+        } catch {
+            result = .failure(Self.configurationError(error, requestorID: requestorID))
+        }
+        switch result {
+        case .success(let configuration):
+            requestor = ConfiguredRequestor(
+                id: requestorID, serviceProvider: base, configuration: configuration,
+                mvpds: configuration.mvpds.map { MVPD($0, baseURL: base) })
+            await prepareStorage()
+        case .failure(let error):
+            requestor = nil
+            fail(error.code.rawValue, error.message)
+            if let advanced = error.advancedStatus { status(advanced, message: error.message) }
+        }
+        let before = requestorMachine.description
+        let action = requestorMachine.configurationFinished(success: requestor != nil)
+        transition("requestor", from: before, to: requestorMachine.description)
+        switch action {
+        case .complete(let draining):
+            callback(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_SUCCESS))
+            for call in draining { enqueue { await self.perform(call) } }
+        case .fail(let draining):
+            callback(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_ERROR))
+            for call in draining { enqueue { await self.refuse(call) } }
+        }
+    }
+
+    static func configurationError(_ failure: SDKClient.Failure, requestorID: String) -> EntitlementError {
+        switch failure {
+        case .unreachable(let reason):
+            EntitlementError(.providerNotAvailable, "The service provider could not be reached: \(reason)", advancedStatus: .CFG404)
+        case .status(400, let details, _), .status(404, let details, _):
+            EntitlementError(.requestorNotSet, details ?? "Requestor not found for given ID: \(requestorID)", advancedStatus: .CFG400)
+        case .status(410, _, _):
+            EntitlementError(.apiTooOld, "The service no longer supports this SDK version.", advancedStatus: .CFG410)
+        case .status(429, _, _):
+            EntitlementError(.requestorNotSet, "setRequestor was throttled (HTTP 429).", advancedStatus: .CFG429)
+        case .status(let code, let details, _):
+            EntitlementError(.requestorNotSet, "The configuration call failed with HTTP \(code)\(details.map { ": \($0)" } ?? "").", advancedStatus: code >= 500 ? .CFG5xx : nil)
+        case .malformed(let reason):
+            EntitlementError(.requestorNotSet, "The configuration answer cannot be read: \(reason)", advancedStatus: .CFG5xx)
+        }
+    }
+
+    func setOptions(_ options: [String: String]) {
+        emit(.apiCall(name: "setOptions", arguments: options.mapValues { $0.count > 64 ? String($0.prefix(64)) + "…" : $0 }))
+        self.options.merge(options) { $1 }
+        dispatcher.handleSVC.withLock { $0 = (self.options["handleSVC"] ?? "false").lowercased() == "true" }
+    }
+
+    /// An entitlement call from the app: runs now, waits for `setRequestor`, or fails because there is no requestor.
+    func submit(_ call: PendingCall) {
+        emit(.apiCall(name: call.name, arguments: call.arguments))
+        let before = requestorMachine.description
+        let action = requestorMachine.call(call)
+        transition("requestor", from: before, to: requestorMachine.description)
+        switch action {
+        case .run(let call): enqueue { await self.perform(call) }
+        case .enqueue: logger.debug("\(call.name) queued until setRequestor completes")
+        case .fail(let call): enqueue { await self.refuse(call) }
+        }
+    }
+
+    func perform(_ call: PendingCall) async {
+        switch call {
+        case .checkAuthentication: checkAuthentication()
+        case .getAuthentication(let force, let data): await getAuthentication(forceAuthn: force, data: data)
+        case .checkAuthorization(let resource, let data): await authorize(resource, data: data, startLogin: false)
+        case .getAuthorization(let resource, let data): await authorize(resource, data: data, startLogin: true)
+        case .checkPreauthorizedResources(let resources): await checkPreauthorizedResources(resources)
+        case .getMetadata(let key, let arguments): await getMetadata(key: key, arguments: arguments)
+        case .logout: await logout()
+        }
+    }
+
+    /// The error callback a call gets when there is no configured requestor.
+    func refuse(_ call: PendingCall) {
+        let code = ErrorCode.internalError.rawValue
+        fail(code, "\(call.name) needs a successful setRequestor first.")
+        switch call {
+        case .checkAuthentication, .getAuthentication, .logout:
+            callback(.setAuthenticationStatus(status: 0, errorCode: code))
+        case .checkAuthorization(let resource, _), .getAuthorization(let resource, _):
+            callback(.tokenRequestFailed(resource: resource, errorCode: code, errorDescription: "setRequestor did not complete."))
+        case .checkPreauthorizedResources: callback(.preauthorizedResources(resources: []))
+        case .getMetadata(let key, let arguments):
+            callback(.setMetadataStatus(metadata: nil, encrypted: false, key: key, arguments: arguments))
+        }
+    }
+}
+
+extension PendingCall {
+    var arguments: [String: String] {
+        switch self {
+        case .checkAuthentication, .logout: [:]
+        case .getAuthentication(let force, let data): ["forceAuthn": String(force)].merging(data ?? [:]) { a, _ in a }
+        case .checkAuthorization(let resource, _), .getAuthorization(let resource, _): ["resource": resource]
+        case .checkPreauthorizedResources(let resources): ["resources": resources.joined(separator: ",")]
+        case .getMetadata(let key, let arguments): ["opCode": String(key)].merging(arguments ?? [:]) { a, _ in a }
+        }
+    }
+}

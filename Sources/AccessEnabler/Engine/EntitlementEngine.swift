@@ -1,0 +1,201 @@
+import Foundation
+import Logging
+import PassProtocol
+
+/// The one engine behind the delegate API and the async API: owns the flows' state, the token store and the
+/// network client; publishes every step as an ``EntitlementEvent`` and delivers callbacks through the dispatcher.
+///
+/// Operations run one at a time in the order the app made the calls (``enqueue(_:)``); the configuration call of
+/// `setRequestor` runs beside them so calls made meanwhile can wait in the ``RequestorStateMachine``.
+actor EntitlementEngine {
+    let configuration: AccessEnablerConfiguration
+    let dispatcher: CallbackDispatcher
+    let broadcaster: EventBroadcaster
+    let logger: Logger
+    let sessionID = UUID()
+    let store: TokenStore
+
+    var requestorMachine = RequestorStateMachine()
+    var requestor: ConfiguredRequestor?
+    var authentication = AuthenticationFlow.idle
+    /// `getAuthorization` calls waiting for a login to finish.
+    var waitingAuthorizations: [(resource: String, data: [String: String]?)] = []
+    /// The MVPD the app chose with `setSelectedProvider` before a `getAuthentication` needed it.
+    var preselectedMvpd: String?
+    var options: [String: String] = [:]
+    /// `getAuthentication(withData:)` as JSON, sent as `generic_data`.
+    var genericData: String?
+    var tvosCredentials: (secret: String, publicKey: String)?
+    var sequence = 0
+    private var tail: Task<Void, Never>?
+    var pollTask: Task<Void, Never>?
+
+    init(configuration: AccessEnablerConfiguration, dispatcher: CallbackDispatcher, broadcaster: EventBroadcaster, logger: Logger) {
+        self.configuration = configuration
+        self.dispatcher = dispatcher
+        self.broadcaster = broadcaster
+        self.logger = logger
+        self.store = TokenStore(file: configuration.storage, domain: configuration.storageDomain)
+    }
+
+    var platform: Platform { configuration.app.platform }
+    var deviceID: String { configuration.deviceID }
+    func now() -> Date { configuration.now() }
+
+    // MARK: - Ordering
+
+    /// Runs `operation` after every operation enqueued before it.
+    func enqueue(_ operation: @escaping @Sendable () async -> Void) {
+        let previous = tail
+        tail = Task {
+            await previous?.value
+            await operation()
+        }
+    }
+
+    /// Waits until every operation enqueued so far has finished (tests and the async API use it).
+    func settle() async {
+        while let current = tail {
+            await current.value
+            if tail == current { return }
+        }
+    }
+
+    // MARK: - Events and callbacks
+
+    func emit(_ kind: EntitlementEvent.Kind, mvpd: String? = nil) {
+        sequence += 1
+        let event = EntitlementEvent(
+            sequence: sequence, timestamp: now(), sessionID: sessionID, deviceID: deviceID, app: configuration.app,
+            requestorID: requestor?.id ?? pendingRequestorID, mvpdID: mvpd ?? currentMvpdForEvents, kind: kind
+        ).redacted()
+        broadcaster.publish(event)
+    }
+
+    var pendingRequestorID: String?
+
+    var currentMvpdForEvents: String? {
+        switch authentication {
+        case .awaitingLogin(let mvpd, _), .fetchingToken(let mvpd), .polling(let mvpd, _): mvpd
+        default: nil
+        }
+    }
+
+    /// Delivers a callback on the delegate queue and records it.
+    func callback(_ callback: EntitlementCallback, mvpd: String? = nil) {
+        emit(.callback(callback), mvpd: mvpd)
+        if case .sendTrackingData(let event, let data) = callback { emit(.tracking(event: event, data: data), mvpd: mvpd) }
+        dispatcher.deliver(callback)
+    }
+
+    /// An advanced status on the status delegate (spec §2.2).
+    func status(_ code: AdvancedStatusCode, message: String? = nil, extra: [String: String] = [:]) {
+        var dictionary = ["errorId": code.rawValue, "id": code.rawValue, "level": code.level.rawValue]
+        if let message { dictionary["message"] = message }
+        dictionary.merge(extra) { $1 }
+        callback(.status(statusDictionary: dictionary))
+    }
+
+    func transition(_ flow: String, from: String, to: String) {
+        guard from != to else { return }
+        emit(.stateChanged(flow: flow, from: from, to: to))
+    }
+
+    func setAuthentication(_ next: AuthenticationFlow) {
+        let previous = authentication.description
+        authentication = next
+        transition("authentication", from: previous, to: next.description)
+    }
+
+    func fail(_ code: String, _ message: String) {
+        logger.warning("\(message)", metadata: ["code": "\(code)", "requestor": "\(requestor?.id ?? "-")"])
+        emit(.error(code: code, message: message))
+    }
+
+    // MARK: - Storage
+
+    func loadStorage() -> TokenStorage {
+        do { return try store.load() } catch {
+            fail("storage", "Token storage (\(store.domain)) cannot be read: \(error). Treating it as empty.")
+            return TokenStorage()
+        }
+    }
+
+    /// Changes the stored tokens; records what changed. A failed write leaves the last good state on disk.
+    @discardableResult
+    func updateStorage(_ what: String, mvpd: String? = nil, _ change: (inout TokenStorage) -> Void) -> Bool {
+        do {
+            try store.update(change)
+            emit(.storageChanged(domain: store.domain, change: what), mvpd: mvpd)
+            return true
+        } catch {
+            fail("storage", "Token storage (\(store.domain)) could not be written (\(what)): \(error)")
+            return false
+        }
+    }
+
+    // MARK: - Client
+
+    func makeTransport() -> HTTPTransport {
+        let deviceInfo = options["device_info"] ?? configuration.deviceInfo?.base64Encoded()
+        let visitorID = options["visitorID"]
+        let profile = options["applicationProfile"]
+        return HTTPTransport(
+            timeout: configuration.requestTimeout,
+            commonHeaders: {
+                var headers = ["User-Agent": "AdobePassNativeClient/\(AccessEnabler.version) (PassConsole)"]
+                if let deviceInfo { headers["X-Device-Info"] = deviceInfo }
+                if let visitorID { headers["AP-Visitor-Identifier"] = visitorID }
+                if let profile { headers["AP-Application-Profile"] = profile }
+                return headers
+            },
+            record: { [weak self] exchange in
+                guard let self else { return }
+                Task { await self.emit(.httpExchange(exchange)) }
+            })
+    }
+
+    func client(base: URL? = nil) -> SDKClient {
+        SDKClient(base: base ?? requestor?.serviceProvider ?? configuration.defaultServiceProvider, transport: makeTransport(), platform: platform)
+    }
+}
+
+/// The requestor `setRequestor` configured: its ID, service provider and MVPD list.
+struct ConfiguredRequestor: Sendable {
+    var id: String
+    var serviceProvider: URL
+    var configuration: RequestorConfiguration
+    var mvpds: [MVPD]
+
+    var allowedMvpds: Set<String> { Set(mvpds.map(\.ID)) }
+    func mvpd(_ id: String) -> MVPD? { mvpds.first { $0.ID == id } }
+    var tracking: TrackingData {
+        TrackingData(deviceType: configuration.device, clientType: configuration.clientType, os: configuration.os)
+    }
+}
+
+/// Where authentication stands (observable: the console shows it).
+enum AuthenticationFlow: Sendable, Equatable {
+    case idle
+    /// The picker is shown; `setSelectedProvider` continues.
+    case pickingProvider
+    /// The login page is loading in the app's web view; `handleExternalURL` continues.
+    case awaitingLogin(mvpd: String, passive: Bool)
+    /// tvOS: a registration code is shown; polling until someone signs in with it.
+    case polling(mvpd: String, code: String)
+    /// Fetching the authN token after the login.
+    case fetchingToken(mvpd: String)
+    /// The logout page is loading; `handleExternalURL` finishes it.
+    case loggingOut
+
+    var description: String {
+        switch self {
+        case .idle: "idle"
+        case .pickingProvider: "pickingProvider"
+        case .awaitingLogin(let mvpd, _): "awaitingLogin(\(mvpd))"
+        case .polling(let mvpd, let code): "polling(\(mvpd), \(code))"
+        case .fetchingToken(let mvpd): "fetchingToken(\(mvpd))"
+        case .loggingOut: "loggingOut"
+        }
+    }
+}

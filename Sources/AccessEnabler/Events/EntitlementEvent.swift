@@ -1,0 +1,106 @@
+import Foundation
+
+/// Everything the SDK does, as one `Codable` value: API calls, flow state changes, HTTP exchanges, storage changes,
+/// delivered callbacks, tracking data and errors. Tests assert on these, the console records and shows them.
+///
+/// Events leave the SDK already redacted (token bodies and secrets shortened, see ``redacted()``).
+public struct EntitlementEvent: Codable, Sendable, Equatable {
+    /// Increases by one per event within one ``sessionID``.
+    public var sequence: Int
+    /// When it happened.
+    public var timestamp: Date
+    /// One app instance's run (one ``AccessEnabler``).
+    public var sessionID: UUID
+    /// The device ID the SDK computed for this app.
+    public var deviceID: String
+    /// The app that produced the event.
+    public var app: AppIdentity
+    /// The Programmer, once `setRequestor` named one.
+    public var requestorID: String?
+    /// The MVPD the event concerns, when known.
+    public var mvpdID: String?
+    /// What happened.
+    public var kind: Kind
+
+    /// What happened.
+    public enum Kind: Codable, Sendable, Equatable {
+        /// The app called an API method.
+        case apiCall(name: String, arguments: [String: String])
+        /// A flow's state machine moved (`flow` is `requestor`, `authentication`, `authorization`, `logout`, …).
+        case stateChanged(flow: String, from: String, to: String)
+        /// One HTTP request and its answer (or failure).
+        case httpExchange(HTTPExchange)
+        /// Token storage changed: which domain file, what changed.
+        case storageChanged(domain: String, change: String)
+        /// A delegate callback was delivered.
+        case callback(EntitlementCallback)
+        /// `sendTrackingData` (also a callback; recorded apart so the console can list tracking on its own).
+        case tracking(event: TrackingEvent, data: [String])
+        /// Something failed; `code` is the delegate error code or advanced status.
+        case error(code: String, message: String)
+    }
+}
+
+/// One HTTP exchange of the SDK with the backend.
+public struct HTTPExchange: Codable, Sendable, Equatable {
+    public var method: String
+    public var url: String
+    /// Form or query parameters sent (redacted).
+    public var parameters: [String: String]
+    /// Request headers the SDK added (visitor ID, device info, authorization — redacted).
+    public var headers: [String: String] = [:]
+    /// Status code, or nil when no answer came.
+    public var status: Int?
+    /// The answer body (redacted, truncated).
+    public var responseBody: String?
+    /// Why no answer came (timeout, refused), if so.
+    public var failure: String?
+    /// Duration in milliseconds.
+    public var durationMs: Double
+
+    public init(
+        method: String, url: String, parameters: [String: String], headers: [String: String] = [:], status: Int?,
+        responseBody: String?, failure: String?, durationMs: Double
+    ) {
+        self.method = method
+        self.url = url
+        self.parameters = parameters
+        self.headers = headers
+        self.status = status
+        self.responseBody = responseBody
+        self.failure = failure
+        self.durationMs = durationMs
+    }
+}
+
+extension EntitlementEvent {
+    /// The event with secrets shortened: token bodies, authentication tokens and signatures keep only a prefix so a
+    /// reader can tell them apart without being able to replay them. Pure; applied before an event leaves the SDK.
+    public func redacted() -> EntitlementEvent {
+        var copy = self
+        switch kind {
+        case .httpExchange(var exchange):
+            for key in exchange.parameters.keys where Self.secretParameters.contains(key) {
+                exchange.parameters[key] = Self.shorten(exchange.parameters[key] ?? "")
+            }
+            exchange.responseBody = exchange.responseBody.map(Self.redactBody)
+            copy.kind = .httpExchange(exchange)
+        case .callback(.setToken(let token, let resource)):
+            copy.kind = .callback(.setToken(token: Self.shorten(token), resource: resource))
+        default: break
+        }
+        return copy
+    }
+
+    static let secretParameters: Set<String> = ["authentication_token", "authz_token", "secret", "client_secret", "signature", "password"]
+
+    static func shorten(_ secret: String) -> String {
+        secret.count <= 24 ? "[redacted]" : String(secret.prefix(16)) + "…[redacted \(secret.count) chars]"
+    }
+
+    static func redactBody(_ body: String) -> String {
+        let limited = body.count > 4000 ? String(body.prefix(4000)) + "…" : body
+        guard let start = limited.range(of: "&lt;signatureInfo&gt;") ?? limited.range(of: "<signatureInfo>") else { return limited }
+        return String(limited[..<start.lowerBound]) + "[token redacted]"
+    }
+}

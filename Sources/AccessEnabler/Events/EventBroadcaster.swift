@@ -1,0 +1,48 @@
+import Foundation
+import Synchronization
+
+/// Fans events out to any number of `AsyncStream` subscribers and keeps the last events for late subscribers.
+final class EventBroadcaster: Sendable {
+    private struct State {
+        var subscribers: [UUID: AsyncStream<EntitlementEvent>.Continuation] = [:]
+        var recent: [EntitlementEvent] = []
+    }
+    private let state = Mutex(State())
+    private let keep: Int
+
+    init(keep: Int = 1000) { self.keep = keep }
+
+    func publish(_ event: EntitlementEvent) {
+        let subscribers = state.withLock { state in
+            state.recent.append(event)
+            if state.recent.count > keep { state.recent.removeFirst(state.recent.count - keep) }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.yield(event) }
+    }
+
+    /// A stream of events from now on (with `replay`, the recent ones first).
+    func subscribe(replay: Bool) -> AsyncStream<EntitlementEvent> {
+        let (stream, continuation) = AsyncStream<EntitlementEvent>.makeStream(bufferingPolicy: .bufferingNewest(10_000))
+        let id = UUID()
+        let recent = state.withLock { state in
+            state.subscribers[id] = continuation
+            return replay ? state.recent : []
+        }
+        for event in recent { continuation.yield(event) }
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    var recent: [EntitlementEvent] { state.withLock { $0.recent } }
+
+    func finish() {
+        let subscribers = state.withLock { state in
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for subscriber in subscribers { subscriber.finish() }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends the SDK's HTTP requests with URLSession and reports each exchange. Never follows redirects: the SDK's
+/// calls are plain API calls; redirect chains belong to the web view.
+final class HTTPTransport: Sendable {
+    struct Answer: Sendable {
+        var status: Int
+        var body: String
+        var headers: [String: String]
+    }
+
+    /// Why no answer came.
+    struct Unreachable: Error, Sendable { var reason: String }
+
+    private let session: URLSession
+    let record: @Sendable (HTTPExchange) -> Void
+    let commonHeaders: @Sendable () -> [String: String]
+
+    init(timeout: TimeInterval, commonHeaders: @escaping @Sendable () -> [String: String], record: @escaping @Sendable (HTTPExchange) -> Void) {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.httpCookieAcceptPolicy = .never
+        configuration.httpShouldSetCookies = false
+        self.record = record
+        self.commonHeaders = commonHeaders
+        self.session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
+    }
+
+    func get(_ url: URL, query: [(String, String)] = [], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        if !query.isEmpty {
+            components.percentEncodedQuery = ((components.percentEncodedQuery.map { [$0] } ?? []) + [Self.encode(query)]).joined(separator: "&")
+        }
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = "GET"
+        return try await send(request, parameters: query, headers: headers)
+    }
+
+    func post(_ url: URL, form: [(String, String)], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(Self.encode(form).utf8)
+        return try await send(request, parameters: form, headers: headers)
+    }
+
+    func delete(_ url: URL, query: [(String, String)], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        components.percentEncodedQuery = Self.encode(query)
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = "DELETE"
+        return try await send(request, parameters: query, headers: headers)
+    }
+
+    private func send(_ request: URLRequest, parameters: [(String, String)], headers: [String: String]) async throws(Unreachable)
+        -> Answer
+    {
+        var request = request
+        let allHeaders = commonHeaders().merging(headers) { $1 }
+        for (name, value) in allHeaders { request.setValue(value, forHTTPHeaderField: name) }
+        let started = ContinuousClock.now
+        func exchange(status: Int?, body: String?, failure: String?) -> HTTPExchange {
+            var redactedHeaders = allHeaders
+            if let authorization = redactedHeaders["Authorization"] { redactedHeaders["Authorization"] = EntitlementEvent.shorten(authorization) }
+            let elapsed = ContinuousClock.now - started
+            return HTTPExchange(
+                method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "",
+                parameters: Dictionary(parameters, uniquingKeysWith: { a, b in a + "," + b }), headers: redactedHeaders,
+                status: status, responseBody: body, failure: failure,
+                durationMs: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+        }
+        do {
+            let (data, response) = try await session.data(for: request)
+            let http = response as? HTTPURLResponse
+            let body = String(decoding: data, as: UTF8.self)
+            var headers: [String: String] = [:]
+            for (name, value) in http?.allHeaderFields ?? [:] { headers[String(describing: name).lowercased()] = String(describing: value) }
+            record(exchange(status: http?.statusCode ?? 0, body: body, failure: nil))
+            return Answer(status: http?.statusCode ?? 0, body: body, headers: headers)
+        } catch {
+            let reason = (error as NSError).localizedDescription
+            record(exchange(status: nil, body: nil, failure: reason))
+            throw Unreachable(reason: reason)
+        }
+    }
+
+    static func encode(_ items: [(String, String)]) -> String {
+        items.map { "\(escape($0.0))=\(escape($0.1))" }.joined(separator: "&")
+    }
+
+    static func escape(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}
+
+/// Stops URLSession from following redirects: a redirect is an answer the caller judges.
+final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import PassStorage
+
+/// Persists ``TokenStorage`` in one storage file: the team's shared "pasteboard" on iOS, the app's private
+/// "user defaults" on tvOS. Every change is a locked read-modify-write with an atomic replace (PassStorage), so two
+/// apps of one team never lose each other's tokens and a crash leaves the last good state.
+struct TokenStore: Sendable {
+    let file: StorageFile
+    /// Where the file lives, for events: `team TEAM1234` or `app com.example.tv`.
+    let domain: String
+
+    /// Why stored bytes could not be used.
+    struct Unreadable: Error, Sendable { var reason: String }
+
+    /// The stored tokens; empty when nothing was ever written.
+    func load() throws -> TokenStorage {
+        guard let data = try file.read() else { return TokenStorage() }
+        return try Self.decode(data)
+    }
+
+    /// Applies `change` to the stored value under the file lock and writes the result atomically.
+    @discardableResult
+    func update<T>(_ change: (inout TokenStorage) -> T) throws -> (result: T, storage: TokenStorage) {
+        var result: T?
+        var after = TokenStorage()
+        try file.update { data in
+            var storage = try data.map(Self.decode) ?? TokenStorage()
+            result = change(&storage)
+            after = storage
+            return try Self.encoder.encode(storage)
+        }
+        return (result!, after)
+    }
+
+    static func decode(_ data: Data) throws -> TokenStorage {
+        struct Header: Decodable { var version: Int? }
+        let header = try? JSONDecoder().decode(Header.self, from: data)
+        guard let version = header?.version else { throw Unreadable(reason: "the token storage is not a versioned JSON document") }
+        guard version == TokenStorage.currentVersion else {
+            throw Unreadable(reason: "the token storage has version \(version); this SDK reads version \(TokenStorage.currentVersion)")
+        }
+        do { return try JSONDecoder().decode(TokenStorage.self, from: data) } catch {
+            throw Unreadable(reason: "the token storage is damaged: \(error)")
+        }
+    }
+
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        return encoder
+    }
+}

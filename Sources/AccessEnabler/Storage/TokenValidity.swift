@@ -1,0 +1,51 @@
+import Foundation
+import PassProtocol
+
+/// Whether a stored token may be used (seed 002): its TTL has not run out and its issuer (MVPD) is one of the
+/// requestor's allowed MVPDs. A token that fails either counts as absent. Pure, so tests and the console share it.
+public enum TokenValidity: Sendable, Equatable {
+    case valid
+    case malformed(String)
+    case expired(Date)
+    case issuerNotAllowed(String)
+    case boundToAnotherDevice
+
+    /// True for ``valid``.
+    public var isValid: Bool { self == .valid }
+
+    /// A sentence for logs and the console: why the token does or does not count.
+    public var explanation: String {
+        switch self {
+        case .valid: "valid"
+        case .malformed(let reason): "unreadable token: \(reason)"
+        case .expired(let date): "expired at \(TokenDate.format(date))"
+        case .issuerNotAllowed(let mvpd): "issuer \(mvpd) is not among the requestor's MVPDs"
+        case .boundToAnotherDevice: "bound to another device ID"
+        }
+    }
+
+    /// Judges an authN token string for a requestor whose configuration allows `allowedMvpds`.
+    /// - Parameter deviceID: when given, a token bound to another device is ``boundToAnotherDevice``.
+    public static func authN(
+        _ serialized: String, allowedMvpds: Set<String>?, now: Date, deviceID: String? = nil
+    ) -> (TokenValidity, AuthNToken?) {
+        let token: AuthNToken
+        do { token = try SignedToken<AuthNToken>.parse(serialized).body } catch { return (.malformed(error.reason), nil) }
+        if token.isExpired(at: now) { return (.expired(token.expires), token) }
+        if let allowedMvpds, !allowedMvpds.contains(token.mvpdID) { return (.issuerNotAllowed(token.mvpdID), token) }
+        if let deviceID, !token.matches(deviceID: deviceID) { return (.boundToAnotherDevice, token) }
+        return (.valid, token)
+    }
+
+    /// Judges an authZ token string.
+    public static func authZ(
+        _ serialized: String, allowedMvpds: Set<String>?, now: Date, deviceID: String? = nil
+    ) -> (TokenValidity, AuthZToken?) {
+        let token: AuthZToken
+        do { token = try SignedToken<AuthZToken>.parse(serialized).body } catch { return (.malformed(error.reason), nil) }
+        if token.isExpired(at: now) { return (.expired(token.expires), token) }
+        if let allowedMvpds, !allowedMvpds.contains(token.mvpdID) { return (.issuerNotAllowed(token.mvpdID), token) }
+        if let deviceID, !token.matches(deviceID: deviceID) { return (.boundToAnotherDevice, token) }
+        return (.valid, token)
+    }
+}
