@@ -1,1 +1,0 @@
-/// PassStorage: durable bytes for the SDK — see `StorageFile` and `DeviceFolder`.

@@ -1,0 +1,228 @@
+import Foundation
+import PassStorage
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `update(_:)` under concurrency: threads, tasks and other processes must never lose a change.
+struct StorageFileLockTests {
+    /// A fresh, empty folder for each test.
+    private let folder: URL
+    private let temporary: TemporaryFolder
+
+    init() throws {
+        temporary = try TemporaryFolder()
+        folder = temporary.url
+    }
+
+    /// Adds one to the decimal counter in `file`.
+    private static func increment(_ file: StorageFile) throws {
+        try file.update { current in
+            let count = current.flatMap { Int($0.text) } ?? 0
+            return Data(String(count + 1))
+        }
+    }
+
+    @Test func concurrentThreadsNeverLoseAnIncrement() throws {
+        let url = folder.appendingPathComponent("counter")
+        let workers = 8
+        let incrementsEach = 50
+        let errors = Locked<[any Error]>([])
+        let group = DispatchGroup()
+        for _ in 0..<workers {
+            group.enter()
+            // Its own StorageFile value, hence its own lock descriptor, as another process would have.
+            let file = StorageFile(url: url)
+            Thread.detachNewThread {
+                defer { group.leave() }
+                for _ in 0..<incrementsEach {
+                    do { try Self.increment(file) } catch { errors.withValue { $0.append(error) } }
+                }
+            }
+        }
+        try #require(group.wait(timeout: .now() + 120) == .success)
+        #expect(errors.withValue { $0.isEmpty })
+        #expect(try StorageFile(url: url).read()?.text == String(workers * incrementsEach))
+    }
+
+    @Test func concurrentTasksNeverLoseAnIncrement() async throws {
+        let url = folder.appendingPathComponent("counter")
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<4 {
+                group.addTask {
+                    let file = StorageFile(url: url)
+                    for _ in 0..<50 { try Self.increment(file) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try StorageFile(url: url).read()?.text == "200")
+    }
+
+    @Test func writeWaitsForAnUpdateInProgress() throws {
+        let url = folder.appendingPathComponent("storage.json")
+        let inTransform = DispatchSemaphore(value: 0)
+        let mayFinish = DispatchSemaphore(value: 0)
+        let writeDone = DispatchSemaphore(value: 0)
+        // Given an update that is inside its transform
+        Thread.detachNewThread {
+            _ = try? StorageFile(url: url).update { _ in
+                inTransform.signal()
+                mayFinish.wait()
+                return Data("from update")
+            }
+        }
+        try #require(inTransform.wait(timeout: .now() + 10) == .success)
+        // When another writer writes
+        Thread.detachNewThread {
+            try? StorageFile(url: url).write(Data("from write"))
+            writeDone.signal()
+        }
+        // Then it waits until the update has finished, and its bytes win
+        #expect(writeDone.wait(timeout: .now() + 0.3) == .timedOut)
+        mayFinish.signal()
+        try #require(writeDone.wait(timeout: .now() + 10) == .success)
+        #expect(try StorageFile(url: url).read()?.text == "from write")
+    }
+}
+
+// MARK: - Against other processes, through flock(1)
+
+/// flock(1) from util-linux, when installed.
+private let flockTool = ["/usr/bin/flock", "/bin/flock", "/usr/local/bin/flock"].first {
+    FileManager.default.isExecutableFile(atPath: $0)
+}
+
+@Suite(.enabled(if: flockTool != nil, "needs flock(1) from util-linux"))
+struct StorageFileProcessLockTests {
+    /// A fresh, empty folder for each test.
+    private let folder: URL
+    private let temporary: TemporaryFolder
+
+    init() throws {
+        temporary = try TemporaryFolder()
+        folder = temporary.url
+    }
+
+    /// Starts `script` under `/bin/sh` with `environment`.
+    private func shell(_ script: String, _ environment: [String: String]) throws -> Process {
+        let process = Process()
+        process.executableURL = URL(filePath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.environment = environment.merging(["PATH": "/usr/bin:/bin", "FLOCK": flockTool!]) { $1 }
+        try process.run()
+        return process
+    }
+
+    private func waitUntilExists(_ url: URL, timeout: TimeInterval) -> Bool {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        while Date() < deadline {
+            if FileManager.default.fileExists(atPath: url.path) { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
+    @Test func updateWaitsWhileAnotherProcessHoldsTheLock() throws {
+        let file = StorageFile(url: folder.appendingPathComponent("storage.json"))
+        try file.write(Data("before"))
+        let ready = folder.appendingPathComponent("ready")
+        let release = folder.appendingPathComponent("release")
+        // Given another process that holds the lock, changes the document, and waits to be told to let go
+        let holder = try shell(
+            #"""
+            exec "$FLOCK" "$LOCK" /bin/sh -c '
+                printf "from the other process" > "$FILE"
+                : > "$READY"
+                while [ ! -e "$RELEASE" ]; do sleep 0.02; done'
+            """#,
+            ["LOCK": file.lockURL.path, "FILE": file.url.path, "READY": ready.path, "RELEASE": release.path]
+        )
+        defer {
+            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
+            holder.waitUntilExit()
+        }
+        try #require(waitUntilExists(ready, timeout: 10))
+
+        // When this process updates the document
+        let finished = DispatchSemaphore(value: 0)
+        let outcome = Locked<Result<Data?, any Error>?>(nil)
+        let url = file.url
+        Thread.detachNewThread {
+            let result = Result { try StorageFile(url: url).update { ($0 ?? Data()) + Data(" + this process") } }
+            outcome.withValue { $0 = result }
+            finished.signal()
+        }
+
+        // Then the update waits for the other process, and builds on its change
+        #expect(finished.wait(timeout: .now() + 0.5) == .timedOut)
+        _ = FileManager.default.createFile(atPath: release.path, contents: nil)
+        try #require(finished.wait(timeout: .now() + 10) == .success)
+        let written = try outcome.withValue { try $0?.get() }
+        #expect(written?.text == "from the other process + this process")
+        #expect(try file.read()?.text == "from the other process + this process")
+        holder.waitUntilExit()
+        #expect(holder.terminationStatus == 0)
+    }
+
+    @Test func anotherProcessCannotTakeTheLockDuringUpdate() throws {
+        let file = StorageFile(url: folder.appendingPathComponent("storage.json"))
+        var statusInside: Int32 = -1
+        try file.update { _ in
+            let probe = try shell(#""$FLOCK" -n "$LOCK" true"#, ["LOCK": file.lockURL.path])
+            probe.waitUntilExit()
+            statusInside = probe.terminationStatus
+            return Data("x")
+        }
+        let probe = try shell(#""$FLOCK" -n "$LOCK" true"#, ["LOCK": file.lockURL.path])
+        probe.waitUntilExit()
+        // flock -n exits 1 when the lock is taken.
+        #expect(statusInside == 1)
+        #expect(probe.terminationStatus == 0)
+    }
+
+    @Test func processesAndThreadsIncrementingTogetherNeverLoseAnIncrement() throws {
+        let url = folder.appendingPathComponent("counter")
+        let file = StorageFile(url: url)
+        try file.write(Data("0"))
+        // Given two shell processes that increment the counter 50 times each under flock(1)…
+        let script = #"""
+            i=0
+            while [ "$i" -lt 50 ]; do
+                "$FLOCK" "$LOCK" /bin/sh -c '
+                    n=$(cat "$FILE")
+                    printf %s "$((n + 1))" > "$FILE.shell.$$" && mv "$FILE.shell.$$" "$FILE"' || exit 1
+                i=$((i + 1))
+            done
+            """#
+        let environment = ["LOCK": file.lockURL.path, "FILE": url.path]
+        let processes = try (0..<2).map { _ in try shell(script, environment) }
+        // …and three threads of this process doing the same through update()
+        let errors = Locked<[any Error]>([])
+        let group = DispatchGroup()
+        for _ in 0..<3 {
+            group.enter()
+            Thread.detachNewThread {
+                defer { group.leave() }
+                let file = StorageFile(url: url)
+                for _ in 0..<50 {
+                    do {
+                        try file.update { Data(String((($0.flatMap { Int($0.text) }) ?? 0) + 1)) }
+                    } catch {
+                        errors.withValue { $0.append(error) }
+                    }
+                }
+            }
+        }
+        try #require(group.wait(timeout: .now() + 120) == .success)
+        for process in processes { process.waitUntilExit() }
+        // Then every increment counted
+        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        #expect(errors.withValue { $0.isEmpty })
+        #expect(try file.read()?.text == "250")
+    }
+}
