@@ -17,45 +17,57 @@ public struct TokenSigningKey: Sendable {
     /// The key is kept as bytes because swift-crypto's key types are not `Sendable` on Linux (they wrap
     /// BoringSSL objects); the bytes were validated when this value was created.
     public let rawRepresentation: Data
+    private let built: BuiltKey
 
     /// Creates a new random key.
     public init() {
-        rawRepresentation = P256.Signing.PrivateKey().rawRepresentation
+        self.init(key: P256.Signing.PrivateKey())
     }
 
     /// Restores a key from its 32-byte raw scalar.
     ///
     /// - Throws: A swift-crypto error when the bytes are not a valid P-256 scalar.
     public init(rawRepresentation: Data) throws {
-        self.rawRepresentation = try P256.Signing.PrivateKey(rawRepresentation: rawRepresentation).rawRepresentation
+        self.init(key: try P256.Signing.PrivateKey(rawRepresentation: rawRepresentation))
     }
 
     /// Restores a key from PEM (`-----BEGIN PRIVATE KEY-----` PKCS#8 or `EC PRIVATE KEY`).
     ///
     /// - Throws: A swift-crypto error when the text is not a P-256 private key.
     public init(pemRepresentation: String) throws {
-        rawRepresentation = try P256.Signing.PrivateKey(pemRepresentation: pemRepresentation).rawRepresentation
+        self.init(key: try P256.Signing.PrivateKey(pemRepresentation: pemRepresentation))
     }
 
-    /// The swift-crypto key, rebuilt from ``rawRepresentation``.
-    public var privateKey: P256.Signing.PrivateKey {
-        // Cannot fail: every initializer stored the representation of a key swift-crypto had accepted.
-        try! P256.Signing.PrivateKey(rawRepresentation: rawRepresentation)
+    private init(key: P256.Signing.PrivateKey) {
+        rawRepresentation = key.rawRepresentation
+        built = BuiltKey(key: key, publicKey: TokenVerificationKey(publicKey: key.publicKey))
     }
+
+    /// The swift-crypto key (built once: rebuilding it per signature cost ~15% of a media-token request).
+    public var privateKey: P256.Signing.PrivateKey { built.key }
 
     /// The key as PKCS#8 PEM.
     public var pemRepresentation: String { privateKey.pemRepresentation }
 
     /// The matching public key, for whoever verifies tokens.
-    public var publicKey: TokenVerificationKey {
-        TokenVerificationKey(publicKey: privateKey.publicKey)
-    }
+    public var publicKey: TokenVerificationKey { built.publicKey }
 
     /// Signs `text`'s UTF-8 bytes and returns the DER signature, Base64-encoded.
     func signatureBase64(for text: String) -> String {
         // swift-crypto's ECDSA is randomized, so signing twice gives two valid, different signatures.
         let signature = try? privateKey.signature(for: Data(text.utf8))
         return signature?.derRepresentation.base64EncodedString() ?? ""
+    }
+}
+
+/// The built swift-crypto key, shared read-only between threads (BoringSSL signs with a const key).
+private final class BuiltKey: @unchecked Sendable {
+    let key: P256.Signing.PrivateKey
+    let publicKey: TokenVerificationKey
+
+    init(key: P256.Signing.PrivateKey, publicKey: TokenVerificationKey) {
+        self.key = key
+        self.publicKey = publicKey
     }
 }
 

@@ -68,7 +68,8 @@ struct ServerLimitsTests {
         try server.start()
         let client = TestHTTPClient(baseURL: server.baseURL)
         async let slow = client.get("/slow")
-        try await Task.sleep(for: .milliseconds(100))
+        // Wait (on a busy machine, a while) until the request is in flight.
+        for _ in 0..<500 where server.openRequestCount == 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(server.openRequestCount == 1)
         await server.shutdown(gracePeriod: .seconds(5))
         let result = try await slow

@@ -35,7 +35,7 @@ public struct Request: Sendable {
 
     /// The first value of a header, matched case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// The first value of a query argument.
@@ -51,7 +51,7 @@ public struct Request: Sendable {
     /// Cookies sent in the `Cookie` header(s).
     public var cookies: [String: String] {
         var result: [String: String] = [:]
-        for (name, value) in headers where name.caseInsensitiveCompare("Cookie") == .orderedSame {
+        for (name, value) in headers where name.equalsIgnoringASCIICase("Cookie") {
             for pair in value.split(separator: ";") {
                 let parts = pair.split(separator: "=", maxSplits: 1)
                 guard parts.count == 2 else { continue }
@@ -118,5 +118,25 @@ public enum FormEncoding {
 
     private static func unescape(_ part: Substring) -> String? {
         String(part).replacingOccurrences(of: "+", with: " ").removingPercentEncoding
+    }
+}
+
+extension String {
+    /// Equality ignoring ASCII case, for header names (tokens are ASCII): byte-wise, without Foundation's
+    /// Unicode-aware `caseInsensitiveCompare`, which showed up in per-request profiles.
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        var a = utf8.makeIterator()
+        var b = other.utf8.makeIterator()
+        while true {
+            switch (a.next(), b.next()) {
+            case (nil, nil): return true
+            case (let x?, let y?):
+                if x != y {
+                    let lower = x | 0x20
+                    guard lower == y | 0x20, lower >= 0x61, lower <= 0x7A else { return false }
+                }
+            default: return false
+            }
+        }
     }
 }

@@ -66,7 +66,7 @@ extension HTTPServer {
 
         }
         guard let mhdResponse else { return .NO }
-        for (name, value) in response.headers where name.caseInsensitiveCompare("Content-Length") != .orderedSame {
+        for (name, value) in response.headers where !name.equalsIgnoringASCIICase("Content-Length") {
             MHD_add_response_header(mhdResponse, name, value)
         }
         if state.withLock({ $0.draining }) { MHD_add_response_header(mhdResponse, "Connection", "close") }

@@ -12,8 +12,16 @@ public enum HTTPDate {
         let secondOfDay = seconds - dayNumber * 86400
         let (year, month, day) = civil(fromDays: dayNumber)
         let weekday = days[((dayNumber % 7) + 7) % 7]
-        return String(format: "%@, %02d %@ %04d %02d:%02d:%02d GMT", weekday, day, months[month - 1], year,
-            secondOfDay / 3600, secondOfDay % 3600 / 60, secondOfDay % 60)
+        // Plain string building: `String(format:)` went through CFString and cost more than the rest of a
+        // static file answer.
+        return "\(weekday), \(pad(day, 2)) \(months[month - 1]) \(pad(year, 4)) \(pad(secondOfDay / 3600, 2)):"
+            + "\(pad(secondOfDay % 3600 / 60, 2)):\(pad(secondOfDay % 60, 2)) GMT"
+    }
+
+    /// `value` in decimal, zero-padded on the left to `width` digits.
+    private static func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }
 
     /// Parses an IMF-fixdate; `nil` for anything else.

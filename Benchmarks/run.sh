@@ -1,0 +1,421 @@
+#!/usr/bin/env bash
+# PassConsole benchmarks: MicroHTTP static files vs nginx, and the PassBackend REST v1 hot paths vs a bare
+# nginx round trip. Everything listens on 127.0.0.1 only and is stopped on exit.
+#
+#   make bench                       # builds release, then runs this script
+#   BUILD_DIR=/tmp/x/release Benchmarks/run.sh
+#
+# Environment knobs (defaults in brackets):
+#   BUILD_DIR [.build/release]   where the `passconsole` binary is
+#   CONFIG    [Config/demo.json] backend configuration
+#   DURATION  [10s]              wrk duration per run
+#   THREADS   [2]  CONNECTIONS [64]   wrk -t / -c
+#   RESULTS   [Benchmarks/results.md] where the summary table is written (overwritten)
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+ROOT=$(pwd)
+
+BUILD_DIR=${BUILD_DIR:-.build/release}
+BIN=$BUILD_DIR/passconsole
+CONFIG=${CONFIG:-Config/demo.json}
+DURATION=${DURATION:-10s}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-64}
+RESULTS=${RESULTS:-Benchmarks/results.md}
+CORES=$(nproc)
+
+STATIC_TARGET=0.8       # ours / nginx on the same static file
+MEDIATOKEN_TARGET=10000 # req/s
+
+die() { echo "run.sh: $*" >&2; exit 1; }
+log() { printf '==> %s\n' "$*"; }
+
+[[ -x $BIN ]] || die "no binary at $BIN (run 'swift build -c release' or set BUILD_DIR)"
+[[ -f $CONFIG ]] || die "no configuration at $CONFIG"
+for tool in wrk nginx curl; do
+    command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (make bench-deps installs wrk and nginx-light)"
+done
+
+# --- processes and clean-up ---------------------------------------------------------------------------------
+
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/passconsole-bench.XXXXXX")
+PIDS=()
+WRK_PID=""
+
+stop_pid() {
+    local pid=$1
+    kill -0 "$pid" 2>/dev/null || return 0
+    kill -TERM "$pid" 2>/dev/null || true
+    for _ in $(seq 50); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null || true
+    wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local status=$?
+    trap - EXIT INT TERM
+    [[ -n $WRK_PID ]] && kill "$WRK_PID" 2>/dev/null
+    for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+    rm -rf "$WORK"
+    exit "$status"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# Starts a command in the background with its output in $WORK/<name>.log; sets LAST_PID.
+start() {
+    local name=$1
+    shift
+    "$@" >"$WORK/$name.log" 2>&1 &
+    LAST_PID=$!
+    PIDS+=("$LAST_PID")
+}
+
+# A free loopback port: random in 20000–59999, nothing listening there, not handed out before in this run.
+USED_PORTS=" "
+free_port() {
+    local port
+    for _ in $(seq 200); do
+        port=$((20000 + RANDOM % 40000))
+        [[ $USED_PORTS == *" $port "* ]] && continue
+        if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
+            USED_PORTS+="$port "
+            echo "$port"
+            return 0
+        fi
+    done
+    die "no free port found on 127.0.0.1"
+}
+
+# Waits until `url` answers (any HTTP status) while process `pid` lives.
+wait_http() {
+    local url=$1 pid=$2 name=$3
+    for _ in $(seq 100); do
+        kill -0 "$pid" 2>/dev/null || { cat "$WORK/$name.log" >&2; die "$name exited during start-up"; }
+        curl -s -o /dev/null --max-time 1 "$url" && return 0
+        sleep 0.1
+    done
+    cat "$WORK/$name.log" >&2
+    die "$name did not answer on $url"
+}
+
+# --- wrk ----------------------------------------------------------------------------------------------------
+
+CLK_TCK=$(getconf CLK_TCK)
+
+# CPU time (user + system, in clock ticks) the given processes have used so far.
+cpu_ticks() {
+    local total=0 pid fields
+    for pid in "$@"; do
+        # Fields after "pid (comm) ": utime and stime are the 12th and 13th.
+        fields=$(sed 's/^.*) //' "/proc/$pid/stat" 2>/dev/null) || continue
+        total=$((total + $(awk '{ print $12 + $13 }' <<<"$fields")))
+    done
+    echo "$total"
+}
+
+# Runs wrk against a URL (extra args: wrk options such as -H) and sets RPS, LATENCY, NON2XX, SOCKERR and
+# CPU_US (server CPU microseconds per request, summed over the processes in SERVER_PIDS). CPU per request
+# stays meaningful when other work shares the machine; req/s does not.
+bench() {
+    local label=$1 url=$2
+    shift 2
+    local out before after requests
+    before=$(cpu_ticks $SERVER_PIDS)
+    # In the background and waited for, so Ctrl-C or TERM stops the run at once (the trap kills wrk).
+    wrk -t"$THREADS" -c"$CONNECTIONS" -d"$DURATION" "$@" "$url" >"$WORK/wrk.out" 2>&1 &
+    WRK_PID=$!
+    wait "$WRK_PID" || { cat "$WORK/wrk.out" >&2; die "wrk failed for $label"; }
+    WRK_PID=""
+    out=$(<"$WORK/wrk.out")
+    after=$(cpu_ticks $SERVER_PIDS)
+    requests=$(awk '$2 == "requests" && $3 == "in" { print $1; exit }' <<<"$out")
+    CPU_US=$(awk -v t=$((after - before)) -v hz="$CLK_TCK" -v n="${requests:-0}" \
+        'BEGIN { if (n > 0) printf "%.1f", t * 1e6 / hz / n; else print "n/a" }')
+    RPS=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' <<<"$out")
+    LATENCY=$(awk '$1 == "Latency" { print $2; exit }' <<<"$out")
+    NON2XX=$(awk -F: '/Non-2xx or 3xx responses/ { gsub(/ /, "", $2); print $2 }' <<<"$out")
+    NON2XX=${NON2XX:-0}
+    SOCKERR=$(sed -nE 's/.*Socket errors: (.*)/\1/p' <<<"$out")
+    SOCKERR=${SOCKERR:-none}
+    [[ -n $RPS ]] || { echo "$out" >&2; die "could not read Requests/sec from wrk for $label"; }
+    printf '    %-44s %8s req/s  server CPU %6s µs/req  latency avg %-8s non-2xx/3xx %-4s socket errors: %s\n' \
+        "$label" "$RPS" "$CPU_US" "$LATENCY" "$NON2XX" "$SOCKERR"
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
+at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a >= b) }'; }
+
+SERVER_PIDS=""
+CPU_US="n/a"
+ROWS=()   # markdown rows of the summary table
+NOTES=()  # lines printed under it
+row() { ROWS+=("| $1 | $2 | $3 | $4 | $CPU_US | $5 | $6 |"); }
+
+# --- nginx --------------------------------------------------------------------------------------------------
+
+DOCROOT=$WORK/public
+mkdir -p "$DOCROOT" "$WORK/nginx"
+
+# Representative console assets: a ~16 KB script and a ~1 KB page.
+echo "// PassConsole benchmark asset: a console script of typical size." >"$DOCROOT/app.js"
+for ((i = 0; $(wc -c <"$DOCROOT/app.js") < 16384; i++)); do
+    printf 'export function render%d(e){const r=document.createElement("tr");r.dataset.id=e.id;r.textContent=`${e.time} ${e.kind} ${e.path}`;return r}\n' "$i" >>"$DOCROOT/app.js"
+done
+cat >"$DOCROOT/index.html" <<'HTML'
+<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>PassConsole</title>
+<link rel="stylesheet" href="/app.css">
+<script type="module" src="/app.js"></script>
+</head>
+<body>
+<header><h1>PassConsole</h1><nav><a href="#events">Events</a> <a href="#tokens">Tokens</a> <a href="#storage">Storage</a> <a href="#faults">Faults</a></nav></header>
+<main>
+<section id="events"><h2>Events</h2><input id="filter" placeholder="programmer:REF30 status:4xx" aria-label="Filter"><table id="timeline"><thead><tr><th>Time</th><th>Kind</th><th>Path</th></tr></thead><tbody></tbody></table></section>
+<section id="tokens" hidden><h2>Tokens</h2><div id="token-list"></div></section>
+<section id="storage" hidden><h2>Storage</h2><div id="storage-view"></div></section>
+<section id="faults" hidden><h2>Faults</h2><div id="fault-rules"></div></section>
+</main>
+<footer>Local stand-in backend on 127.0.0.1 &middot; demo data only</footer>
+</body>
+</html>
+HTML
+
+NGINX_PORT=$(free_port)
+NGINX_USER=""
+# As root, nginx workers would switch to `nobody` and could not read the private temp folder.
+[[ $(id -u) == 0 ]] && NGINX_USER="user $(id -un) $(id -gn);"
+cat >"$WORK/nginx/nginx.conf" <<NGINX
+$NGINX_USER
+worker_processes $CORES;
+pid $WORK/nginx/nginx.pid;
+error_log $WORK/nginx/error.log warn;
+events { worker_connections 4096; }
+http {
+    types { text/html html; application/javascript js; application/json json; }
+    default_type application/octet-stream;
+    access_log off;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 1000000;
+    client_body_temp_path $WORK/nginx/client_body;
+    proxy_temp_path $WORK/nginx/proxy;
+    fastcgi_temp_path $WORK/nginx/fastcgi;
+    uwsgi_temp_path $WORK/nginx/uwsgi;
+    scgi_temp_path $WORK/nginx/scgi;
+    server {
+        listen 127.0.0.1:$NGINX_PORT;
+        root $DOCROOT;
+    }
+}
+NGINX
+
+start nginx nginx -p "$WORK/nginx" -e "$WORK/nginx/error.log" -c "$WORK/nginx/nginx.conf" -g "daemon off;"
+NGINX_PID=$LAST_PID
+NGINX_URL=http://127.0.0.1:$NGINX_PORT
+wait_http "$NGINX_URL/index.html" "$NGINX_PID" nginx
+NGINX_PIDS="$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
+
+# Other work on the machine skews req/s (not so much CPU per request): say so in the results.
+LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
+if at_least "$LOAD_BEFORE" 0.5; then
+    echo "WARNING: load average is $LOAD_BEFORE before the runs; req/s will be low and noisy," \
+        "compare the CPU-per-request column." >&2
+fi
+
+# --- 1. static files: MicroHTTP (`passconsole serve`) vs nginx ---------------------------------------------
+
+echo
+log "Static files: passconsole serve vs nginx $(nginx -v 2>&1 | sed 's|.*/||') ($CORES workers)," \
+    "wrk -t$THREADS -c$CONNECTIONS -d$DURATION"
+SERVE_PORT=$(free_port)
+SERVE_BACKEND_PORT=$(free_port)
+start serve "$BIN" serve --port "$SERVE_PORT" --backend-port "$SERVE_BACKEND_PORT" --config "$CONFIG" \
+    --public-dir "$DOCROOT"
+SERVE_PID=$LAST_PID
+SERVE_URL=http://127.0.0.1:$SERVE_PORT
+wait_http "$SERVE_URL/index.html" "$SERVE_PID" serve
+
+for file in app.js index.html; do
+    size=$(wc -c <"$DOCROOT/$file")
+    # Both must serve the very same bytes before we time them.
+    cmp -s <(curl -fsS "$NGINX_URL/$file") "$DOCROOT/$file" || die "nginx does not serve $file correctly"
+    cmp -s <(curl -fsS "$SERVE_URL/$file") "$DOCROOT/$file" || die "passconsole serve does not serve $file correctly"
+    echo "  /$file ($size bytes)"
+    SERVER_PIDS=$NGINX_PIDS
+    bench "nginx /$file" "$NGINX_URL/$file"
+    nginx_rps=$RPS
+    row "static /$file ($size B)" "nginx" "$RPS" "1.00" "$NON2XX" "$SOCKERR"
+    SERVER_PIDS=$SERVE_PID
+    bench "passconsole serve /$file" "$SERVE_URL/$file"
+    r=$(ratio "$RPS" "$nginx_rps")
+    verdict="meets the ${STATIC_TARGET}× target"
+    at_least "$r" "$STATIC_TARGET" || verdict="BELOW the ${STATIC_TARGET}× target"
+    echo "    ours/nginx = ${r}×  ($verdict)"
+    row "static /$file ($size B)" "passconsole serve" "$RPS" "$r" "$NON2XX" "$SOCKERR"
+    NOTES+=("Static /$file: ours/nginx = ${r}× ($verdict).")
+done
+stop_pid "$SERVE_PID"
+
+# --- 2. REST v1 hot paths on PassBackend (`passconsole backend`) ------------------------------------------
+
+echo
+log "REST v1 on passconsole backend, wrk -t$THREADS -c$CONNECTIONS -d$DURATION"
+BACKEND_PORT=$(free_port)
+start backend "$BIN" backend --port "$BACKEND_PORT" --config "$CONFIG"
+BACKEND_PID=$LAST_PID
+B=http://127.0.0.1:$BACKEND_PORT
+wait_http "$B/adobe-services/1.0/config/REF30" "$BACKEND_PID" backend
+
+# The value of a string field in a one-line JSON object (enough for IDs and tokens; unescapes \/).
+json_field() {
+    sed -nE "s/.*\"$1\"[[:space:]]*:[[:space:]]*\"([^\"]*)\".*/\1/p" <<<"$2" | sed 's|\\/|/|g' | head -n1
+}
+# The Location header of a saved header dump, made absolute against the backend when relative.
+location() {
+    local value
+    value=$(awk 'tolower($1) == "location:" { sub(/\r$/, ""); print $2 }' "$1" | tail -n1)
+    [[ $value == /* ]] && value=$B$value
+    echo "$value"
+}
+
+# Sets up a client and a device session, then times the two calls. Returns non-zero (with a message) when
+# something in the chain is missing, so the rest of the script still runs.
+rest_benchmarks() {
+    local status body
+    # Dynamic client registration → client credentials → access token.
+    status=$(curl -sS -o "$WORK/register.json" -w '%{http_code}' -X POST "$B/o/client/register" \
+        -H 'Content-Type: application/json' -d '{"software_statement":"demo-software-statement"}') || status=000
+    if [[ $status == 404 ]]; then
+        REST_SKIPPED="REST routes not available (POST /o/client/register answered 404)"
+        return 1
+    fi
+    body=$(tr -d '\n' <"$WORK/register.json")
+    [[ $status == 2* ]] || { REST_SKIPPED="client registration answered $status: $body"; return 1; }
+    local client_id client_secret
+    client_id=$(json_field client_id "$body")
+    client_secret=$(json_field client_secret "$body")
+    [[ -n $client_id && -n $client_secret ]] ||
+        { REST_SKIPPED="no client_id/client_secret in the registration answer: $body"; return 1; }
+
+    status=$(curl -sS -o "$WORK/token.json" -w '%{http_code}' -X POST "$B/o/client/token" \
+        --data-urlencode grant_type=client_credentials --data-urlencode "client_id=$client_id" \
+        --data-urlencode "client_secret=$client_secret") || status=000
+    body=$(tr -d '\n' <"$WORK/token.json")
+    [[ $status == 2* ]] || { REST_SKIPPED="POST /o/client/token answered $status: $body"; return 1; }
+    local access_token
+    access_token=$(json_field access_token "$body")
+    [[ -n $access_token ]] || { REST_SKIPPED="no access_token in the token answer: $body"; return 1; }
+    local auth="Authorization: Bearer $access_token"
+
+    # Device session through the SDK web login.
+    local jar=$WORK/cookies next
+    curl -sS -o /dev/null -D "$WORK/h1" -c "$jar" -b "$jar" \
+        "$B/adobe-services/authenticate/saml?requestor_id=REF30&mso_id=Dish&device_id=bench-device&redirect_url=adobepass%3A%2F%2Fios.app" ||
+        { REST_SKIPPED="GET /adobe-services/authenticate/saml failed"; return 1; }
+    next=$(location "$WORK/h1")
+    local login_id=${next##*login=}
+    login_id=${login_id%%&*}
+    [[ $next == */mvpd/Dish/login* && -n $login_id ]] ||
+        { REST_SKIPPED="authenticate/saml did not redirect to the Dish login page (Location: '$next')"; return 1; }
+    curl -sS -o /dev/null -D "$WORK/h2" -c "$jar" -b "$jar" -X POST "$B/mvpd/Dish/login" \
+        --data-urlencode "login=$login_id" --data-urlencode username=carol --data-urlencode password=carol123 \
+        --data-urlencode action=signin || { REST_SKIPPED="POST /mvpd/Dish/login failed"; return 1; }
+    next=$(location "$WORK/h2")
+    [[ $next == */sp/saml/SAMLAssertionConsumer* ]] ||
+        { REST_SKIPPED="the Dish login did not redirect to the SAML consumer (Location: '$next')"; return 1; }
+    curl -sS -o /dev/null -D "$WORK/h3" -c "$jar" -b "$jar" "$next" ||
+        { REST_SKIPPED="GET the SAML consumer failed"; return 1; }
+    next=$(location "$WORK/h3")
+    [[ $next == adobepass://ios.app* ]] ||
+        { REST_SKIPPED="the SAML consumer did not redirect to adobepass://ios.app (Location: '$next')"; return 1; }
+    echo "  client registered, access token issued, device session for carol@Dish on bench-device"
+
+    local query="requestor=REF30&deviceId=bench-device&resource=news&format=json"
+    local path size nginx_rps
+    for path in authorize mediatoken; do
+        local url="$B/api/v1/$path?$query"
+        if ! curl -fs -o "$WORK/$path.json" -H "$auth" "$url"; then
+            status=$(curl -sS -o "$WORK/$path.err" -w '%{http_code}' -H "$auth" "$url" || echo 000)
+            REST_SKIPPED="GET /api/v1/$path answered $status, not 200: $(tr -d '\n' <"$WORK/$path.err" | head -c 300)"
+            [[ $status == 404 ]] && REST_SKIPPED="REST routes not available ($REST_SKIPPED)"
+            return 1
+        fi
+    done
+
+    # Baseline: nginx sending a static JSON file as large as the media token answer.
+    size=$(wc -c <"$WORK/mediatoken.json")
+    head -c "$size" <(tr -d '\n' <"$WORK/mediatoken.json"; printf '%*s' "$size" '') >"$DOCROOT/bare.json"
+    cmp -s <(curl -fsS "$NGINX_URL/bare.json") "$DOCROOT/bare.json" || die "nginx does not serve bare.json"
+    SERVER_PIDS=$NGINX_PIDS
+    bench "nginx /bare.json ($size B, bare round trip)" "$NGINX_URL/bare.json"
+    nginx_rps=$RPS
+    row "bare HTTP round trip, JSON $size B" "nginx" "$RPS" "1.00" "$NON2XX" "$SOCKERR"
+
+    for path in authorize mediatoken; do
+        size=$(wc -c <"$WORK/$path.json")
+        SERVER_PIDS=$BACKEND_PID
+        bench "GET /api/v1/$path ($size B)" "$B/api/v1/$path?$query" -H "$auth"
+        local r
+        r=$(ratio "$RPS" "$nginx_rps")
+        echo "    vs bare nginx round trip = ${r}×"
+        [[ $NON2XX == 0 ]] || echo "    WARNING: $NON2XX answers were not 2xx/3xx"
+        row "REST GET /api/v1/$path ($size B)" "passconsole backend" "$RPS" "$r" "$NON2XX" "$SOCKERR"
+        if [[ $path == mediatoken ]]; then
+            local verdict="meets the $MEDIATOKEN_TARGET req/s target"
+            at_least "$RPS" "$MEDIATOKEN_TARGET" || verdict="BELOW the $MEDIATOKEN_TARGET req/s target"
+            [[ $NON2XX == 0 ]] || verdict="$verdict, but $NON2XX answers were not 2xx/3xx"
+            echo "    media token: $verdict"
+            NOTES+=("Media token: $RPS req/s on $CORES cores ($verdict).")
+        fi
+    done
+}
+
+REST_SKIPPED=""
+if ! rest_benchmarks; then
+    if [[ $REST_SKIPPED == "REST routes not available"* ]]; then
+        echo "  $REST_SKIPPED: skipping the REST benchmarks."
+    else
+        echo "  REST benchmarks aborted: $REST_SKIPPED" >&2
+    fi
+    NOTES+=("REST v1 benchmarks not run: $REST_SKIPPED.")
+fi
+stop_pid "$BACKEND_PID"
+
+# --- summary ------------------------------------------------------------------------------------------------
+
+LOAD_AFTER=$(cut -d' ' -f1 /proc/loadavg)
+CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+{
+    echo "## Benchmarks"
+    echo
+    echo "$(date -u +%F) · $CORES cores, ${CPU:-unknown CPU} · $(uname -sr) · $(nginx -v 2>&1 | sed 's|.*: ||')," \
+        "$(wrk -v 2>&1 | head -n1 | awk '{ print $1, $2 }')"
+    echo
+    echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION per row, one server at a time, loopback; nginx with" \
+        "$CORES workers, sendfile, access_log off. \"vs nginx\" is req/s over the nginx row above it;" \
+        "server CPU is the servers' user+system time per request (wrk's own CPU excluded)." \
+        "Load average (1 min) before/after: $LOAD_BEFORE / $LOAD_AFTER."
+    echo
+    echo "| Test | Server | req/s | vs nginx | server CPU µs/req | non-2xx/3xx | socket errors |"
+    echo "| --- | --- | ---: | ---: | ---: | ---: | --- |"
+    printf '%s\n' "${ROWS[@]}"
+    echo
+    for note in "${NOTES[@]}"; do echo "- $note"; done
+} >"$WORK/summary.md"
+
+echo
+cat "$WORK/summary.md"
+[[ $RESULTS == /* ]] || RESULTS=$ROOT/$RESULTS
+cp "$WORK/summary.md" "$RESULTS"
+echo
+log "written to $RESULTS"
