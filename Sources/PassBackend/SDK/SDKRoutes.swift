@@ -14,6 +14,8 @@ enum SDKRoutes {
             router.get("\(sp)/config/{requestor}") { request in try config(request, service) }
             for name in ["sessionDevice", "session"] {
                 router.post("\(sp)/\(name)") { request in try sessionDevice(request, service) }
+                // The SDK posts `_method=GET` (spec §5.2.4), which the backend's method tunnelling turns into GET.
+                router.get("\(sp)/\(name)") { request in try sessionDevice(request, service) }
             }
             for name in ["authorizeDevice", "authorize"] {
                 router.post("\(sp)/\(name)") { request in try authorizeDevice(request, service) }
@@ -97,7 +99,8 @@ enum SDKRoutes {
 
     static func preauthorize(_ request: Request, _ service: BackendService) throws -> Response {
         let requestorID = try required(request, "requestor_id")
-        let deviceID = request.parameter("device_id") ?? ""
+        // device_id is optional here (spec §5.2.7 lists none): without it only the device binding goes unchecked.
+        let deviceID = request.parameter("device_id").flatMap { $0.isEmpty ? nil : $0 }
         let resources = request.parameterAll("resource_id").flatMap { $0.split(separator: ",").map(String.init) }
         guard !resources.isEmpty else { throw HTTPError(.badRequest, code: "missing_parameter", message: "resource_id is required.") }
         let serialized = try required(request, "authentication_token")
