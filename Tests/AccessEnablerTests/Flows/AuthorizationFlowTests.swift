@@ -1,0 +1,128 @@
+import AccessEnabler
+import Foundation
+import PassBackend
+import PassProtocol
+import PassStorage
+import PassTestSupport
+import Testing
+
+/// Seed 002 caching rules for authorization: one authZ token per resource, media tokens never cached; errors
+/// distinguish authentication, authorization and network problems (cookbook).
+@Suite struct AuthorizationFlowTests {
+    func storage(_ app: TestApp) throws -> TokenStorage {
+        try JSONDecoder().decode(TokenStorage.self, from: try #require(try app.configuration.storage.read()))
+    }
+
+    @Test func getAuthorizationLogsInFirstThenDeliversAMediaToken() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            // When the app asks for a resource before signing in
+            app.enabler.getAuthorization("sports")
+            await app.settle()
+            #expect(app.delegate.names.contains("displayProviderDialog"))
+            app.enabler.setSelectedProvider("Dish")
+            await app.settle()
+            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
+            app.enabler.handleExternalURL(end)
+            await app.settle()
+            // Then authentication succeeds and the queued authorization runs by itself
+            #expect(app.delegate.main.suffix(2).map(\.name) == ["setAuthenticationStatus", "setToken"])
+            let token = try #require(app.delegate.lastToken)
+            let client = TestHTTPClient(baseURL: fixture.baseURL)
+            let verdict = try await client.post("/verify", form: [("token", token), ("resource", "sports")])
+            #expect(verdict.status == 200, "\(verdict.text)")
+            #expect(try storage(app).bucket(requestor: "REF30", mvpd: "Dish")?.authzTokens["sports"] != nil)
+        }
+    }
+
+    @Test func mediaTokenIsFetchedEveryTimeButTheAuthZTokenIsReused() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
+            var exchanges: [String] = []
+            let events = app.enabler.events()
+            app.enabler.getAuthorization("news")
+            app.enabler.getAuthorization("news")
+            await app.settle()
+            let tokens = app.delegate.callbacks.compactMap { if case .setToken(let token, _) = $0 { token } else { nil } }
+            #expect(tokens.count == 2)
+            #expect(tokens[0] != tokens[1], "a new media token each time")
+            for await event in events {
+                if case .httpExchange(let exchange) = event.kind { exchanges.append(URL(string: exchange.url)?.lastPathComponent ?? "") }
+                if exchanges.count == 3 { break }
+            }
+            #expect(exchanges == ["authorizeDevice", "deviceShortAuthorize", "deviceShortAuthorize"])
+            let authzTracking = app.delegate.tracking.filter { $0.0 == .authorizationDetection }
+            #expect(authzTracking.map { $0.1[3] } == ["NO", "YES"], "second authorization used the cached authZ token")
+            let stored = try storage(app)
+            #expect(stored.bucket(requestor: "REF30", mvpd: "Dish")?.authzTokens.count == 1)
+            #expect(!String(decoding: try #require(try app.configuration.storage.read()), as: UTF8.self).contains("shortAuthorizationToken"))
+        }
+    }
+
+    @Test func notEntitledIsAnAuthorizationErrorWithTheMVPDMessage() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
+            app.enabler.getAuthorization("sports")
+            await app.settle()
+            guard case .tokenRequestFailed(let resource, let code, let description) = app.delegate.main.last else {
+                Issue.record("expected tokenRequestFailed: \(app.delegate.names)")
+                return
+            }
+            #expect(resource == "sports")
+            #expect(code == ErrorCode.USER_NOT_AUTHORIZED_ERROR)
+            #expect(description?.contains("not authorized") == true)
+            #expect(app.delegate.statuses.contains { $0["errorId"] == "Z100" })
+        }
+    }
+
+    @Test func checkAuthorizationWithoutLoginFailsAsNotAuthenticated() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            app.enabler.checkAuthorization("news")
+            await app.settle()
+            #expect(app.delegate.main.last == .tokenRequestFailed(resource: "news", errorCode: ErrorCode.USER_NOT_AUTHENTICATED_ERROR, errorDescription: ""))
+            #expect(!app.delegate.names.contains("displayProviderDialog"))
+        }
+    }
+
+    @Test func revokedSessionIsAnAuthenticationErrorAndClearsTheTokens() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
+            fixture.service.revokeSessions(deviceID: "device-1")
+            app.enabler.checkAuthorization("news")
+            await app.settle()
+            guard case .tokenRequestFailed(_, let code, _) = app.delegate.main.last else {
+                Issue.record("expected tokenRequestFailed")
+                return
+            }
+            #expect(code == ErrorCode.USER_NOT_AUTHENTICATED_ERROR)
+            #expect(try storage(app).bucket(requestor: "REF30", mvpd: "Dish")?.authnToken == nil)
+        }
+    }
+
+    @Test func backendDownIsANetworkErrorAndStorageIsUntouched() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
+            let before = try app.configuration.storage.read()
+            fixture.service.faults.rules.append(FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 503, remaining: 1))
+            app.enabler.getAuthorization("news")
+            await app.settle()
+            guard case .tokenRequestFailed(_, let code, _) = app.delegate.main.last else {
+                Issue.record("expected tokenRequestFailed")
+                return
+            }
+            #expect(code == ErrorCode.internalAuthorization.rawValue)
+            #expect(try app.configuration.storage.read() == before)
+        }
+    }
+}
