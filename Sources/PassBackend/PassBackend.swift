@@ -32,6 +32,16 @@ public struct PassBackend: HTTPResponder {
         self.router = router
     }
 
+    /// Answers on the network thread when nothing can delay the answer (no fault rules, no throttle) and the route
+    /// is an inline one (the REST token routes): no task hop, which roughly doubles their throughput.
+    public func respondInline(to request: Request) -> Response? {
+        let faults = service.faults
+        guard faults.rules.isEmpty, faults.throttle == nil else { return nil }
+        let request = RESTFormat.normalize(request)
+        guard router.hasInlineRoute(for: request) else { return nil }
+        return router.respondInline(to: request)
+    }
+
     public func respond(to request: Request) async -> Response {
         let request = RESTFormat.normalize(request)
         if let refusal = service.throttle(request) { return refusal }

@@ -86,6 +86,12 @@ public struct Router: HTTPResponder {
         return .notFound
     }
 
+    /// True when `request` matches a route registered with `inline:` (its answer needs no task).
+    public func hasInlineRoute(for request: Request) -> Bool {
+        if case .found(.inline, _) = match(request) { return true }
+        return false
+    }
+
     public func respondInline(to request: Request) -> Response? {
         switch match(request) {
         case .found(.inline(let handler), let parameters):

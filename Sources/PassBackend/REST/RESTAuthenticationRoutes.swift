@@ -6,11 +6,11 @@ import PassProtocol
 /// summary, the second-screen pairing, user metadata, and logout.
 enum RESTAuthenticationRoutes {
     static func register(in router: inout Router, service: BackendService) {
-        router.get("/api/v1/checkauthn") { request in try checkAuthN(request, service) }
-        router.get("/api/v1/checkauthn/{code}") { request in try checkAuthNByCode(request, service) }
-        router.get("/api/v1/tokens/authn") { request in try authNToken(request, service) }
-        router.get("/api/v1/authenticate/{code}") { request in try authenticateCode(request, service) }
-        router.get("/api/v1/tokens/usermetadata") { request in try userMetadata(request, service) }
+        router.on("GET", "/api/v1/checkauthn", inline: { request in try checkAuthN(request, service) })
+        router.on("GET", "/api/v1/checkauthn/{code}", inline: { request in try checkAuthNByCode(request, service) })
+        router.on("GET", "/api/v1/tokens/authn", inline: { request in try authNToken(request, service) })
+        router.on("GET", "/api/v1/authenticate/{code}", inline: { request in try authenticateCode(request, service) })
+        router.on("GET", "/api/v1/tokens/usermetadata", inline: { request in try userMetadata(request, service) })
         for method in ["DELETE", "GET"] {
             router.on(method, "/api/v1/logout") { request in try logout(request, service) }
         }

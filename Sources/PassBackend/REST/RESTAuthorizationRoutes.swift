@@ -6,13 +6,13 @@ import PassProtocol
 /// (Base64 in `serializedToken`) and preauthorization of a list of resources.
 enum RESTAuthorizationRoutes {
     static func register(in router: inout Router, service: BackendService) {
-        router.get("/api/v1/authorize") { request in try authorize(request, service) }
-        router.get("/api/v1/tokens/authz") { request in try authZToken(request, service) }
+        router.on("GET", "/api/v1/authorize", inline: { request in try authorize(request, service) })
+        router.on("GET", "/api/v1/tokens/authz", inline: { request in try authZToken(request, service) })
         for path in ["/api/v1/tokens/media", "/api/v1/mediatoken"] {
-            router.get(path) { request in try mediaToken(request, service) }
+            router.on("GET", path, inline: { request in try mediaToken(request, service) })
         }
-        router.get("/api/v1/preauthorize") { request in try preauthorize(request, service) }
-        router.get("/api/v1/preauthorize/{code}") { request in try preauthorizeByCode(request, service) }
+        router.on("GET", "/api/v1/preauthorize", inline: { request in try preauthorize(request, service) })
+        router.on("GET", "/api/v1/preauthorize/{code}", inline: { request in try preauthorizeByCode(request, service) })
     }
 
     static func authorize(_ request: Request, _ service: BackendService) throws -> Response {
