@@ -12,8 +12,11 @@ public struct AccessEnablerConfiguration: Sendable {
     public var storage: StorageFile
     /// A name for ``storage`` in events and the console (`team TEAM1234`, `app com.example.tv`).
     public var storageDomain: String
-    /// Older storage generations the token importer reads (newest first).
+    /// Older storage generations the token importer reads (newest first): JSON ``LegacyTokenStorage`` documents.
     public var legacyStorage: [StorageFile] = []
+    /// Where the app remembers which storage version the importer last ran for (spec §8.6 `previouslyImported`);
+    /// `nil`: the importer may run at every `setRequestor`.
+    public var importMarker: StorageFile?
     /// The default service provider base (`…/adobe-services`) when `setRequestor` names none.
     public var defaultServiceProvider: URL
     /// The redirect URL login and logout web flows end at.

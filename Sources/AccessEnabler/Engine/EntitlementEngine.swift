@@ -83,7 +83,7 @@ actor EntitlementEngine {
 
     /// Delivers a callback on the delegate queue and records it.
     func callback(_ callback: EntitlementCallback, mvpd: String? = nil) {
-        emit(.callback(callback), mvpd: mvpd)
+        emit(.callback(callback: callback), mvpd: mvpd)
         if case .sendTrackingData(let event, let data) = callback { emit(.tracking(event: event, data: data), mvpd: mvpd) }
         dispatcher.deliver(callback)
     }
@@ -151,7 +151,7 @@ actor EntitlementEngine {
             },
             record: { [weak self] exchange in
                 guard let self else { return }
-                Task { await self.emit(.httpExchange(exchange)) }
+                Task { await self.emit(.httpExchange(exchange: exchange)) }
             })
     }
 

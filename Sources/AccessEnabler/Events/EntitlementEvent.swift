@@ -29,11 +29,11 @@ public struct EntitlementEvent: Codable, Sendable, Equatable {
         /// A flow's state machine moved (`flow` is `requestor`, `authentication`, `authorization`, `logout`, …).
         case stateChanged(flow: String, from: String, to: String)
         /// One HTTP request and its answer (or failure).
-        case httpExchange(HTTPExchange)
+        case httpExchange(exchange: HTTPExchange)
         /// Token storage changed: which domain file, what changed.
         case storageChanged(domain: String, change: String)
         /// A delegate callback was delivered.
-        case callback(EntitlementCallback)
+        case callback(callback: EntitlementCallback)
         /// `sendTrackingData` (also a callback; recorded apart so the console can list tracking on its own).
         case tracking(event: TrackingEvent, data: [String])
         /// Something failed; `code` is the delegate error code or advanced status.
@@ -84,9 +84,9 @@ extension EntitlementEvent {
                 exchange.parameters[key] = Self.shorten(exchange.parameters[key] ?? "")
             }
             exchange.responseBody = exchange.responseBody.map(Self.redactBody)
-            copy.kind = .httpExchange(exchange)
+            copy.kind = .httpExchange(exchange: exchange)
         case .callback(.setToken(let token, let resource)):
-            copy.kind = .callback(.setToken(token: Self.shorten(token), resource: resource))
+            copy.kind = .callback(callback: .setToken(token: Self.shorten(token), resource: resource))
         default: break
         }
         return copy

@@ -112,7 +112,7 @@ import Testing
             let news = try fixture.app()
             await news.start(base: fixture.serviceProvider)
             news.enabler.setSelectedProvider("Cablevision")
-            news.enabler.getAuthentication()
+            news.enabler.getAuthentication(forceAuthn: true)
             await news.settle()
             // When the user cancels on the login page
             let end = try await news.webView.cancelSignIn(at: try #require(news.delegate.lastURL))

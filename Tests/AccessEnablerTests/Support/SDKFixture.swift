@@ -30,6 +30,17 @@ struct SDKFixture {
 
     var serviceProvider: URL { URL(string: baseURL + "/adobe-services")! }
 
+    /// An app on this simulated device with the device ID its platform computes (``DeviceIdentity``).
+    func simulatedApp(bundleID: String, team: String, platform: Platform = .iOS, osVersion: String? = nil) throws -> TestApp {
+        let identity = AppIdentity(bundleID: bundleID, teamID: team, platform: platform)
+        var (configuration, _) = try AccessEnablerConfiguration.simulated(
+            app: identity, device: folder, osVersion: osVersion, serviceProvider: serviceProvider)
+        configuration.now = { [service] in service.now() }
+        let delegate = RecordingDelegate()
+        return TestApp(enabler: AccessEnabler(configuration: configuration, delegate: delegate, statusDelegate: delegate, logger: TestServer.logger),
+                       delegate: delegate, configuration: configuration)
+    }
+
     /// An app on this device: its AccessEnabler and a recording delegate.
     func app(
         bundleID: String = "com.example.news.ios", team: String = "TEAM1", platform: Platform = .iOS,
@@ -70,6 +81,14 @@ struct TestApp {
             try? await Task.sleep(for: .milliseconds(10))
         }
         await enabler.settle()
+    }
+
+    /// checkAuthentication's answer: true for status 1.
+    func isAuthenticated() async -> Bool {
+        delegate.clear()
+        enabler.checkAuthentication()
+        await settle()
+        return delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: "")
     }
 
     /// The whole iOS login through the picker and the MVPD's form.

@@ -1,0 +1,241 @@
+import AccessEnabler
+import ArgumentParser
+import Foundation
+import Logging
+import PassStorage
+
+/// What a `passconsole flow` run asks the SDK for.
+enum FlowIntent: Sendable {
+    /// checkAuthentication → status 1.
+    case check
+    /// getAuthentication through the picker and the login page → status 1.
+    case login
+    /// getAuthorization for each resource (after a login when credentials are given) → setToken for every one.
+    case authorize([String])
+    /// checkPreauthorizedResources → preauthorizedResources.
+    case preauthorize([String])
+    /// getMetadata → setMetadataStatus with a value.
+    case metadata(opCode: Int, arguments: [String: String])
+    /// logout, through the logout chain → status 0.
+    case logout
+
+    var name: String {
+        switch self {
+        case .check: "check"
+        case .login: "login"
+        case .authorize: "authorize"
+        case .preauthorize: "preauthorize"
+        case .metadata: "metadata"
+        case .logout: "logout"
+        }
+    }
+}
+
+/// The simulated app on the simulated device: its identity, storage and device ID, and the run of one intent.
+struct FlowApp {
+    let options: FlowOptions
+    let profile: DeviceProfile
+    let configuration: AccessEnablerConfiguration
+
+    /// Builds the app from the options: loads (or makes) the device's hardware profile, computes the device ID,
+    /// and picks the storage — the team's shared file on iOS, the app's private file on tvOS.
+    init(options: FlowOptions) throws {
+        self.options = options
+        let app = AppIdentity(bundleID: options.bundleID, teamID: options.team, platform: options.platform)
+        (configuration, profile) = try AccessEnablerConfiguration.simulated(
+            app: app, device: DeviceFolder(root: options.deviceURL), osVersion: options.osVersion,
+            serviceProvider: options.serviceProvider)
+    }
+
+    /// How long the run may take: `--timeout`, else 30 s (1800 s for a tvOS login, where a person types a code).
+    func timeout(for intent: FlowIntent) -> Double {
+        if let timeout = options.timeout { return timeout }
+        switch (options.platform, intent) {
+        case (.tvOS, .login), (.tvOS, .authorize): return 1800
+        default: return 30
+        }
+    }
+
+    /// Runs `intent` from `setRequestor` to its terminal callback; `true` when it succeeded.
+    func run(_ intent: FlowIntent, output: FlowOutput) async -> Bool {
+        let (signals, continuation) = AsyncStream<FlowSignal>.makeStream()
+        let delegate = FlowDelegate(
+            output: output, mvpd: options.mvpd, credentials: options.credentials, signals: continuation)
+        let enabler = AccessEnabler(
+            configuration: configuration, delegate: delegate, statusDelegate: delegate, logger: Self.logger())
+        delegate.attach(enabler)
+
+        var eventPrinter: Task<Void, Never>?
+        if options.events {
+            let events = enabler.events()  // subscribed now, before the first call
+            eventPrinter = Task { for await event in events { output.event(event) } }
+        }
+        let seconds = timeout(for: intent)
+        let timer = Task {
+            try? await Task.sleep(for: .seconds(seconds))
+            if !Task.isCancelled { continuation.yield(.timedOut) }
+        }
+        if options.platform == .tvOS, case .login = intent {
+            FileHandle.standardError.write(Data(
+                "Waiting up to \(Int(seconds)) s for the registration code to be activated at \(options.backend)/activate\n".utf8))
+        }
+
+        var runner = FlowRun(signals: signals, output: output, timeout: seconds)
+        let succeeded = await runner.run(intent, enabler: enabler, delegate: delegate, options: options)
+        timer.cancel()
+
+        // Let trailing callbacks (tracking data after a status) and events reach stdout before exiting.
+        if !runner.timedOut { await Self.waitAtMost(seconds: 5) { await enabler.settle() } }
+        if let eventPrinter {
+            await Self.waitForQuiet(output)
+            eventPrinter.cancel()
+        }
+        continuation.finish()
+        return succeeded
+    }
+
+    /// Waits for `work`, but not longer than `seconds`.
+    static func waitAtMost(seconds: Double, _ work: @escaping @Sendable () async -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let once = LockedFlag()
+            Task {
+                await work()
+                if once.set() { continuation.resume() }
+            }
+            Task {
+                try? await Task.sleep(for: .seconds(seconds))
+                if once.set() { continuation.resume() }
+            }
+        }
+    }
+
+    /// Waits until no event has been printed for 100 ms (at most 2 s): events of HTTP exchanges arrive a moment
+    /// after the callbacks.
+    static func waitForQuiet(_ output: FlowOutput) async {
+        var last = output.eventsPrinted
+        for _ in 0..<20 {
+            try? await Task.sleep(for: .milliseconds(100))
+            let now = output.eventsPrinted
+            if now == last { return }
+            last = now
+        }
+    }
+
+    /// The SDK's log: stderr, so stdout carries only JSON lines. `LOG_LEVEL` sets the level (default warning).
+    static func logger() -> Logger {
+        var logger = Logger(label: "passconsole.flow") { StreamLogHandler.standardError(label: $0) }
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap { Logger.Level(rawValue: $0) } ?? .warning
+        return logger
+    }
+}
+
+/// One run's progress: consumes the delegate's signals and decides when the intent has succeeded or failed.
+struct FlowRun {
+    private var iterator: AsyncStream<FlowSignal>.AsyncIterator
+    private let output: FlowOutput
+    private let timeout: Double
+    private(set) var timedOut = false
+
+    init(signals: AsyncStream<FlowSignal>, output: FlowOutput, timeout: Double) {
+        iterator = signals.makeAsyncIterator()
+        self.output = output
+        self.timeout = timeout
+    }
+
+    /// What one callback means for the step being waited for.
+    private enum Verdict {
+        case wait
+        case succeeded
+        case failed
+    }
+
+    mutating func run(_ intent: FlowIntent, enabler: AccessEnabler, delegate: FlowDelegate, options: FlowOptions) async -> Bool {
+        if let publicKey = options.publicKey, let secret = options.secret {
+            enabler.setRequestor(options.requestor, serviceProviders: [options.serviceProvider], secret: secret, publicKey: publicKey)
+        } else {
+            enabler.setRequestor(options.requestor, serviceProviders: [options.serviceProvider])
+        }
+        let configured = await wait(for: "setRequestorComplete") { callback in
+            guard case .setRequestorComplete(let status) = callback else { return .wait }
+            return status == 1 ? .succeeded : .failed
+        }
+        guard configured else { return false }
+
+        switch intent {
+        case .check:
+            enabler.checkAuthentication()
+            return await waitForAuthenticationStatus(1)
+        case .login:
+            delegate.expect(.signIn)
+            enabler.getAuthentication()
+            return await waitForAuthenticationStatus(1)
+        case .authorize(let resources):
+            delegate.expect(.signIn)
+            if options.credentials != nil {
+                enabler.getAuthentication()
+                guard await waitForAuthenticationStatus(1) else { return false }
+            }
+            for resource in resources { enabler.getAuthorization(resource) }
+            var pending = Set(resources)
+            var refused = false
+            return await wait(for: "setToken for \(resources.joined(separator: ", "))") { callback in
+                switch callback {
+                case .setToken(_, let resource): pending.remove(resource)
+                case .tokenRequestFailed(let resource, _, _):
+                    pending.remove(resource)
+                    refused = true
+                default: return .wait
+                }
+                return pending.isEmpty ? (refused ? .failed : .succeeded) : .wait
+            }
+        case .preauthorize(let resources):
+            enabler.checkPreauthorizedResources(resources)
+            return await wait(for: "preauthorizedResources") { callback in
+                if case .preauthorizedResources = callback { return .succeeded }
+                return .wait
+            }
+        case .metadata(let opCode, let arguments):
+            enabler.getMetadata(arguments.merging(["opCode": String(opCode)]) { $1 })
+            return await wait(for: "setMetadataStatus") { callback in
+                guard case .setMetadataStatus(let metadata, _, _, _) = callback else { return .wait }
+                return metadata == nil ? .failed : .succeeded
+            }
+        case .logout:
+            delegate.expect(.logout)
+            enabler.logout()
+            return await waitForAuthenticationStatus(0)
+        }
+    }
+
+    private mutating func waitForAuthenticationStatus(_ wanted: Int) async -> Bool {
+        await wait(for: "setAuthenticationStatus") { callback in
+            guard case .setAuthenticationStatus(let status, _) = callback else { return .wait }
+            return status == wanted ? .succeeded : .failed
+        }
+    }
+
+    /// Consumes signals until `verdict` decides, the app fails, or the time is up.
+    private mutating func wait(for what: String, _ verdict: (EntitlementCallback) -> Verdict) async -> Bool {
+        while let signal = await iterator.next() {
+            switch signal {
+            case .callback(let callback):
+                switch verdict(callback) {
+                case .wait: continue
+                case .succeeded: return true
+                case .failed: return false
+                }
+            case .failure:
+                return false  // already printed by the delegate
+            case .timedOut:
+                timedOut = true
+                output.error("Timed out after \(Self.format(timeout)) s waiting for \(what).")
+                return false
+            }
+        }
+        return false
+    }
+
+    private static func format(_ seconds: Double) -> String {
+        seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds)
+    }
+}

@@ -1,0 +1,102 @@
+import AccessEnabler
+import ArgumentParser
+import Foundation
+
+/// The options every `passconsole flow` subcommand shares: the backend, the Programmer, the subscriber, the app
+/// and the simulated device it runs on.
+struct FlowOptions: ParsableArguments {
+    @Option(help: "The backend's base URL (the service provider is <backend>/adobe-services).")
+    var backend = "http://127.0.0.1:8081"
+
+    @Option(help: "The Programmer (requestor ID) passed to setRequestor.")
+    var requestor = "REF30"
+
+    @Option(help: "The MVPD to pick when the SDK shows the provider picker (displayProviderDialog).")
+    var mvpd: String?
+
+    @Option(help: "The subscriber's username on the MVPD's login page.")
+    var user: String?
+
+    @Option(help: "The subscriber's password on the MVPD's login page.")
+    var password: String?
+
+    @Option(name: .customLong("resource"), help: "A resource ID (repeat for several).")
+    var resources: [String] = []
+
+    @Option(help: "The simulated app's platform: ios or tvos.")
+    var platform: Platform = .iOS
+
+    @Option(name: .customLong("bundle-id"), help: "The simulated app's bundle ID.")
+    var bundleID = "com.example.news.ios"
+
+    @Option(help: "The simulated app's team (bundle seed) ID; iOS apps of one team share tokens.")
+    var team = "TEAM1234"
+
+    @Option(
+        name: .customLong("os-version"),
+        help: "The device's OS version (default: the stored one; 17.2 for a new device). Changing it upgrades the device.")
+    var osVersion: String?
+
+    @Option(
+        name: .customLong("device"),
+        help: ArgumentHelp(
+            "The simulated device's folder: its hardware profile (made on first use) and all its storage.",
+            discussion: "Two runs with the same folder are two apps on one phone."))
+    var device = "~/.passconsole/device"
+
+    @Option(name: .customLong("public-key"), help: "tvOS: the registered app's public key (setRequestor).")
+    var publicKey: String?
+
+    @Option(help: "tvOS: the registered app's secret (setRequestor).")
+    var secret: String?
+
+    @Option(help: "Seconds to wait for the flow to end (default 30; tvOS login 1800).")
+    var timeout: Double?
+
+    @Flag(help: "Also print every SDK event as a JSON line {\"event\": …}.")
+    var events = false
+
+    func validate() throws {
+        guard let url = URL(string: backend), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
+            throw ValidationError("--backend must be an http(s) URL such as http://127.0.0.1:8081, not \(backend).")
+        }
+        if (user == nil) != (password == nil) {
+            throw ValidationError("Give --user and --password together.")
+        }
+        if let timeout, !(timeout > 0) {
+            throw ValidationError("--timeout must be a positive number of seconds.")
+        }
+        if (publicKey == nil) != (secret == nil) {
+            throw ValidationError("Give --public-key and --secret together.")
+        }
+    }
+
+    /// `--device` with `~` expanded, as an absolute file URL.
+    var deviceURL: URL {
+        var path = device
+        if path == "~" || path.hasPrefix("~/") {
+            let home = ProcessInfo.processInfo.environment["HOME"].map { URL(fileURLWithPath: $0) }
+                ?? FileManager.default.homeDirectoryForCurrentUser
+            path = home.path + String(path.dropFirst())
+        }
+        return URL(fileURLWithPath: path, isDirectory: true).standardizedFileURL
+    }
+
+    /// The service provider base: `<backend>/adobe-services`.
+    var serviceProvider: URL {
+        var base = backend
+        while base.hasSuffix("/") { base.removeLast() }
+        return URL(string: base + "/adobe-services")!
+    }
+
+    /// The credentials, when both were given.
+    var credentials: (user: String, password: String)? {
+        guard let user, let password else { return nil }
+        return (user, password)
+    }
+}
+
+extension Platform: ExpressibleByArgument {
+    public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}

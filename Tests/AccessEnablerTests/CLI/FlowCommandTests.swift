@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+
+/// `passconsole flow`, run as the built binary against a backend started by the test: JSON lines and exit codes.
+///
+/// The executable target cannot be imported, so these tests run `passconsole` (built next to the test bundle by
+/// `swift build` / `swift test`) with `Process`. They are skipped when the binary is not there.
+@Suite struct FlowCommandTests {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
+    func authorizeLogsInAndTheLoginPersistsAcrossRuns() async throws {
+        try await SDKFixture.with { fixture in
+            let cli = FlowCLI(fixture: fixture)
+            let authorize = try await cli.run(
+                "authorize", "--mvpd", "Dish", "--user", "carol", "--password", "carol123", "--resource", "news")
+            #expect(authorize.status == 0, "\(authorize)")
+            #expect(authorize.callbacks("setRequestorComplete").first?["status"] as? Int == 1)
+            #expect(authorize.callbacks("displayProviderDialog").count == 1)
+            #expect(authorize.callbacks("navigateToUrl").count == 1)
+            #expect(authorize.callbacks("setAuthenticationStatus").contains { $0["status"] as? Int == 1 })
+            let token = try #require(authorize.callbacks("setToken").first, "\(authorize)")
+            #expect(token["resource"] as? String == "news")
+            #expect((token["token"] as? String)?.isEmpty == false)
+            #expect(authorize.callbacks("sendTrackingData").contains { $0["event"] as? String == "authorizationDetection" })
+            #expect(authorize.errors.isEmpty)
+
+            // A second run on the same --device finds the login: the storage persisted.
+            let check = try await cli.run("check")
+            #expect(check.status == 0, "\(check)")
+            #expect(check.callbacks("setAuthenticationStatus").map { $0["status"] as? Int } == [1])
+            #expect(check.callbacks("displayProviderDialog").isEmpty)
+
+            // Another app of the same team and bundle-ID prefix on that phone shares the login (iOS team storage).
+            let sibling = try await cli.run("check", "--bundle-id", "com.example.news.watch")
+            #expect(sibling.status == 0, "\(sibling)")
+        }
+    }
+
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
+    func authorizingAResourceTheSubscriberIsNotEntitledToFails() async throws {
+        try await SDKFixture.with { fixture in
+            let result = try await FlowCLI(fixture: fixture).run(
+                "authorize", "--mvpd", "Dish", "--user", "dave", "--password", "dave123", "--resource", "premium-drama")
+            #expect(result.status != 0, "\(result)")
+            #expect(result.callbacks("setAuthenticationStatus").contains { $0["status"] as? Int == 1 })
+            let failed = try #require(result.callbacks("tokenRequestFailed").first, "\(result)")
+            #expect(failed["resource"] as? String == "premium-drama")
+            #expect(failed["errorCode"] as? String == "User Not Authorized Error")
+            #expect(result.callbacks("setToken").isEmpty)
+        }
+    }
+
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
+    func logoutEndsTheLoginForTheNextRun() async throws {
+        try await SDKFixture.with { fixture in
+            let cli = FlowCLI(fixture: fixture)
+            let login = try await cli.run("login", "--mvpd", "Dish", "--user", "carol", "--password", "carol123")
+            #expect(login.status == 0, "\(login)")
+            #expect(login.callbacks("setAuthenticationStatus").last?["status"] as? Int == 1)
+
+            let logout = try await cli.run("logout")
+            #expect(logout.status == 0, "\(logout)")
+            #expect(logout.callbacks("navigateToUrl").count == 1)
+            #expect(logout.callbacks("setAuthenticationStatus").last?["status"] as? Int == 0)
+
+            let check = try await cli.run("check")
+            #expect(check.status != 0, "\(check)")
+            #expect(check.callbacks("setAuthenticationStatus").map { $0["status"] as? Int } == [0])
+        }
+    }
+
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
+    func thePickerWithoutMvpdIsAnError() async throws {
+        try await SDKFixture.with { fixture in
+            let result = try await FlowCLI(fixture: fixture).run("login", "--user", "carol", "--password", "carol123")
+            #expect(result.status != 0, "\(result)")
+            #expect(result.callbacks("displayProviderDialog").count == 1)
+            #expect(result.errors.first?.contains("--mvpd") == true, "\(result)")
+        }
+    }
+
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
+    func metadataAndEventsPrintJSONLines() async throws {
+        try await SDKFixture.with { fixture in
+            let result = try await FlowCLI(fixture: fixture).run("metadata", "--key", "device", "--events")
+            #expect(result.status == 0, "\(result)")
+            let metadata = try #require(result.callbacks("setMetadataStatus").first, "\(result)")
+            #expect((metadata["metadata"] as? String)?.count == 64)
+            #expect(metadata["key"] as? Int == 2)
+            #expect(!result.lines.filter { $0["event"] != nil }.isEmpty)
+        }
+    }
+}
+
+/// Runs the `passconsole` binary's `flow` subcommands against a fixture's backend and device folder.
+struct FlowCLI {
+    let backend: String
+    let device: String
+
+    init(fixture: SDKFixture) {
+        backend = fixture.baseURL
+        device = fixture.folder.root.path
+    }
+
+    /// What one run printed and how it ended.
+    struct Result: CustomStringConvertible {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+
+        /// Every stdout line parsed as a JSON object.
+        var lines: [[String: Any]] {
+            stdout.split(separator: "\n").compactMap {
+                (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any]
+            }
+        }
+
+        /// The lines of callback `name`, in order.
+        func callbacks(_ name: String) -> [[String: Any]] { lines.filter { $0["callback"] as? String == name } }
+
+        /// The `{"error": …}` lines' messages.
+        var errors: [String] { lines.compactMap { $0["error"] as? String } }
+
+        var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
+    }
+
+    /// `passconsole flow <arguments> --backend … --device …`.
+    func run(_ arguments: String...) async throws -> Result {
+        let binary = try #require(Self.binary, Self.missingMessage)
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("flow-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let out = scratch.appendingPathComponent("stdout")
+        let err = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["flow"] + arguments + ["--backend", backend, "--device", device, "--timeout", "20"]
+        process.standardOutput = try FileHandle(forWritingTo: out)
+        process.standardError = try FileHandle(forWritingTo: err)
+        process.standardInput = FileHandle.nullDevice
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
+            do { try process.run() } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        return Result(
+            status: status, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
+            stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
+    }
+
+    /// The built `passconsole`: `PASSCONSOLE_BINARY`, else next to the test bundle, else `.build/debug`.
+    static let binary: URL? = {
+        let fileManager = FileManager.default
+        var candidates: [URL] = []
+        if let explicit = ProcessInfo.processInfo.environment["PASSCONSOLE_BINARY"] {
+            candidates.append(URL(fileURLWithPath: explicit))
+        }
+        // Linux: the test bundle is an executable in the build folder; macOS: a .xctest bundle in it.
+        if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
+        candidates.append(Bundle.main.bundleURL)
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
+        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
+            candidates.append(bundle.bundleURL.deletingLastPathComponent())
+        }
+        if let first = CommandLine.arguments.first {
+            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
+        }
+        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent()
+        candidates.append(package.appendingPathComponent(".build/debug"))
+        for candidate in candidates {
+            let file = candidate.lastPathComponent == "passconsole" ? candidate : candidate.appendingPathComponent("passconsole")
+            var isDirectory: ObjCBool = false
+            if fileManager.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                fileManager.isExecutableFile(atPath: file.path)
+            {
+                return file
+            }
+        }
+        return nil
+    }()
+
+    static let missingMessage: Comment =
+        "the passconsole binary was not found next to the test bundle or in .build/debug: build it first (swift build), or set PASSCONSOLE_BINARY"
+}
