@@ -52,7 +52,7 @@ public final class AccessEnabler: Sendable {
 
     deinit { intake.finish() }
 
-    private func send(_ step: @escaping @Sendable (EntitlementEngine) async -> Void) { intake.yield(step) }
+    func send(_ step: @escaping @Sendable (EntitlementEngine) async -> Void) { intake.yield(step) }
 
     // MARK: - The seeds' API
 

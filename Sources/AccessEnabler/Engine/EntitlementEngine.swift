@@ -27,6 +27,8 @@ actor EntitlementEngine {
     var genericData: String?
     var tvosCredentials: (secret: String, publicKey: String)?
     var sequence = 0
+    /// Async-API callers waiting for their callback.
+    var waiters: [CallbackWaiter] = []
     private var tail: Task<Void, Never>?
     var pollTask: Task<Void, Never>?
 
@@ -86,6 +88,7 @@ actor EntitlementEngine {
         emit(.callback(callback: callback), mvpd: mvpd)
         if case .sendTrackingData(let event, let data) = callback { emit(.tracking(event: event, data: data), mvpd: mvpd) }
         dispatcher.deliver(callback)
+        resumeWaiter(with: callback)
     }
 
     /// An advanced status on the status delegate (spec §2.2).
