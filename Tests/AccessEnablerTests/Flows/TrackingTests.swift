@@ -1,0 +1,80 @@
+import AccessEnabler
+import Foundation
+import PassBackend
+import PassProtocol
+import Testing
+
+/// sendTrackingData (spec §4): the triggering calls, the event types, the documented item order.
+@Suite struct TrackingTests {
+    @Test func eachTriggeringCallSendsItsEventWithTheDocumentedFields() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            // checkAuthentication, not signed in: failure, no MVPD/GUID/cached
+            app.enabler.checkAuthentication()
+            await app.settle()
+            #expect(app.delegate.tracking.last?.0 == .authenticationDetection)
+            #expect(app.delegate.tracking.last?.1 == ["NO", "None", "None", "None", "mobile", "ios", "iOS"])
+            // setSelectedProvider: mvpdSelection with the MVPD first
+            app.enabler.getAuthentication()
+            app.enabler.setSelectedProvider("Dish")
+            await app.settle()
+            #expect(app.delegate.tracking.last?.0 == .mvpdSelection)
+            #expect(app.delegate.tracking.last?.1 == ["Dish", "mobile", "ios", "iOS"])
+            // handleExternalURL: success with the MVPD, the MD5 of the GUID, not cached
+            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
+            app.enabler.handleExternalURL(end)
+            await app.settle()
+            let authn = try #require(app.delegate.tracking.last)
+            #expect(authn.0 == .authenticationDetection)
+            #expect(authn.1.count == 7)
+            #expect(authn.1[0] == "YES" && authn.1[1] == "Dish" && authn.1[3] == "NO")
+            #expect(authn.1[2].count == 32 && authn.1[2].allSatisfy(\.isHexDigit), "GUID reported MD5-hashed")
+            // getAuthorization: authorization event with 9 items; failure carries the code and details
+            app.enabler.getAuthorization("news")
+            await app.settle()
+            let authz = try #require(app.delegate.tracking.last)
+            #expect(authz.0 == .authorizationDetection)
+            #expect(authz.1.count == 9)
+            #expect(authz.1[0] == "YES" && authz.1[1] == "Dish" && authz.1[3] == "NO" && authz.1[4] == "None")
+            fixture.service.faults.denials = [Denial(mvpd: "Dish", resource: "movies", message: "Upgrade to the Movie package")]
+            app.enabler.checkAuthorization("movies")
+            await app.settle()
+            let denied = try #require(app.delegate.tracking.last)
+            #expect(denied.1[0] == "NO" && denied.1[1] == "Dish")
+            #expect(denied.1[4] == ErrorCode.USER_NOT_AUTHORIZED_ERROR)
+            #expect(denied.1[5] == "Upgrade to the Movie package")
+            #expect(Array(denied.1.suffix(3)) == ["mobile", "ios", "iOS"])
+        }
+    }
+
+    @Test func mvpdSelectionIsSentOnlyWhenTheMvpdChanges() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
+            let before = app.delegate.tracking.filter { $0.0 == .mvpdSelection }.count
+            app.enabler.setSelectedProvider("Dish")
+            await app.settle()
+            #expect(app.delegate.tracking.filter { $0.0 == .mvpdSelection }.count == before)
+            app.enabler.setSelectedProvider("Spectrum")
+            await app.settle()
+            #expect(app.delegate.tracking.filter { $0.0 == .mvpdSelection }.count == before + 1)
+        }
+    }
+
+    @Test func slowBackendTimesOutAsANetworkErrorAndTheQueueDrains() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app(configure: { $0.requestTimeout = 1 })
+            await app.start(base: fixture.serviceProvider)
+            try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
+            fixture.service.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: 3000, remaining: 1)]
+            app.enabler.getAuthorization("news")
+            app.enabler.checkAuthentication()
+            await app.settle()
+            let failed = app.delegate.main.compactMap { if case .tokenRequestFailed(_, let code, _) = $0 { code } else { nil } }
+            #expect(failed == [ErrorCode.GENERIC_AUTHORIZATION_ERROR])
+            #expect(app.delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: ""), "the next call still ran; storage untouched")
+        }
+    }
+}
