@@ -25,6 +25,8 @@ final class HTTPTransport: Sendable {
         configuration.timeoutIntervalForResource = timeout
         configuration.httpCookieAcceptPolicy = .never
         configuration.httpShouldSetCookies = false
+        // No URL cache: with one, a cancelled request can crash swift-corelibs-foundation (issue #3296).
+        configuration.urlCache = nil
         self.record = record
         self.commonHeaders = commonHeaders
         self.session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)

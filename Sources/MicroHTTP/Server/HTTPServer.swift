@@ -87,8 +87,9 @@ public final class HTTPServer: Sendable {
             state.draining = true
             return state.daemon
         }) else { return }
+        // The quiesced listening socket stays open until MHD_stop_daemon: the worker threads remove it from their
+        // epoll sets lazily, and a closed descriptor there makes libmicrohttpd panic ("Failed to remove listen FD").
         let listener = MHD_quiesce_daemon(daemon.pointer)
-        if listener >= 0 { close(listener) }
         for stream in state.withLock({ Array($0.streams.values) }) { stream.close() }
         let deadline = ContinuousClock.now + gracePeriod
         while state.withLock({ $0.openRequests - $0.streamRequests > 0 }), ContinuousClock.now < deadline {
@@ -100,6 +101,7 @@ public final class HTTPServer: Sendable {
         }
         try? await Task.sleep(for: .milliseconds(20))
         MHD_stop_daemon(daemon.pointer)
+        if listener >= 0 { close(listener) }
         state.withLock { $0.daemon = nil }
         Unmanaged.passUnretained(self).release()
         logger.info("stopped", metadata: ["port": "\(port)"])
