@@ -27,6 +27,8 @@ public struct AccessEnablerConfiguration: Sendable {
     public var pollInterval: Duration = .seconds(PassConstants.CLIENTLESS_POLL_TIMER_INTERVAL)
     /// tvOS second screen: the registration code lifetime to ask for (seconds).
     public var regcodeTTL: Int = PassConstants.CLIENTLESS_REGCODE_TTL
+    /// The platform's single sign-on (Apple TV Provider); `nil` when the app does not offer it.
+    public var platformServices: (any PlatformServices)?
     /// HTTP timeout per request (seconds).
     public var requestTimeout: TimeInterval = 20
     /// The clock tokens are judged by (tests move it).

@@ -48,7 +48,11 @@ extension EntitlementEngine {
             await startLogin(mvpd: cached)
             return
         }
-        // Step 4: the picker.
+        // Step 4: the system picker when platform SSO is possible, else the SDK's own picker.
+        if usesPlatformPicker(requestor) {
+            await platformSignIn(requestor)
+            return
+        }
         guard !requestor.mvpds.isEmpty else {
             callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.genericAuthentication.rawValue))
             trackAuthentication(success: false, mvpd: nil, guid: nil, cached: false)

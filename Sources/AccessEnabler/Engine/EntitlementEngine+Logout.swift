@@ -7,6 +7,7 @@ extension EntitlementEngine {
         guard let requestor else { return }
         let storage = loadStorage()
         let mvpd = storage.currentMvpd(requestor: requestor.id)
+        let viaPlatformSSO = Self.cameFromPlatformSSO(storage, requestor: requestor.id, mvpd: mvpd)
         pollTask?.cancel()
         pollTask = nil
         waitingAuthorizations = []
@@ -24,13 +25,10 @@ extension EntitlementEngine {
             setAuthentication(.idle)
             callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: mvpd)
         }
-        if let mvpd, requestor.mvpd(mvpd)?.enablePlatformServices == true, appleSSOUsed {
+        if viaPlatformSSO {
             status(.VSA203, message: "Signed in through Apple SSO: also sign out in Settings → TV Provider.")
         }
     }
-
-    /// Whether the last login came from Apple SSO (the console and VSA203 need it).
-    var appleSSOUsed: Bool { false }
 }
 
 /// getMetadata (spec §1.11): authN/authZ expiry, device ID, user metadata items.

@@ -28,6 +28,7 @@ enum LoginRoutes {
         router.get("/sp/saml/SAMLAssertionConsumer") { request in try consume(request, service) }
         router.post("/sp/saml/SAMLAssertionConsumer") { request in try consume(request, service) }
         LogoutRoutes.register(in: &router, service: service)
+        PlatformSSORoutes.register(in: &router, service: service)
         LogoRoutes.register(in: &router, service: service)
     }
 

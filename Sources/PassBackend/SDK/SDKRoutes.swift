@@ -56,7 +56,7 @@ enum SDKRoutes {
             return failure(.expired(TokenDate.format(session.expires)), status: .unauthorized)
         }
         let token = service.issueAuthN(session)
-        let metadata = service.subscriber(of: session).map { service.userMetadata(for: $0) }
+        let metadata = service.subscriber(of: session).map { service.userMetadata(for: $0, session: session) }
         return .xml(SDKResponses.authnToken(token.serialized, userMeta: metadata?.jsonText))
     }
 

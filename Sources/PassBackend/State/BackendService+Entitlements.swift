@@ -25,9 +25,10 @@ extension BackendService {
     }
 
     /// The user metadata of a subscriber (spec §6.5).
-    func userMetadata(for subscriber: Subscriber) -> UserMetadata {
+    func userMetadata(for subscriber: Subscriber, session: AuthSession? = nil) -> UserMetadata {
         var data = subscriber.metadata
         data["userID"] = data["userID"] ?? .string(subscriber.userID)
+        if let source = session?.tokenSource { data["tokenSource"] = .string(source) }
         return UserMetadata(updated: Int64(now().timeIntervalSince1970), data: data)
     }
 }

@@ -27,6 +27,8 @@ public struct AuthSession: Sendable, Equatable, Codable {
     public var revoked: Bool
     /// REST v1 `appId`: scopes the session to one app (no SSO).
     public var appID: String?
+    /// `apple` when the sign-in came from the platform's single sign-on (Apple TV Provider), else nil.
+    public var tokenSource: String? = nil
 }
 
 /// A server-side authorization (REST v1 keeps tokens on the server).

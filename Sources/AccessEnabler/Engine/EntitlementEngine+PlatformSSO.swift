@@ -1,0 +1,71 @@
+import Foundation
+import PassProtocol
+
+/// Apple SSO (cookbook: authentication with Apple SSO on iOS and tvOS; spec §1.5 step 4, §3.3 N003/N004/N005/VSA203).
+extension EntitlementEngine {
+    /// True when `getAuthentication` should offer the system picker: the app provides platform services and the
+    /// requestor has at least one MVPD with platform SSO.
+    func usesPlatformPicker(_ requestor: ConfiguredRequestor) -> Bool {
+        configuration.platformServices != nil && requestor.mvpds.contains(where: \.enablePlatformServices)
+    }
+
+    func platformSignIn(_ requestor: ConfiguredRequestor) async {
+        guard let services = configuration.platformServices else { return }
+        let offered = requestor.mvpds.filter(\.enablePlatformServices)
+        setAuthentication(.pickingProvider)
+        callback(.presentTvProviderDialog)
+        let result = await services.requestSignIn(mvpds: offered)
+        switch result {
+        case .signedIn(let mvpd, let saml):
+            setAuthentication(.fetchingToken(mvpd: mvpd))
+            do {
+                try await client().exchangePlatformToken(requestorID: requestor.id, deviceID: deviceID, mvpdID: mvpd, samlResponse: saml)
+            } catch {
+                status(.AAPL_ERROR, message: "The platform sign-in could not be exchanged: \(error)")
+                authenticationFailed(mvpd: mvpd, code: .genericAuthentication, message: "Token exchange failed: \(error)")
+                return
+            }
+            if loadStorage().currentMvpd(requestor: requestor.id) != mvpd {
+                callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd)), mvpd: mvpd)
+            }
+            await fetchAuthNToken(mvpd: mvpd)
+        case .otherProvider:
+            callback(.dismissTvProviderDialog)
+            status(.N003)
+            callback(.displayProviderDialog(mvpds: requestor.mvpds))
+        case .unsupportedProvider(let mvpd):
+            callback(.dismissTvProviderDialog)
+            status(.N004, message: "\(mvpd) is not supported by \(requestor.id) for single sign-on.")
+            callback(.displayProviderDialog(mvpds: requestor.mvpds))
+        case .cancelled:
+            callback(.dismissTvProviderDialog)
+            cancelAuthentication()
+        case .failed(let reason):
+            callback(.dismissTvProviderDialog)
+            status(.AAPL_ERROR, message: reason, extra: ["details": reason])
+            callback(.displayProviderDialog(mvpds: requestor.mvpds))
+        }
+    }
+
+    /// Whether the stored sign-in of `requestor`/`mvpd` came from platform SSO (user metadata `tokenSource`).
+    static func cameFromPlatformSSO(_ storage: TokenStorage, requestor: String, mvpd: String?) -> Bool {
+        guard let mvpd, let meta = storage.bucket(requestor: requestor, mvpd: mvpd)?.userMeta,
+            let parsed = try? UserMetadata.decode(json: Data(meta.utf8))
+        else { return false }
+        return parsed.data["tokenSource"] == .string("apple")
+    }
+}
+
+extension SDKClient {
+    /// `POST {sp}/tokens`: exchanges the platform's SAML profile for a session `sessionDevice` then returns.
+    func exchangePlatformToken(requestorID: String, deviceID: String, mvpdID: String, samlResponse: String) async throws(Failure) {
+        let form = [("requestor_id", requestorID), ("device_id", deviceID), ("mso_id", mvpdID), ("SAMLResponse", samlResponse)]
+        let answer: HTTPTransport.Answer
+        do { answer = try await transport.post(URL(string: sp.absoluteString + SDKEndpoint.tokens.rawValue)!, form: form) } catch {
+            throw .unreachable(error.reason)
+        }
+        guard (200..<300).contains(answer.status) else {
+            throw .status(answer.status, details: SDKResponses.parseError(answer.body), code: nil)
+        }
+    }
+}
