@@ -95,8 +95,9 @@ struct EventStreamTests {
         let connection = try Self.subscribe(server.port)
         #expect(await Self.waitFor { stream.subscriberCount == 1 })
         let started = ContinuousClock.now
-        await server.shutdown(gracePeriod: .seconds(5))
-        #expect(ContinuousClock.now - started < .seconds(3))
+        // Open streams must not hold shutdown for the grace period (a generous margin: CI machines are busy).
+        await server.shutdown(gracePeriod: .seconds(30))
+        #expect(ContinuousClock.now - started < .seconds(15))
         #expect(connection.waitForClose(timeout: .seconds(2)))
     }
 }
