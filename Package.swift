@@ -68,7 +68,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
         .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport"]),
-        .testTarget(name: "PassStorageTests", dependencies: ["PassStorage"]),
+        .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport"]),
         .testTarget(
             name: "AccessEnablerTests",
             dependencies: ["AccessEnabler", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport"]

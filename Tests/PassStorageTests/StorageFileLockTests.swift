@@ -1,4 +1,5 @@
 import Foundation
+import PassTestSupport
 import PassStorage
 import Testing
 
@@ -114,7 +115,7 @@ struct StorageFileProcessLockTests {
         process.executableURL = URL(filePath: "/bin/sh")
         process.arguments = ["-c", script]
         process.environment = environment.merging(["PATH": "/usr/bin:/bin", "FLOCK": flockTool!]) { $1 }
-        try process.run()
+        try ProcessLauncher.run(process)
         return process
     }
 

@@ -1,11 +1,12 @@
 import Foundation
+import PassTestSupport
 import Testing
 
 /// `passconsole flow`, run as the built binary against a backend started by the test: JSON lines and exit codes.
 ///
 /// The executable target cannot be imported, so these tests run `passconsole` (built next to the test bundle by
 /// `swift build` / `swift test`) with `Process`. They are skipped when the binary is not there.
-@Suite struct FlowCommandTests {
+@Suite(.serialized) struct FlowCommandTests {
     @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
     func authorizeLogsInAndTheLoginPersistsAcrossRuns() async throws {
         try await SDKFixture.with { fixture in
@@ -142,7 +143,7 @@ struct FlowCLI {
         process.standardInput = FileHandle.nullDevice
         let status: Int32 = try await withCheckedThrowingContinuation { continuation in
             process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try process.run() } catch {
+            do { try ProcessLauncher.run(process) } catch {
                 process.terminationHandler = nil
                 continuation.resume(throwing: error)
             }
