@@ -40,7 +40,7 @@ public final class RawConnection: @unchecked Sendable {
     /// Reads until the received text contains `marker`, the peer closes, or `timeout` passes; returns all text
     /// received so far.
     @discardableResult
-    public func read(until marker: String, timeout: Duration = .seconds(5)) -> String {
+    public func read(until marker: String, timeout: Duration = .seconds(20)) -> String {
         let deadline = ContinuousClock.now + timeout
         while !text.contains(marker), ContinuousClock.now < deadline, readOnce(wait: deadline) {}
         return text

@@ -19,7 +19,7 @@ struct EventStreamTests {
         return connection
     }
 
-    static func waitFor(_ condition: () -> Bool, timeout: Duration = .seconds(5)) async -> Bool {
+    static func waitFor(_ condition: () -> Bool, timeout: Duration = .seconds(20)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !condition(), ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
         return condition()

@@ -121,10 +121,14 @@ struct BadInputTests {
         try await BackendFixture.with { service, client async throws in
             let limit = HTTPServerConfiguration().maxBodySize
             let big = "requestor_id=REF30&device_id=" + String(repeating: "a", count: limit)
-            let answer = try await client.send("POST", "/adobe-services/1.0/sessionDevice",
-                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(big.utf8))
-            #expect(answer.status == 413)
-            #expect(answer.json["error"] as? String == "payload_too_large")
+            // The server may answer 413 and close before the client has finished sending the megabyte; then the
+            // client sees a broken pipe instead of the answer. Either way nothing is stored (checked below).
+            do {
+                let answer = try await client.send("POST", "/adobe-services/1.0/sessionDevice",
+                    headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(big.utf8))
+                #expect(answer.status == 413)
+                #expect(answer.json["error"] as? String == "payload_too_large")
+            } catch let error as NSError where error.domain == NSURLErrorDomain {}
             let announced = try await Self.raw(client,
                 "POST /adobe-services/1.0/authorizeDevice HTTP/1.1\r\nContent-Type: application/x-www-form-urlencoded"
                     + "\r\nContent-Length: \(limit * 4)")

@@ -67,6 +67,7 @@ extension EntitlementEngine {
     func setOptions(_ options: [String: String]) {
         emit(.apiCall(name: "setOptions", arguments: options.mapValues { $0.count > 64 ? String($0.prefix(64)) + "…" : $0 }))
         self.options.merge(options) { $1 }
+        transport = nil  // The next request carries the new visitor ID / device info.
         dispatcher.handleSVC.withLock { $0 = (self.options["handleSVC"] ?? "false").lowercased() == "true" }
     }
 

@@ -18,8 +18,8 @@ extension EntitlementEngine {
         if let found = Self.valid(in: loadStorage(), requestor: requestor, deviceID: deviceID, now: now()) { return found }
         var copied: SSOCopy?
         let context = ssoContext(requestor)
-        let changed = updateStorage("SSO: copied a token into \(requestor.id)") { storage in copied = storage.copySSOToken(context) }
-        guard changed, let copied else { return nil }
+        updateStorage("SSO: copied a token into \(requestor.id)") { storage in copied = storage.copySSOToken(context) }
+        guard let copied else { return nil }
         emit(.storageChanged(domain: store.domain, change: "SSO copy of the \(copied.mvpdID) token of \(copied.sourceRequestorID)"), mvpd: copied.mvpdID)
         return Self.valid(in: loadStorage(), requestor: requestor, deviceID: deviceID, now: now())
     }

@@ -31,6 +31,7 @@ actor EntitlementEngine {
     var waiters: [CallbackWaiter] = []
     private var tail: Task<Void, Never>?
     var pollTask: Task<Void, Never>?
+    var transport: HTTPTransport?
 
     init(configuration: AccessEnablerConfiguration, dispatcher: CallbackDispatcher, broadcaster: EventBroadcaster, logger: Logger) {
         self.configuration = configuration
@@ -124,12 +125,12 @@ actor EntitlementEngine {
         }
     }
 
-    /// Changes the stored tokens; records what changed. A failed write leaves the last good state on disk.
+    /// Changes the stored tokens; records what changed (nothing is recorded or written when nothing changed).
+    /// A failed write leaves the last good state on disk. Returns false only when the storage could not be used.
     @discardableResult
     func updateStorage(_ what: String, mvpd: String? = nil, _ change: (inout TokenStorage) -> Void) -> Bool {
         do {
-            try store.update(change)
-            emit(.storageChanged(domain: store.domain, change: what), mvpd: mvpd)
+            if try store.update(change).changed { emit(.storageChanged(domain: store.domain, change: what), mvpd: mvpd) }
             return true
         } catch {
             fail("storage", "Token storage (\(store.domain)) could not be written (\(what)): \(error)")
@@ -139,7 +140,15 @@ actor EntitlementEngine {
 
     // MARK: - Client
 
+    /// The HTTP transport, kept for the engine's life so connections are reused; rebuilt when options change.
     func makeTransport() -> HTTPTransport {
+        if let transport { return transport }
+        let made = buildTransport()
+        transport = made
+        return made
+    }
+
+    private func buildTransport() -> HTTPTransport {
         let deviceInfo = options["device_info"] ?? configuration.deviceInfo?.base64Encoded()
         let visitorID = options["visitorID"]
         let profile = options["applicationProfile"]

@@ -9,6 +9,9 @@ struct TokenStore: Sendable {
     /// Where the file lives, for events: `team TEAM1234` or `app com.example.tv`.
     let domain: String
 
+    /// Thrown inside the locked update to skip writing an unchanged value.
+    private struct Unchanged: Error {}
+
     /// Why stored bytes could not be used.
     struct Unreadable: Error, Sendable { var reason: String }
 
@@ -18,18 +21,25 @@ struct TokenStore: Sendable {
         return try Self.decode(data)
     }
 
-    /// Applies `change` to the stored value under the file lock and writes the result atomically.
+    /// Applies `change` to the stored value under the file lock and writes the result atomically. When the change
+    /// leaves the value as it was, nothing is written (no fsync for the no-op rules that run at every setRequestor).
     @discardableResult
-    func update<T>(_ change: (inout TokenStorage) -> T) throws -> (result: T, storage: TokenStorage) {
+    func update<T>(_ change: (inout TokenStorage) -> T) throws -> (result: T, storage: TokenStorage, changed: Bool) {
         var result: T?
         var after = TokenStorage()
-        try file.update { data in
-            var storage = try data.map(Self.decode) ?? TokenStorage()
-            result = change(&storage)
-            after = storage
-            return try Self.encoder.encode(storage)
+        do {
+            try file.update { data in
+                let before = try data.map(Self.decode) ?? TokenStorage()
+                var storage = before
+                result = change(&storage)
+                after = storage
+                guard storage != before || data == nil && !storage.isEmpty else { throw Unchanged() }
+                return try Self.encoder.encode(storage)
+            }
+        } catch is Unchanged {
+            return (result!, after, false)
         }
-        return (result!, after)
+        return (result!, after, true)
     }
 
     static func decode(_ data: Data) throws -> TokenStorage {
