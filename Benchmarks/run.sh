@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# PassConsole benchmarks: MicroHTTP static files vs nginx, and the PassBackend REST v1 hot paths vs a bare
-# nginx round trip. Everything listens on 127.0.0.1 only and is stopped on exit.
+# PassConsole benchmarks: MicroHTTP static files vs nginx, the PassBackend REST v1 hot paths vs a bare
+# nginx round trip, and the SDK's time to media token vs the bare HTTP requests of the same flow
+# (`passconsole bench-flow`). Everything listens on 127.0.0.1 only and is stopped on exit.
 #
 #   make bench                       # builds release, then runs this script
 #   BUILD_DIR=/tmp/x/release Benchmarks/run.sh
@@ -11,6 +12,7 @@
 #   DURATION  [10s]              wrk duration per run
 #   THREADS   [2]  CONNECTIONS [64]   wrk -t / -c
 #   RESULTS   [Benchmarks/results.md] where the summary table is written (overwritten)
+#   FLOW_ITERATIONS [200]  FLOW_COLD_ITERATIONS [30]   `passconsole bench-flow` warm / cold iterations
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -389,6 +391,28 @@ if ! rest_benchmarks; then
     fi
     NOTES+=("REST v1 benchmarks not run: $REST_SKIPPED.")
 fi
+
+# --- 3. SDK flow: time to media token, AccessEnabler vs the bare HTTP round trips (`passconsole bench-flow`) ---
+
+echo
+log "SDK flow: time to media token, AccessEnabler vs bare URLSession (warm and cold), passconsole bench-flow"
+if ! kill -0 "$BACKEND_PID" 2>/dev/null; then
+    BACKEND_PORT=$(free_port)
+    start backend-flow "$BIN" backend --port "$BACKEND_PORT" --config "$CONFIG"
+    BACKEND_PID=$LAST_PID
+    B=http://127.0.0.1:$BACKEND_PORT
+    wait_http "$B/adobe-services/1.0/config/REF30" "$BACKEND_PID" backend-flow
+fi
+FLOW_TABLE=""
+if "$BIN" bench-flow --backend "$B" --iterations "${FLOW_ITERATIONS:-200}" \
+    --cold-iterations "${FLOW_COLD_ITERATIONS:-30}" >"$WORK/flow.md" 2>"$WORK/flow.err"; then
+    FLOW_TABLE=$(<"$WORK/flow.md")
+    sed 's/^/  /' "$WORK/flow.md"
+else
+    cat "$WORK/flow.err" >&2
+    FLOW_TABLE="bench-flow failed: $(tail -n1 "$WORK/flow.err")"
+    NOTES+=("SDK flow benchmark not run: $(tail -n1 "$WORK/flow.err").")
+fi
 stop_pid "$BACKEND_PID"
 
 # --- summary ------------------------------------------------------------------------------------------------
@@ -411,6 +435,15 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     printf '%s\n' "${ROWS[@]}"
     echo
     for note in "${NOTES[@]}"; do echo "- $note"; done
+    echo
+    echo "### SDK flow: time to media token"
+    echo
+    echo "passconsole bench-flow, one process, SDK and bare interleaved per iteration: warm = getAuthorization with" \
+        "authN and authZ cached (one deviceShortAuthorize); cold = fresh device storage, setRequestor through the" \
+        "picker, the Dish login page, sessionDevice, authorizeDevice and deviceShortAuthorize. Targets: SDK/bare" \
+        "≤ 1.10 (median) and no more round trips than the bare flow."
+    echo
+    echo "$FLOW_TABLE"
 } >"$WORK/summary.md"
 
 echo

@@ -43,6 +43,7 @@ public final class HeadlessWebView: Sendable {
 
     private let session: URLSession
     private let cookies = Mutex<[String: [String: String]]>([:])
+    private let requests = Mutex(0)
     private let userAgent: String
     private let maximumRedirects: Int
 
@@ -56,10 +57,15 @@ public final class HeadlessWebView: Sendable {
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.timeoutIntervalForRequest = timeout
+        configuration.urlCache = nil
         self.session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
         self.userAgent = userAgent
         self.maximumRedirects = maximumRedirects
     }
+
+    /// How many HTTP requests this web view has sent: every page load, form submission and redirect followed counts
+    /// one (the redirect to the app's URL does not: it is never sent). Benchmarks count round trips with it.
+    public var requestCount: Int { requests.withLock { $0 } }
 
     /// Loads `url` and follows redirects until a page or the app's redirect URL.
     public func load(_ url: String) async throws(Failure) -> Outcome {
@@ -137,6 +143,7 @@ public final class HeadlessWebView: Sendable {
             if let cookie = cookieHeader(for: url) { request.setValue(cookie, forHTTPHeaderField: "Cookie") }
             let data: Data
             let response: URLResponse
+            requests.withLock { $0 += 1 }
             do { (data, response) = try await session.data(for: request) } catch {
                 throw Failure(message: "Could not load \(url): \(error.localizedDescription)")
             }

@@ -1,0 +1,206 @@
+import AccessEnabler
+import ArgumentParser
+import Foundation
+
+/// `passconsole bench-flow`: time to media token through the SDK vs the bare HTTP round trips the same flow needs,
+/// measured in one process and interleaved per iteration (`make bench` runs it; hidden from the help list).
+struct BenchFlowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-flow",
+        abstract: "Benchmark: time to media token through AccessEnabler vs bare HTTP requests (warm and cold).",
+        discussion: """
+            Warm: an iOS app logged in (Dish, carol) and authorized for news once; each iteration is one \
+            getAuthorization (authZ cached: one deviceShortAuthorize) against the same request made with URLSession. \
+            Cold: each iteration a fresh device folder and a new AccessEnabler, from setRequestor through the picker, \
+            the login page, sessionDevice, authorizeDevice and deviceShortAuthorize, against the same eight requests \
+            made with URLSession. Prints median and p90 ms, SDK/bare (median; target ≤ 1.10) and round trips per flow \
+            (target: the SDK sends no more than the bare flow).
+            """,
+        shouldDisplay: false)
+
+    @Option(help: "The backend's base URL (the service provider is <backend>/adobe-services).")
+    var backend = "http://127.0.0.1:8081"
+
+    @Option(help: "Timed warm iterations (authN and authZ cached).")
+    var iterations = 200
+
+    @Option(name: .customLong("cold-iterations"), help: "Timed cold iterations (fresh storage each).")
+    var coldIterations = 30
+
+    @Option(help: "Untimed warm iterations first (the SDK's round trips are counted on these); cold warms up once.")
+    var warmup = 20
+
+    @Flag(help: "Warm: also time the bare request with a new URLSession per request, as the SDK's transport makes one.")
+    var diagnose = false
+
+    @Flag(help: "Print one JSON object instead of the Markdown table.")
+    var json = false
+
+    func validate() throws {
+        guard let url = URL(string: backend), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+            throw ValidationError("--backend must be an http(s) URL such as http://127.0.0.1:8081, not \(backend).")
+        }
+        guard iterations > 0, coldIterations > 0, warmup > 0 else {
+            throw ValidationError("--iterations, --cold-iterations and --warmup must be positive.")
+        }
+    }
+
+    func run() async throws {
+        var base = backend
+        while base.hasSuffix("/") { base.removeLast() }
+        let bench = FlowBench(serviceProvider: URL(string: base + "/adobe-services")!, names: BenchNames())
+        defer { bench.removeDevices() }
+        let watchdog = Watchdog.start(seconds: 90)
+        defer { watchdog.cancel() }
+        do {
+            let warm = try await bench.warm(iterations: iterations, warmup: warmup, diagnose: diagnose)
+            let cold = try await bench.cold(iterations: coldIterations)
+            let report = BenchFlowReport(backend: base, flows: [warm, cold], loadAverage: BenchFlowReport.loadAverage())
+            print(json ? report.json() : report.markdown([warm, cold]))
+        } catch {
+            FileHandle.standardError.write(Data("bench-flow: \(error)\n".utf8))
+            throw ExitCode.failure
+        }
+    }
+}
+
+/// The two flows, each measured through the SDK and bare, interleaved (SDK first on even iterations, bare first
+/// on odd ones) so drift in the machine's load hits both alike.
+struct FlowBench: Sendable {
+    let serviceProvider: URL
+    let names: BenchNames
+    let bare: BareFlowClient
+    let devices: URL
+
+    init(serviceProvider: URL, names: BenchNames) {
+        self.serviceProvider = serviceProvider
+        self.names = names
+        bare = BareFlowClient(serviceProvider: serviceProvider, names: names)
+        devices = FileManager.default.temporaryDirectory.appendingPathComponent("passconsole-bench-flow-\(UUID().uuidString)")
+    }
+
+    func removeDevices() { try? FileManager.default.removeItem(at: devices) }
+
+    func warm(iterations: Int, warmup: Int, diagnose: Bool) async throws -> FlowMeasurement {
+        progress("warm: logging in once (SDK and bare)")
+        let app = try BenchApp(device: devices.appendingPathComponent("warm"), serviceProvider: serviceProvider, names: names)
+        _ = try await check(app) { try await app.configureAndAuthorize() }
+        let login = try await bare.cold(deviceID: Self.deviceID()).login
+
+        var measurement = FlowMeasurement(name: "warm", title: "warm: authN + authZ cached")
+        let before = await app.roundTrips()
+        var bareRequests = 0
+        for _ in 0..<warmup {
+            _ = try await check(app) { try await app.enabler.authorization(for: names.resource) }
+            bareRequests += try await bare.warm(login).requests
+        }
+        measurement.sdkRoundTrips = Double(await app.roundTrips() - before) / Double(warmup)
+        measurement.bareRoundTrips = Double(bareRequests) / Double(warmup)
+        app.stopCounting()
+
+        progress("warm: \(iterations) iterations")
+        let clock = ContinuousClock()
+        var fresh = Samples()
+        for index in 0..<iterations {
+            for sdkTurn in index.isMultiple(of: 2) ? [true, false] : [false, true] {
+                let start = clock.now
+                if sdkTurn {
+                    _ = try await check(app) { try await app.enabler.authorization(for: names.resource) }
+                    measurement.sdk.add(clock.now - start)
+                } else {
+                    _ = try await bare.warm(login)
+                    measurement.bare.add(clock.now - start)
+                }
+            }
+            if diagnose {
+                let start = clock.now
+                _ = try await bare.warm(login, freshSession: true)
+                fresh.add(clock.now - start)
+            }
+            Watchdog.progress()
+        }
+        if diagnose { measurement.bareFreshSession = fresh }
+        return measurement
+    }
+
+    func cold(iterations: Int) async throws -> FlowMeasurement {
+        var measurement = FlowMeasurement(name: "cold", title: "cold: fresh storage")
+        var sdkTrips = 0, bareTrips = 0
+        progress("cold: 1 warm-up + \(iterations) iterations")
+        let clock = ContinuousClock()
+        for index in -1..<iterations {
+            for sdkTurn in index.isMultiple(of: 2) ? [true, false] : [false, true] {
+                if sdkTurn {
+                    let device = devices.appendingPathComponent("cold-\(index + 1)")
+                    let app = try BenchApp(device: device, serviceProvider: serviceProvider, names: names)
+                    let start = clock.now
+                    _ = try await check(app) { try await app.configureAndAuthorize() }
+                    let elapsed = clock.now - start
+                    if index >= 0 {
+                        measurement.sdk.add(elapsed)
+                        sdkTrips += await app.roundTrips()
+                    }
+                    try? FileManager.default.removeItem(at: device)
+                } else {
+                    let deviceID = Self.deviceID()
+                    let start = clock.now
+                    let requests = try await bare.cold(deviceID: deviceID).requests
+                    let elapsed = clock.now - start
+                    if index >= 0 {
+                        measurement.bare.add(elapsed)
+                        bareTrips += requests
+                    }
+                }
+            }
+            Watchdog.progress()
+        }
+        measurement.sdkRoundTrips = Double(sdkTrips) / Double(iterations)
+        measurement.bareRoundTrips = Double(bareTrips) / Double(iterations)
+        return measurement
+    }
+
+    /// Runs an SDK call; a failure says why, with the web view's sign-in error when there was one.
+    private func check<T>(_ app: BenchApp, _ call: () async throws -> T) async throws -> T {
+        do { return try await call() } catch {
+            throw BareFlowClient.Failure(description: "the SDK failed: \(error)\(app.delegate.failure.map { " (sign-in: \($0))" } ?? "")")
+        }
+    }
+
+    /// A device ID shaped like the SDK's (64 hex digits), new for each bare login.
+    static func deviceID() -> String {
+        (UUID().uuidString + UUID().uuidString).replacingOccurrences(of: "-", with: "").lowercased()
+    }
+
+    private func progress(_ message: String) { FileHandle.standardError.write(Data("bench-flow: \(message)\n".utf8)) }
+}
+
+/// Ends the process when no iteration finished for a while (a hung backend must not hang `make bench`). Runs
+/// beside the measurements, never inside them.
+enum Watchdog {
+    private static let last = LastProgress()
+
+    static func progress() { last.touch() }
+
+    static func start(seconds: Double) -> Task<Void, Never> {
+        last.touch()
+        return Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .seconds(5))
+                if !Task.isCancelled, last.age > seconds {
+                    FileHandle.standardError.write(Data("bench-flow: no progress for \(Int(seconds)) s; giving up.\n".utf8))
+                    exit(1)
+                }
+            }
+        }
+    }
+
+    private final class LastProgress: @unchecked Sendable {
+        private let lock = NSLock()
+        private var when = ContinuousClock.now
+        func touch() { lock.withLock { when = .now } }
+        var age: Double {
+            let elapsed = lock.withLock { ContinuousClock.now - when }
+            return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        }
+    }
+}
