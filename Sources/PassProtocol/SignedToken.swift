@@ -60,19 +60,29 @@ public struct SignedToken<Body: TokenBody>: Sendable, Equatable {
     ///
     /// - Throws: ``TokenFormatError`` when the delimiters, signature or body are missing or malformed.
     public static func parse(_ serialized: String) throws(TokenFormatError) -> SignedToken<Body> {
-        let text = serialized.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Plain-Swift trimming and searching: Foundation's on Linux cost most of a parse for multi-KB tokens.
+        let text = Self.trimmed(serialized[...])
         guard text.hasPrefix(delimiter) else {
             throw TokenFormatError("token does not start with \(delimiter)")
         }
         let rest = text.dropFirst(delimiter.count)
-        guard let second = rest.range(of: delimiter) ?? rest.range(of: "</signatureInfo>") else {
+        guard let second = rest.firstRange(of: delimiter) ?? rest.firstRange(of: "</signatureInfo>") else {
             throw TokenFormatError("token has only one \(delimiter) delimiter; expected two")
         }
-        let signature = rest[..<second.lowerBound].trimmingCharacters(in: .whitespacesAndNewlines)
-        let rawBody = rest[second.upperBound...].trimmingCharacters(in: .whitespacesAndNewlines)
+        let signature = String(Self.trimmed(rest[..<second.lowerBound]))
+        let rawBody = String(Self.trimmed(rest[second.upperBound...]))
         guard !signature.isEmpty else { throw TokenFormatError("token signature is empty") }
         guard !rawBody.isEmpty else { throw TokenFormatError("token body is empty") }
         return SignedToken(signature: signature, body: try Body.parse(body: rawBody), rawBody: rawBody)
+    }
+
+    /// `text` without surrounding ASCII whitespace (space, tab, CR, LF).
+    static func trimmed(_ text: Substring) -> Substring {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
+        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
+            return text[text.endIndex...]
+        }
+        return text[first...last]
     }
 
     /// Reads the Base64 transport form (REST `serializedToken`), tolerating URL-encoding and missing padding.
