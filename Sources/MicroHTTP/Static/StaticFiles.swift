@@ -16,6 +16,9 @@ public final class StaticFiles: Sendable {
     /// Sent as `Cache-Control`; browsers revalidate with the `ETag`.
     public let cacheControl: String
     private let cache = Mutex<[String: CachedFile]>([:])
+    /// Recent `realpath` answers (one second): resolving costs four `readlink` calls per request. A cached answer
+    /// is always a path inside the root, so staleness can only serve an in-root file, never one outside it.
+    private let resolved = Mutex<[String: (path: String, at: ContinuousClock.Instant)]>([:])
     private static let cacheableSize: UInt64 = 256 * 1024
     private static let cacheEntries = 512
 
@@ -46,9 +49,7 @@ public final class StaticFiles: Sendable {
         }
         var candidate = root + "/" + components.joined(separator: "/")
         var info = stat()
-        guard let resolved = Self.resolve(candidate), resolved == root || resolved.hasPrefix(root + "/"),
-            stat(resolved, &info) == 0
-        else { return notFound(relativePath) }
+        guard let resolved = resolveInsideRoot(candidate), stat(resolved, &info) == 0 else { return notFound(relativePath) }
         candidate = resolved
         if (info.st_mode & S_IFMT) == S_IFDIR {
             guard let index = Self.resolve(candidate + "/index.html"), index.hasPrefix(root + "/"),
@@ -92,6 +93,18 @@ public final class StaticFiles: Sendable {
 
     private func notFound(_ path: String) -> Response {
         HTTPError(.notFound, code: "file_not_found", message: "No such file.", detail: path).response
+    }
+
+    /// `realpath(candidate)` when it lies inside the root, from the one-second cache when possible.
+    private func resolveInsideRoot(_ candidate: String) -> String? {
+        let now = ContinuousClock.now
+        if let hit = resolved.withLock({ $0[candidate] }), now - hit.at < .seconds(1) { return hit.path }
+        guard let path = Self.resolve(candidate), path == root || path.hasPrefix(root + "/") else { return nil }
+        resolved.withLock { entries in
+            if entries.count >= 1024 { entries.removeAll() }
+            entries[candidate] = (path, now)
+        }
+        return path
     }
 
     private static func resolve(_ path: String) -> String? {
