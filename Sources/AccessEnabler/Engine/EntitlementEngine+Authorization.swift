@@ -6,7 +6,10 @@ import PassProtocol
 extension EntitlementEngine {
     func authorize(_ resource: String, data: [String: String]?, startLogin: Bool) async {
         guard let requestor else { return }
-        guard let authentication = validAuthentication() else {
+        // One read of the storage serves both the authN check and the authZ lookup (the common, warm path).
+        let storage = loadStorage()
+        guard let authentication = Self.valid(in: storage, requestor: requestor, deviceID: deviceID, now: now()) ?? validAuthentication()
+        else {
             if startLogin {
                 // getAuthorization: remember the resource, log in, then authorize by itself.
                 waitingAuthorizations.append((resource, data))
@@ -20,7 +23,7 @@ extension EntitlementEngine {
         let mvpd = authentication.mvpd
         let client = client()
         let genericData = data.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
-        var authz = loadStorage().bucket(requestor: requestor.id, mvpd: mvpd)?.authzTokens[resource]
+        var authz = storage.bucket(requestor: requestor.id, mvpd: mvpd)?.authzTokens[resource]
         var cached = true
         if let stored = authz, !TokenValidity.authZ(stored, allowedMvpds: requestor.allowedMvpds, now: now(), deviceID: deviceID).0.isValid {
             updateStorage("expired authZ token for \(resource) removed", mvpd: mvpd) {
