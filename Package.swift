@@ -11,11 +11,13 @@ let package = Package(
         .library(name: "PassBackend", targets: ["PassBackend"]),
         .library(name: "PassStorage", targets: ["PassStorage"]),
         .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
+        .library(name: "PassHistory", targets: ["PassHistory"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"4.0.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
     ],
     targets: [
         .systemLibrary(
@@ -53,6 +55,10 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "PassHistory",
+            dependencies: ["AccessEnabler", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .executableTarget(
             name: "passconsole",
             dependencies: [
@@ -68,6 +74,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
         .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport"]),
+        .testTarget(name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler"]),
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport"]),
         .testTarget(
             name: "AccessEnablerTests",

@@ -22,6 +22,21 @@ public struct EntitlementEvent: Codable, Sendable, Equatable {
     /// What happened.
     public var kind: Kind
 
+    /// Creates an event (the SDK core emits these; tests and PassHistory build them too).
+    public init(
+        sequence: Int, timestamp: Date, sessionID: UUID, deviceID: String, app: AppIdentity, requestorID: String?,
+        mvpdID: String?, kind: Kind
+    ) {
+        self.sequence = sequence
+        self.timestamp = timestamp
+        self.sessionID = sessionID
+        self.deviceID = deviceID
+        self.app = app
+        self.requestorID = requestorID
+        self.mvpdID = mvpdID
+        self.kind = kind
+    }
+
     /// What happened.
     public enum Kind: Codable, Sendable, Equatable {
         /// The app called an API method.

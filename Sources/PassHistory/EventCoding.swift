@@ -1,0 +1,29 @@
+import AccessEnabler
+import Foundation
+
+/// The one JSON encoder and decoder of stored events and exports. Dates are seconds since the reference date as
+/// plain numbers (`deferredToDate`), so an event decodes back exactly equal to the one that was appended.
+enum EventCoding {
+    /// A fresh encoder (sorted keys, so equal events give equal bytes).
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .deferredToDate
+        return encoder
+    }
+
+    /// A fresh decoder matching ``encoder``.
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .deferredToDate
+        return decoder
+    }
+
+    static func payload(of event: EntitlementEvent, encoder: JSONEncoder) throws -> String {
+        String(decoding: try encoder.encode(event), as: UTF8.self)
+    }
+
+    static func event(fromPayload payload: String, decoder: JSONDecoder) throws -> EntitlementEvent {
+        try decoder.decode(EntitlementEvent.self, from: Data(payload.utf8))
+    }
+}

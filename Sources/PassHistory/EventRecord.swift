@@ -1,0 +1,69 @@
+import AccessEnabler
+import Foundation
+import GRDB
+
+/// A row of the `event` table: the indexed columns filters use, the one-line summary, and the whole event as JSON.
+struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
+    static let databaseTableName = "event"
+
+    var id: Int64?
+    var sessionID: String
+    var sequence: Int
+    /// Seconds since 1970.
+    var timestamp: Double
+    var kind: String
+    var requestorID: String?
+    var mvpdID: String?
+    var deviceID: String
+    var summary: String
+    var payload: String
+
+    enum Columns {
+        static let id = Column(CodingKeys.id)
+        static let sessionID = Column(CodingKeys.sessionID)
+        static let timestamp = Column(CodingKeys.timestamp)
+        static let kind = Column(CodingKeys.kind)
+        static let requestorID = Column(CodingKeys.requestorID)
+        static let mvpdID = Column(CodingKeys.mvpdID)
+        static let deviceID = Column(CodingKeys.deviceID)
+        static let summary = Column(CodingKeys.summary)
+    }
+
+    init(_ event: EntitlementEvent, encoder: JSONEncoder) throws {
+        id = nil
+        sessionID = event.sessionID.uuidString
+        sequence = event.sequence
+        timestamp = event.timestamp.timeIntervalSince1970
+        kind = EventKind(event.kind).rawValue
+        requestorID = event.requestorID
+        mvpdID = event.mvpdID
+        deviceID = event.deviceID
+        summary = event.summary
+        payload = try EventCoding.payload(of: event, encoder: encoder)
+    }
+
+    mutating func didInsert(_ inserted: InsertionSuccess) {
+        id = inserted.rowID
+    }
+
+    func stored(decoder: JSONDecoder) throws -> StoredEvent {
+        StoredEvent(id: id ?? 0, summary: summary, event: try EventCoding.event(fromPayload: payload, decoder: decoder))
+    }
+}
+
+/// An event as the history holds it: its row ID (the paging and resume cursor), its summary, and the event.
+public struct StoredEvent: Codable, Sendable, Equatable, Identifiable {
+    /// The `event` row's ID: increases with every stored event and is never reused; pass it as a cursor.
+    public var id: Int64
+    /// The one-line description (``EntitlementEvent/summary``).
+    public var summary: String
+    /// The event, decoded from the stored JSON.
+    public var event: EntitlementEvent
+
+    /// Creates a stored event value.
+    public init(id: Int64, summary: String, event: EntitlementEvent) {
+        self.id = id
+        self.summary = summary
+        self.event = event
+    }
+}

@@ -1,0 +1,142 @@
+import AccessEnabler
+import Foundation
+import GRDB
+
+/// The event history in SQLite: owns the database connection, migrates the schema when it opens, and offers
+/// intent-named methods whose writes are each one invariant-preserving transaction.
+public final class HistoryDatabase: Sendable {
+    /// The connection: a WAL `DatabasePool` for a file, a `DatabaseQueue` in memory.
+    let writer: any DatabaseWriter
+
+    /// Opens (creating if needed) the history file at `path` in WAL mode and migrates it to the current schema.
+    public convenience init(path: String) throws {
+        var configuration = Configuration()
+        configuration.label = "PassHistory"
+        try self.init(writer: DatabasePool(path: path, configuration: configuration))
+    }
+
+    /// Uses `writer` and migrates it to the current schema.
+    init(writer: any DatabaseWriter) throws {
+        self.writer = writer
+        try Self.migrator.migrate(writer)
+    }
+
+    /// An empty history in memory (previews and tests that need no file).
+    public static func inMemory() throws -> HistoryDatabase {
+        try HistoryDatabase(writer: DatabaseQueue(configuration: Configuration()))
+    }
+
+    /// The names of the migrations applied to the file, oldest first.
+    public func appliedMigrations() throws -> [String] {
+        try writer.read { try Self.migrator.appliedMigrations($0) }
+    }
+
+    // MARK: - Writes
+
+    /// Stores `events` in one transaction and updates their sessions (created on first sight; `lastSeen`,
+    /// `eventCount` and the Programmer kept current). An event whose (session, sequence) is already stored is
+    /// skipped, so sending a batch again changes nothing.
+    /// - Returns: how many events were new.
+    @discardableResult
+    public func append(_ events: [EntitlementEvent]) throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        let encoder = EventCoding.encoder
+        var records = try events.map { try EventRecord($0, encoder: encoder) }
+        return try writer.write { db in
+            for session in Self.latestPerSession(events) {
+                try Self.upsertSession(for: session.latest, firstSeen: session.firstSeen, in: db)
+            }
+            var inserted: [String: Int] = [:]
+            for index in records.indices {
+                try records[index].insert(db, onConflict: .ignore)
+                if db.changesCount > 0 { inserted[records[index].sessionID, default: 0] += 1 }
+            }
+            for (sessionID, count) in inserted {
+                try db.execute(
+                    sql: "UPDATE session SET eventCount = eventCount + ? WHERE id = ?", arguments: [count, sessionID])
+            }
+            return inserted.values.reduce(0, +)
+        }
+    }
+
+    /// Deletes a session and, through the foreign key, all its events.
+    /// - Returns: whether the session existed.
+    @discardableResult
+    public func deleteSession(_ id: UUID) throws -> Bool {
+        try writer.write { db in
+            try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id.uuidString])
+            return db.changesCount > 0
+        }
+    }
+
+    // MARK: - Reads
+
+    /// One page of the events matching `filter`, in the order they were stored, starting after `cursor` (a
+    /// ``StoredEvent/id``; `nil` for the first page). At most `limit` events.
+    public func page(matching filter: HistoryFilter = .all, after cursor: Int64? = nil, limit: Int = 100) throws -> HistoryPage {
+        let limit = max(1, limit)
+        let decoder = EventCoding.decoder
+        let records = try writer.read { db in try filter.request(after: cursor).limit(limit + 1).fetchAll(db) }
+        let events = try records.prefix(limit).map { try $0.stored(decoder: decoder) }
+        return HistoryPage(events: events, nextCursor: records.count > limit ? events.last?.id : nil)
+    }
+
+    /// Every session, the most recently active first.
+    public func sessions() throws -> [HistorySession] {
+        try writer.read { db in try HistorySession.order(Column("lastSeen").desc, Column("id")).fetchAll(db) }
+    }
+
+    /// The session with this ID, if stored.
+    public func session(_ id: UUID) throws -> HistorySession? {
+        try writer.read { db in try HistorySession.fetchOne(db, key: id.uuidString) }
+    }
+
+    /// How many events the history holds.
+    public var eventCount: Int {
+        get throws { try writer.read { db in try EventRecord.fetchCount(db) } }
+    }
+
+    /// The ID of the newest stored event (`nil` when empty): observe after it to get only what comes next.
+    public func latestCursor() throws -> Int64? {
+        try writer.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") }
+    }
+
+    // MARK: - Sessions
+
+    /// For each session in `events`: its latest event (carrying the latest non-nil Programmer) and its earliest time.
+    static func latestPerSession(_ events: [EntitlementEvent]) -> [(latest: EntitlementEvent, firstSeen: Date)] {
+        var order: [UUID] = []
+        var summary: [UUID: (latest: EntitlementEvent, firstSeen: Date)] = [:]
+        for event in events {
+            guard var current = summary[event.sessionID] else {
+                order.append(event.sessionID)
+                summary[event.sessionID] = (event, event.timestamp)
+                continue
+            }
+            let requestor = event.requestorID ?? current.latest.requestorID
+            if event.timestamp >= current.latest.timestamp { current.latest = event }
+            current.latest.requestorID = requestor
+            current.firstSeen = min(current.firstSeen, event.timestamp)
+            summary[event.sessionID] = current
+        }
+        return order.compactMap { summary[$0] }
+    }
+
+    /// Creates the session row of `event`, or widens its time span and updates its Programmer.
+    static func upsertSession(for event: EntitlementEvent, firstSeen: Date, in db: Database) throws {
+        try db.execute(
+            sql: """
+                INSERT INTO session (id, deviceID, bundleID, teamID, platform, requestorID, firstSeen, lastSeen, eventCount)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+                ON CONFLICT(id) DO UPDATE SET
+                    requestorID = COALESCE(excluded.requestorID, session.requestorID),
+                    firstSeen = MIN(session.firstSeen, excluded.firstSeen),
+                    lastSeen = MAX(session.lastSeen, excluded.lastSeen)
+                """,
+            arguments: [
+                event.sessionID.uuidString, event.deviceID, event.app.bundleID, event.app.teamID,
+                event.app.platform.rawValue, event.requestorID, firstSeen.timeIntervalSince1970,
+                event.timestamp.timeIntervalSince1970,
+            ])
+    }
+}

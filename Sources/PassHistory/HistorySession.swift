@@ -1,0 +1,65 @@
+import AccessEnabler
+import Foundation
+import GRDB
+
+/// One app instance's run as the history knows it: a row of the `session` table, kept up to date by
+/// ``HistoryDatabase/append(_:)``.
+public struct HistorySession: Codable, Sendable, Equatable, Identifiable {
+    /// The session ID of its events.
+    public var id: UUID
+    /// The device ID the SDK computed for the app.
+    public var deviceID: String
+    /// The app's bundle ID.
+    public var bundleID: String
+    /// The app's team (bundle seed) ID.
+    public var teamID: String
+    /// The app's platform.
+    public var platform: Platform
+    /// The latest Programmer its events named, if any.
+    public var requestorID: String?
+    /// The earliest event's timestamp.
+    public var firstSeen: Date
+    /// The latest event's timestamp.
+    public var lastSeen: Date
+    /// How many events of this session the history holds.
+    public var eventCount: Int
+
+    /// Creates a session value.
+    public init(
+        id: UUID, deviceID: String, bundleID: String, teamID: String, platform: Platform, requestorID: String?,
+        firstSeen: Date, lastSeen: Date, eventCount: Int
+    ) {
+        self.id = id
+        self.deviceID = deviceID
+        self.bundleID = bundleID
+        self.teamID = teamID
+        self.platform = platform
+        self.requestorID = requestorID
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.eventCount = eventCount
+    }
+
+    /// The app that produced the session's events.
+    public var app: AppIdentity { AppIdentity(bundleID: bundleID, teamID: teamID, platform: platform) }
+}
+
+extension HistorySession: FetchableRecord, TableRecord {
+    /// The table's name.
+    public static let databaseTableName = "session"
+
+    /// Reads a `session` row (dates are `REAL` seconds since 1970, the ID is its uppercase string).
+    public init(row: Row) throws {
+        guard let id = UUID(uuidString: row["id"]) else {
+            throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "session id is not a UUID")
+        }
+        let platformName: String = row["platform"]
+        guard let platform = Platform(rawValue: platformName) else {
+            throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "unknown platform \(platformName)")
+        }
+        self.init(
+            id: id, deviceID: row["deviceID"], bundleID: row["bundleID"], teamID: row["teamID"], platform: platform,
+            requestorID: row["requestorID"], firstSeen: Date(timeIntervalSince1970: row["firstSeen"]),
+            lastSeen: Date(timeIntervalSince1970: row["lastSeen"]), eventCount: row["eventCount"])
+    }
+}

@@ -1,0 +1,83 @@
+import AccessEnabler
+import Foundation
+import Testing
+@testable import PassHistory
+
+@Suite("HistoryFilter")
+struct HistoryFilterTests {
+    /// Two sessions: A (device-A, REF30, flow of 8 events), B (device-B, another Programmer, 3 events).
+    static func seed(_ history: HistoryDatabase) throws -> (a: [EntitlementEvent], b: [EntitlementEvent]) {
+        var a = EventFactory()
+        var b = EventFactory(
+            deviceID: "device-B", app: AppIdentity(bundleID: "com.other.tv", teamID: "TEAM9", platform: .tvOS),
+            requestorID: "NBC", start: Date(timeIntervalSinceReferenceDate: 780_000_100))
+        let eventsA = a.flow()
+        let eventsB = [
+            b.make(.apiCall(name: "getAuthentication", arguments: [:])),
+            b.make(.callback(callback: .setAuthenticationStatus(status: 0, errorCode: "User Not Authenticated Error"))),
+            b.make(.httpExchange(exchange: HTTPExchange(
+                method: "POST", url: "http://127.0.0.1:8081/reggie/v1/NBC/regcode", parameters: [:], status: nil,
+                responseBody: nil, failure: "timeout", durationMs: 30_000)), mvpd: "Comcast_SSO"),
+        ]
+        try history.append(eventsA)
+        try history.append(eventsB)
+        return (eventsA, eventsB)
+    }
+
+    func matching(_ filter: HistoryFilter, in history: HistoryDatabase) throws -> [EntitlementEvent] {
+        try history.page(matching: filter, limit: 1000).events.map(\.event)
+    }
+
+    @Test("each criterion selects exactly its events")
+    func eachCriterion() async throws {
+        try await withHistory { history in
+            let (a, b) = try Self.seed(history)
+            #expect(try matching(.all, in: history) == a + b)
+            #expect(try matching(HistoryFilter(sessionID: b[0].sessionID), in: history) == b)
+            #expect(try matching(HistoryFilter(deviceID: "device-A"), in: history) == a)
+            #expect(try matching(HistoryFilter(requestorID: "NBC"), in: history) == b)
+            #expect(try matching(HistoryFilter(mvpdID: "Cablevision"), in: history) == Array(a[4...]))
+            #expect(try matching(HistoryFilter(kinds: [.callback]), in: history) == [a[3], a[5], b[1]])
+            #expect(try matching(HistoryFilter(kinds: [.error, .tracking]), in: history) == [a[6], a[7]])
+            #expect(try matching(HistoryFilter(kinds: [.httpExchange]), in: history) == [a[2], b[2]])
+            #expect(try matching(HistoryFilter(kinds: [.stateChanged, .storageChanged, .apiCall]), in: history)
+                == [a[0], a[1], a[4], b[0]])
+        }
+    }
+
+    @Test("text search looks in the summary, case-insensitively, with % and _ taken literally")
+    func textSearch() async throws {
+        try await withHistory { history in
+            let (a, b) = try Self.seed(history)
+            #expect(try matching(HistoryFilter(text: "setauthenticationstatus"), in: history) == [a[5], b[1]])
+            #expect(try matching(HistoryFilter(text: "timeout"), in: history) == [b[2]])
+            #expect(try matching(HistoryFilter(text: "config/REF30 → 200"), in: history) == [a[2]])
+            #expect(try matching(HistoryFilter(text: "%"), in: history).isEmpty)
+            #expect(try matching(HistoryFilter(text: "_"), in: history).isEmpty)
+            #expect(try matching(HistoryFilter(text: ""), in: history).count == a.count + b.count)
+        }
+    }
+
+    @Test("a time range keeps [from, until)")
+    func timeRange() async throws {
+        try await withHistory { history in
+            let (a, b) = try Self.seed(history)
+            #expect(try matching(HistoryFilter(from: a[2].timestamp, until: a[5].timestamp), in: history) == [a[2], a[3], a[4]])
+            #expect(try matching(HistoryFilter(from: b[0].timestamp), in: history) == b)
+            #expect(try matching(HistoryFilter(until: a[1].timestamp), in: history) == [a[0]])
+        }
+    }
+
+    @Test("criteria combine, and paging follows the filter")
+    func combinedAndPaged() async throws {
+        try await withHistory { history in
+            let (a, _) = try Self.seed(history)
+            let filter = HistoryFilter(deviceID: "device-A", mvpdID: "Cablevision", kinds: [.callback, .tracking, .error])
+            let first = try history.page(matching: filter, limit: 2)
+            #expect(first.events.map(\.event) == [a[5], a[6]])
+            let second = try history.page(matching: filter, after: first.nextCursor, limit: 2)
+            #expect(second.events.map(\.event) == [a[7]])
+            #expect(second.nextCursor == nil)
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import AccessEnabler
+import Foundation
+import Testing
+@testable import PassHistory
+
+@Suite("History observation")
+struct HistoryObservationTests {
+    @Test("new events are delivered after the cursor, without polling")
+    func deliversNewEvents() async throws {
+        try await withHistory { history in
+            var factory = EventFactory()
+            let events = factory.flow()
+            try history.append(Array(events.prefix(3)))
+            let stream = history.observeNewEvents(after: try history.latestCursor())
+            let appender = Task {
+                try await Task.sleep(for: .milliseconds(50))
+                try history.append(Array(events.dropFirst(3)))
+            }
+            let batch = try #require(await first(of: stream, within: 5))
+            try await appender.value
+            #expect(batch.map(\.event) == Array(events.dropFirst(3)))
+        }
+    }
+
+    @Test("a nil cursor replays what is stored, in batches, then goes on live; a filter applies")
+    func replayThenLive() async throws {
+        try await withHistory { history in
+            var factory = EventFactory()
+            let events = factory.flow()
+            try history.append(events)
+            let stream = history.observeNewEvents(matching: HistoryFilter(kinds: [.callback]), batchSize: 1)
+            var iterator = stream.makeAsyncIterator()
+            #expect(await iterator.next()?.map(\.event) == [events[3]])
+            #expect(await iterator.next()?.map(\.event) == [events[5]])
+            let more = [factory.make(.apiCall(name: "getAuthorization", arguments: [:])),
+                        factory.make(.callback(callback: .setToken(token: "[redacted]", resource: "res")))]
+            try history.append(more)
+            #expect(await iterator.next()?.map(\.event) == [more[1]])
+        }
+    }
+
+    @Test("an in-memory history is observable too")
+    func inMemory() async throws {
+        let history = try HistoryDatabase.inMemory()
+        let stream = history.observeNewEvents()
+        var factory = EventFactory()
+        let event = factory.make(.error(code: "X", message: "boom"))
+        let appender = Task {
+            try await Task.sleep(for: .milliseconds(50))
+            try history.append([event])
+        }
+        let batch = await first(of: stream, within: 5)
+        try await appender.value
+        #expect(batch?.map(\.event) == [event])
+    }
+}
