@@ -29,8 +29,13 @@ build: deps
 run: build
 	$(SWIFT) run passconsole serve --port $(PORT) --backend-port $(BACKEND_PORT) --config $(CONFIG)
 
+# The log is kept; on failure the failing tests and any crash report are printed again at the end, where a CI
+# summary that shows only the tail will see them.
 test: deps
-	$(SWIFT) test
+	@mkdir -p .build; set -o pipefail; $(SWIFT) test 2>&1 | tee .build/test.log || { \
+	  echo "==> make test failed; what failed:"; \
+	  grep -E "✘|Fatal error|Program crashed|crashed:|error:" .build/test.log | grep -v "^\s*$$" | head -40; \
+	  grep -A12 -E "^Thread [0-9]+ .*crashed:" .build/test.log | head -40; exit 1; }
 
 bench: bench-deps
 	$(SWIFT) build -c release

@@ -39,11 +39,16 @@ public final class RawConnection: @unchecked Sendable {
 
     /// Reads until the received text contains `marker`, the peer closes, or `timeout` passes; returns all text
     /// received so far.
+    ///
+    /// The wait runs on a thread of its own: a blocking `poll` on one of the concurrency pool's few threads (two on
+    /// a 2-core machine) starved every other test's tasks, and timer-driven tests then failed at random.
     @discardableResult
-    public func read(until marker: String, timeout: Duration = .seconds(20)) -> String {
-        let deadline = ContinuousClock.now + timeout
-        while !text.contains(marker), ContinuousClock.now < deadline, readOnce(wait: deadline) {}
-        return text
+    public func read(until marker: String, timeout: Duration = .seconds(20)) async -> String {
+        await offPool {
+            let deadline = ContinuousClock.now + timeout
+            while !self.text.contains(marker), ContinuousClock.now < deadline, self.readOnce(wait: deadline) {}
+            return self.text
+        }
     }
 
     /// Forgets what was received so far (long streams).
@@ -52,13 +57,22 @@ public final class RawConnection: @unchecked Sendable {
     /// Everything received so far as text.
     public var text: String { String(decoding: buffer, as: UTF8.self) }
 
-    /// Waits up to `timeout` for the peer to close the connection; `true` when it did.
-    public func waitForClose(timeout: Duration) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
-            if !readOnce(wait: deadline) { return ContinuousClock.now < deadline || peerClosed }
+    /// Waits up to `timeout` for the peer to close the connection; `true` when it did. Waits on its own thread.
+    public func waitForClose(timeout: Duration) async -> Bool {
+        await offPool {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if !self.readOnce(wait: deadline) { return ContinuousClock.now < deadline || self.peerClosed }
+            }
+            return self.peerClosed
         }
-        return peerClosed
+    }
+
+    /// Runs blocking socket work on a new thread and resumes the caller when it is done.
+    private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            Thread { continuation.resume(returning: work()) }.start()
+        }
     }
 
     private var peerClosed = false

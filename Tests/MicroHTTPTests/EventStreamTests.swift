@@ -11,11 +11,11 @@ struct EventStreamTests {
         return router
     }
 
-    static func subscribe(_ port: UInt16, lastEventID: String? = nil) throws -> RawConnection {
+    static func subscribe(_ port: UInt16, lastEventID: String? = nil) async throws -> RawConnection {
         let connection = try RawConnection(port: port)
         let resume = lastEventID.map { "Last-Event-ID: \($0)\r\n" } ?? ""
         connection.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\(resume)\r\n")
-        connection.read(until: "retry: 2000")
+        await connection.read(until: "retry: 2000")
         return connection
     }
 
@@ -28,11 +28,12 @@ struct EventStreamTests {
     @Test func everySubscriberReceivesEachEvent() async throws {
         let stream = EventStream()
         try await TestServer.with(Self.router(stream)) { server, _ async throws in
-            let clients = try (0..<5).map { _ in try Self.subscribe(server.port) }
+            var clients: [RawConnection] = []
+            for _ in 0..<5 { clients.append(try await Self.subscribe(server.port)) }
             #expect(await Self.waitFor { stream.subscriberCount == 5 })
             stream.publish(event: "flow", data: #"{"state":"picker"}"#)
             for client in clients {
-                let text = client.read(until: "picker")
+                let text = await client.read(until: "picker")
                 #expect(text.contains("text/event-stream"))
                 #expect(text.contains("id: 1\nevent: flow\ndata: {\"state\":\"picker\"}\n\n"))
             }
@@ -42,13 +43,13 @@ struct EventStreamTests {
     @Test func disconnectedClientsAreRemoved() async throws {
         let stream = EventStream(heartbeat: .milliseconds(100))
         try await TestServer.with(Self.router(stream)) { server, client async throws in
-            let stays = try Self.subscribe(server.port)
-            let leaves = try Self.subscribe(server.port)
+            let stays = try await Self.subscribe(server.port)
+            let leaves = try await Self.subscribe(server.port)
             #expect(await Self.waitFor { stream.subscriberCount == 2 })
             leaves.closeNow()
             #expect(await Self.waitFor { stream.subscriberCount == 1 })
             stream.publish(data: "still here")
-            #expect(stays.read(until: "still here").contains("data: still here"))
+            #expect(await stays.read(until: "still here").contains("data: still here"))
             #expect(stays.text.contains(": keep-alive"))
             #expect(try await client.get("/ping").text == "pong")
         }
@@ -57,19 +58,19 @@ struct EventStreamTests {
     @Test func aClientThatStopsReadingDoesNotBlockOthers() async throws {
         let stream = EventStream(clientBufferLimit: 4 << 20)
         try await TestServer.with(Self.router(stream)) { server, _ async throws in
-            let stalled = try Self.subscribe(server.port)  // never reads again
-            let reader = try Self.subscribe(server.port)
+            let stalled = try await Self.subscribe(server.port)  // never reads again
+            let reader = try await Self.subscribe(server.port)
             #expect(await Self.waitFor { stream.subscriberCount == 2 })
             // 16 MB in batches the reader keeps up with: more than loopback's kernel buffers and the 4 MB
             // per-client limit can hold for the client that never reads.
             let payload = String(repeating: "x", count: 8 * 1024)
             for batch in 0..<20 {
                 for index in 0..<100 { stream.publish(data: "\(batch * 100 + index) \(payload)") }
-                #expect(reader.read(until: "data: \(batch * 100 + 99) ", timeout: .seconds(10)).contains("\(batch * 100 + 99) "))
+                #expect(await reader.read(until: "data: \(batch * 100 + 99) ", timeout: .seconds(10)).contains("\(batch * 100 + 99) "))
                 reader.discardReceived()
             }
             stream.publish(data: "final")
-            #expect(reader.read(until: "data: final").contains("data: final"))
+            #expect(await reader.read(until: "data: final").contains("data: final"))
             // The stalled client overflowed its buffer and was cut off instead of growing without bound.
             #expect(await Self.waitFor { stream.subscriberCount == 1 })
             _ = stalled
@@ -80,8 +81,8 @@ struct EventStreamTests {
         let stream = EventStream()
         for index in 1...5 { stream.publish(data: "event \(index)") }
         try await TestServer.with(Self.router(stream)) { server, _ async throws in
-            let resumed = try Self.subscribe(server.port, lastEventID: "3")
-            let text = resumed.read(until: "event 5")
+            let resumed = try await Self.subscribe(server.port, lastEventID: "3")
+            let text = await resumed.read(until: "event 5")
             #expect(!text.contains("event 3"))
             #expect(text.contains("id: 4\ndata: event 4"))
             #expect(text.contains("id: 5\ndata: event 5"))
@@ -92,12 +93,12 @@ struct EventStreamTests {
         let stream = EventStream()
         let server = HTTPServer(responder: Self.router(stream), logger: TestServer.logger)
         try server.start()
-        let connection = try Self.subscribe(server.port)
+        let connection = try await Self.subscribe(server.port)
         #expect(await Self.waitFor { stream.subscriberCount == 1 })
         let started = ContinuousClock.now
         // Open streams must not hold shutdown for the grace period (a generous margin: CI machines are busy).
         await server.shutdown(gracePeriod: .seconds(30))
         #expect(ContinuousClock.now - started < .seconds(15))
-        #expect(connection.waitForClose(timeout: .seconds(2)))
+        #expect(await connection.waitForClose(timeout: .seconds(2)))
     }
 }

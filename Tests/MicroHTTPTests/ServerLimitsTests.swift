@@ -38,7 +38,7 @@ struct ServerLimitsTests {
             let chunk = String(repeating: "x", count: 80)
             connection.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n")
             connection.send("50\r\n\(chunk)\r\n50\r\n\(chunk)\r\n0\r\n\r\n")
-            #expect(connection.read(until: "payload_too_large").contains("413"))
+            #expect(await connection.read(until: "payload_too_large").contains("413"))
         }
     }
 
@@ -58,7 +58,7 @@ struct ServerLimitsTests {
             let connection = try RawConnection(port: server.port)
             connection.send("GET /slow HTTP/1.1\r\nHost: x\r\n")
             // Then the server closes it, and other clients are still served
-            #expect(connection.waitForClose(timeout: .seconds(5)))
+            #expect(await connection.waitForClose(timeout: .seconds(5)))
             #expect(try await client.get("/redirect").status == 302)
         }
     }

@@ -61,7 +61,7 @@ struct StaticFilesTests {
             for path in ["/../secret.txt", "/js/../../secret.txt", "/%2e%2e/secret.txt", "/js/%2E%2E/%2e%2e/secret.txt"] {
                 let connection = try RawConnection(port: server.port)
                 connection.send("GET \(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
-                let answer = connection.read(until: "\r\n\r\n{")
+                let answer = await connection.read(until: "\r\n\r\n{")
                 #expect(answer.hasPrefix("HTTP/1.1 403") || answer.hasPrefix("HTTP/1.1 404"), "\(path)")
                 #expect(!answer.contains("secret\n") && !answer.hasSuffix("secret"), "\(path)")
             }

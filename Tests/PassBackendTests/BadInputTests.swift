@@ -18,23 +18,12 @@ struct BadInputTests {
     }
 
     /// Sends one raw request line and headers (what URLSession would refuse to send) and returns the answer text.
-    ///
-    /// The blocking socket I/O runs on its own thread: blocking the concurrency pool could starve the server's
-    /// handlers, which run on the same pool.
     static func raw(_ client: TestHTTPClient, _ head: String) async throws -> String {
         let port = UInt16(try #require(URL(string: client.baseURL)?.port))
-        return try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread {
-                do {
-                    let connection = try RawConnection(port: port)
-                    connection.send(head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                    _ = connection.waitForClose(timeout: .seconds(10))
-                    continuation.resume(returning: connection.text)
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
-        }
+        let connection = try RawConnection(port: port)
+        connection.send(head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        _ = await connection.waitForClose(timeout: .seconds(10))
+        return connection.text
     }
 
     static func status(_ answer: String) -> Int? {

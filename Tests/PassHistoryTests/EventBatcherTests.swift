@@ -27,7 +27,7 @@ struct EventBatcherTests {
             var factory = EventFactory()
             for event in factory.flow() { await batcher.add(event) }
             #expect(try history.eventCount == 0)
-            #expect(try await eventually { () async throws -> Bool in try history.eventCount == 8 })
+            #expect(try await eventually(within: 30) { () async throws -> Bool in try history.eventCount == 8 })
             #expect(await batcher.flushCount == 1)
             #expect(await batcher.pendingCount == 0)
         }

@@ -87,9 +87,10 @@ public final class HTTPServer: Sendable {
             state.draining = true
             return state.daemon
         }) else { return }
-        // The quiesced listening socket stays open until MHD_stop_daemon: the worker threads remove it from their
-        // epoll sets lazily, and a closed descriptor there makes libmicrohttpd panic ("Failed to remove listen FD").
-        let listener = MHD_quiesce_daemon(daemon.pointer)
+        // No MHD_quiesce_daemon: on an epoll daemon with its own threads it races the event loop, which removes the
+        // same listen socket from its epoll set and aborts the process on ENOENT ("Failed to remove listen FD from
+        // epoll set", an open libmicrohttpd defect seen in our CI). Instead the listener stays up while draining and
+        // new requests are answered 503 with `Connection: close`; MHD_stop_daemon then closes it.
         for stream in state.withLock({ Array($0.streams.values) }) { stream.close() }
         let deadline = ContinuousClock.now + gracePeriod
         while state.withLock({ $0.openRequests - $0.streamRequests > 0 }), ContinuousClock.now < deadline {
@@ -101,7 +102,6 @@ public final class HTTPServer: Sendable {
         }
         try? await Task.sleep(for: .milliseconds(20))
         MHD_stop_daemon(daemon.pointer)
-        if listener >= 0 { close(listener) }
         state.withLock { $0.daemon = nil }
         Unmanaged.passUnretained(self).release()
         logger.info("stopped", metadata: ["port": "\(port)"])
@@ -118,7 +118,16 @@ public final class HTTPServer: Sendable {
             let context = RequestContext(method: String(cString: method), path: String(cString: url),
                 connection: ConnectionHandle(pointer: connection))
             conCls.pointee = Unmanaged.passRetained(context).toOpaque()
-            state.withLock { $0.openRequests += 1 }
+            let draining = state.withLock { state in
+                state.openRequests += 1
+                return state.draining
+            }
+            if draining {
+                context.state.withLock { $0.phase = .sent }
+                return queue(
+                    HTTPError(.serviceUnavailable, code: "shutting_down", message: "The server is stopping.").response,
+                    on: connection)
+            }
             if let length = headerValue(connection, "Content-Length").flatMap(Int.init), length > configuration.maxBodySize {
                 context.state.withLock { $0.phase = .sent }
                 return queue(tooLarge(length), on: connection)
