@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "PassStorage", targets: ["PassStorage"]),
         .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
         .library(name: "PassHistory", targets: ["PassHistory"]),
+        .library(name: "PassConsole", targets: ["PassConsole"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -59,10 +60,17 @@ let package = Package(
             name: "PassHistory",
             dependencies: ["AccessEnabler", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        .target(
+            name: "PassConsole",
+            dependencies: [
+                "AccessEnabler", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "passconsole",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "PassBackend", "PassStorage", "AccessEnabler",
+                "MicroHTTP", "PassProtocol", "PassBackend", "PassStorage", "AccessEnabler", "PassConsole", "PassHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -75,6 +83,10 @@ let package = Package(
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
         .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport"]),
         .testTarget(name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler"]),
+        .testTarget(
+            name: "PassConsoleTests",
+            dependencies: ["PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport"]
+        ),
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport"]),
         .testTarget(
             name: "AccessEnablerTests",

@@ -1,45 +1,151 @@
-// The landing page: what the demo backend serves and who can sign in.
-const text = (value) => document.createTextNode(String(value));
+// The shell: hash router, context bar (backend, counts, live/paused), keyboard shortcuts, one live connection.
+import { overview, get } from './lib/api.js';
+import * as live from './lib/live.js';
+import { parseHash, hashFor } from './lib/route.js';
+import { startTicker, debounce } from './lib/dom.js';
+import { plural, clockSkewMs, span, exactTime, setServerNow } from './lib/format.js';
+import { banner } from './lib/ui.js';
 
-function row(cells) {
-  const tr = document.createElement('tr');
-  for (const cell of cells) {
-    const td = document.createElement('td');
-    td.append(text(cell));
-    tr.append(td);
+const VIEWS = {
+  flows: () => import('./features/flows/flows-view.js'),
+  tokens: () => import('./features/tokens/tokens-view.js'),
+  devices: () => import('./features/devices/devices-view.js'),
+  events: () => import('./features/events/events-view.js'),
+  network: () => import('./features/network/network-view.js'),
+  sessions: () => import('./features/sessions/sessions-view.js'),
+  audit: () => import('./features/audit/audit-view.js'),
+};
+
+const main = document.getElementById('main');
+let active = null; // {tab, view, root}
+let generation = 0;
+
+/** Go to a route. `replace` edits the current history entry (typing in a filter should not flood Back). */
+function navigate(tab, parts = [], params = {}, { replace = false } = {}) {
+  const hash = hashFor(tab, parts, params);
+  if (hash === location.hash) return;
+  if (replace) {
+    history.replaceState(history.state, '', hash);
+    route();
+  } else {
+    location.hash = hash;
   }
-  return tr;
 }
 
-function link(href, label) {
-  const li = document.createElement('li');
-  const a = document.createElement('a');
-  a.href = href;
-  a.append(text(label));
-  li.append(a);
-  return li;
+const ctx = { navigate, hashFor };
+
+async function route() {
+  const current = parseHash();
+  for (const link of document.querySelectorAll('a[data-tab]')) {
+    if (link.dataset.tab === current.tab) link.setAttribute('aria-current', 'page');
+    else link.removeAttribute('aria-current');
+  }
+  if (active && active.tab === current.tab && active.view?.update) {
+    active.view.update(current);
+    return;
+  }
+  const mine = ++generation;
+  active?.view?.unmount?.();
+  active = null;
+  const module = await VIEWS[current.tab]();
+  if (mine !== generation) return;
+  const root = document.createElement('section');
+  root.id = `view-${current.tab}`;
+  root.className = `view view-${current.tab}`;
+  main.replaceChildren(root);
+  active = { tab: current.tab, root, view: null };
+  active.view = module.mount(root, current, ctx);
+  document.title = `${document.querySelector(`a[data-tab="${current.tab}"]`).textContent} · PassConsole`;
 }
 
-async function main() {
-  const status = document.getElementById('backend-status');
+// Context bar -------------------------------------------------------------------------------------------------
+
+const setText = (id, text, title) => {
+  const el = document.getElementById(id);
+  el.textContent = text;
+  if (title !== undefined) el.title = title;
+};
+
+async function refreshOverview() {
   try {
-    const response = await fetch('/api/demo');
-    if (!response.ok) throw new Error(`the console answered ${response.status}`);
-    const { backendURL, configuration } = await response.json();
-    status.textContent = `The backend is serving at ${backendURL}.`;
-    const links = document.getElementById('backend-links');
-    const first = configuration.programmers[0]?.id ?? 'REF30';
-    links.append(link(`${backendURL}/adobe-services/1.0/config/${first}`, `Configuration the SDK loads for ${first} (XML)`));
-    links.append(link(`${backendURL}/activate`, 'Second-screen activation page (enter a registration code)'));
-    const subscribers = document.querySelector('#subscribers tbody');
-    for (const s of configuration.subscribers) {
-      subscribers.append(row([s.mvpd, s.username, s.password, s.entitlements.join(', ')]));
-    }
-    const programmers = document.querySelector('#programmers tbody');
-    for (const p of configuration.programmers) programmers.append(row([p.id, p.name, p.mvpds.join(', ')]));
+    const data = await overview(true);
+    setText('ctx-backend', `Backend: ${data.backendURL}`, `Entitlement backend ${data.backendURL}\nDevice folder: ${data.deviceFolder}\nHistory: ${data.historyFile}\nConsole ${data.version}, started ${exactTime(data.startedAt)}`);
+    const c = data.counts ?? {};
+    const parts = [plural(c.events ?? 0, 'event'), plural(c.sessions ?? 0, 'session')];
+    if (c.ingestPending) parts.push(`${c.ingestPending} waiting to be saved`);
+    if (c.ingestDropped) parts.push(`⚠ ${plural(c.ingestDropped, 'event')} dropped (reporters sent faster than the console could save)`);
+    setText('ctx-counts', parts.join(' · '));
+    const skew = clockSkewMs();
+    const skewEl = document.getElementById('ctx-skew');
+    skewEl.hidden = Math.abs(skew) < 2000;
+    skewEl.textContent = `⚠ Browser clock ${span(skew)} ${skew > 0 ? 'ahead of' : 'behind'} the console`;
   } catch (error) {
-    status.textContent = `Could not load the demo set-up: ${error.message}. Is passconsole serve running?`;
+    setText('ctx-backend', 'Backend: console unreachable');
+    if (error.status !== 401) banner('Cannot reach the console.', error.detail ?? error.message);
   }
 }
 
-main();
+function paintLive({ status, paused }) {
+  const button = document.getElementById('ctx-live');
+  const words = { live: 'Live', connecting: 'Connecting…', reconnecting: 'Reconnecting…', offline: 'Offline: retrying' };
+  const text = paused ? 'Paused (press p to resume)' : words[status] ?? status;
+  button.dataset.state = paused ? 'paused' : status;
+  button.setAttribute('aria-pressed', String(paused));
+  button.querySelector('.live-dot').textContent = paused ? '⏸' : status === 'live' ? '●' : '○';
+  button.querySelector('.live-text').textContent = text;
+}
+
+// Keyboard ----------------------------------------------------------------------------------------------------
+
+function isTyping(target) {
+  return target instanceof HTMLElement && (target.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName));
+}
+
+function onKey(event) {
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (document.querySelector('dialog[open]')) return; // dialogs handle their own keys (Esc closes them)
+  if (isTyping(event.target)) {
+    if (event.key === 'Escape') event.target.blur();
+    return;
+  }
+  const key = event.key;
+  if (key === '?') {
+    document.getElementById('help-dialog').showModal();
+  } else if (key === '/') {
+    const box = document.querySelector('#main #filter-input, #main #session-search');
+    if (!box) return;
+    box.focus();
+    box.select?.();
+  } else if (key === 'p') {
+    live.togglePause();
+  } else if (['j', 'k', 'ArrowDown', 'ArrowUp', 'Enter', 'Escape'].includes(key)) {
+    if (key === 'Enter' && event.target instanceof HTMLElement && event.target.closest('button, a, summary')) return;
+    const handled = active?.view?.key?.(key === 'ArrowDown' ? 'j' : key === 'ArrowUp' ? 'k' : key);
+    if (!handled) return;
+  } else {
+    return;
+  }
+  event.preventDefault();
+}
+
+// Start -------------------------------------------------------------------------------------------------------
+
+function start() {
+  document.getElementById('ctx-zone').textContent = `Times: ${Intl.DateTimeFormat().resolvedOptions().timeZone}`;
+  document.addEventListener('keydown', onKey);
+  document.querySelector('[data-action="help"]').addEventListener('click', () => document.getElementById('help-dialog').showModal());
+  document.querySelector('[data-action="close-help"]').addEventListener('click', () => document.getElementById('help-dialog').close());
+  document.getElementById('ctx-live').addEventListener('click', () => live.togglePause());
+  window.addEventListener('hashchange', route);
+  if (!location.hash) history.replaceState(history.state, '', '#/flows');
+  live.onStatus(paintLive);
+  live.connect();
+  live.onChange(debounce(refreshOverview, 750), 250);
+  refreshOverview();
+  // The storage clock: keeps TTL countdowns on the server's time even when the browser's clock is off.
+  get('/api/storage', undefined, { quiet: true }).then((data) => setServerNow(data.now)).catch(() => {});
+  startTicker();
+  route();
+}
+
+start();

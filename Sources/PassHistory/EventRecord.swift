@@ -15,6 +15,9 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
     var requestorID: String?
     var mvpdID: String?
     var deviceID: String
+    var bundleID: String?
+    /// The HTTP status of an `httpExchange` (0 when no answer came), `nil` for other kinds.
+    var httpStatus: Int?
     var summary: String
     var payload: String
 
@@ -26,6 +29,8 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         static let requestorID = Column(CodingKeys.requestorID)
         static let mvpdID = Column(CodingKeys.mvpdID)
         static let deviceID = Column(CodingKeys.deviceID)
+        static let bundleID = Column(CodingKeys.bundleID)
+        static let httpStatus = Column(CodingKeys.httpStatus)
         static let summary = Column(CodingKeys.summary)
     }
 
@@ -38,6 +43,8 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
         requestorID = event.requestorID
         mvpdID = event.mvpdID
         deviceID = event.deviceID
+        bundleID = event.app.bundleID
+        if case .httpExchange(let exchange) = event.kind { httpStatus = exchange.status ?? 0 } else { httpStatus = nil }
         summary = event.summary
         payload = try EventCoding.payload(of: event, encoder: encoder)
     }

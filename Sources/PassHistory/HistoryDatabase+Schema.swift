@@ -42,6 +42,31 @@ extension HistoryDatabase {
             try db.create(index: "event_on_mvpdID", on: "event", columns: ["mvpdID"])
             try db.create(index: "event_on_deviceID", on: "event", columns: ["deviceID"])
         }
+        migrator.registerMigration("v2-console") { db in
+            // The app and the HTTP status as columns, so the console's `app:` and `status:` filters use indexes.
+            try db.alter(table: "event") { t in
+                t.add(column: "bundleID", .text)
+                t.add(column: "httpStatus", .integer)
+            }
+            try db.execute(sql: "UPDATE event SET bundleID = (SELECT bundleID FROM session WHERE session.id = event.sessionID)")
+            try db.create(index: "event_on_bundleID", on: "event", columns: ["bundleID"])
+            try db.create(index: "event_on_httpStatus", on: "event", columns: ["httpStatus"])
+            // What people did in the console (clear, import, export, reveal, undo): shown in the UI, never edited.
+            try db.create(table: "audit") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("at", .double).notNull()
+                t.column("action", .text).notNull()
+                t.column("detail", .text).notNull()
+                t.column("remote", .text).notNull().defaults(to: "")
+            }
+            // Storage as it was before a console change, for one-click undo (and after a restart too).
+            try db.create(table: "backup") { t in
+                t.primaryKey("id", .text)
+                t.column("at", .double).notNull()
+                t.column("reason", .text).notNull()
+                t.column("documents", .text).notNull()
+            }
+        }
         return migrator
     }
 }

@@ -21,6 +21,9 @@ public final class HistoryDatabase: Sendable {
         try Self.migrator.migrate(writer)
     }
 
+    /// The history file's path; `nil` in memory.
+    public var path: String? { (writer as? DatabasePool)?.path }
+
     /// An empty history in memory (previews and tests that need no file).
     public static func inMemory() throws -> HistoryDatabase {
         try HistoryDatabase(writer: DatabaseQueue(configuration: Configuration()))
@@ -81,9 +84,47 @@ public final class HistoryDatabase: Sendable {
         return HistoryPage(events: events, nextCursor: records.count > limit ? events.last?.id : nil)
     }
 
+    /// The newest events matching `filter` older than `cursor` (`nil`: the newest of all), newest first: what a
+    /// live list shows on open and when scrolling back. Pass the last event's ``StoredEvent/id`` as the next `before`.
+    public func latestPage(matching filter: HistoryFilter = .all, before cursor: Int64? = nil, limit: Int = 100) throws
+        -> HistoryPage
+    {
+        let limit = max(1, limit)
+        let decoder = EventCoding.decoder
+        var request = filter.request(after: nil).reversed()
+        if let cursor { request = request.filter(EventRecord.Columns.id < cursor) }
+        let records = try writer.read { db in try request.limit(limit + 1).fetchAll(db) }
+        let events = try records.prefix(limit).map { try $0.stored(decoder: decoder) }
+        return HistoryPage(events: events, nextCursor: records.count > limit ? events.last?.id : nil)
+    }
+
+    /// How many stored events match `filter`.
+    public func count(matching filter: HistoryFilter) throws -> Int {
+        try writer.read { db in try filter.request(after: nil).fetchCount(db) }
+    }
+
     /// Every session, the most recently active first.
     public func sessions() throws -> [HistorySession] {
         try writer.read { db in try HistorySession.order(Column("lastSeen").desc, Column("id")).fetchAll(db) }
+    }
+
+    /// Sessions a support person is looking for: `text` found in the session's ID, device ID, app, team or
+    /// Programmer, or naming an MVPD its events name, or in its events' summaries (user GUIDs in tracking data,
+    /// error codes). The most recently active first, at most `limit`.
+    public func sessions(matching text: String, limit: Int = 200) throws -> [HistorySession] {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard !trimmed.isEmpty else { return Array(try sessions().prefix(limit)) }
+        let like = "%\(HistoryFilter.escapeLike(trimmed))%"
+        return try writer.read { db in
+            try HistorySession.fetchAll(db, sql: """
+                SELECT * FROM session
+                WHERE id LIKE ?1 ESCAPE '\\' OR deviceID LIKE ?1 ESCAPE '\\' OR bundleID LIKE ?1 ESCAPE '\\'
+                   OR teamID LIKE ?1 ESCAPE '\\' OR requestorID LIKE ?1 ESCAPE '\\'
+                   OR id IN (SELECT sessionID FROM event WHERE mvpdID = ?2)
+                   OR id IN (SELECT sessionID FROM event WHERE summary LIKE ?1 ESCAPE '\\')
+                ORDER BY lastSeen DESC, id LIMIT ?3
+                """, arguments: [like, trimmed, limit])
+        }
     }
 
     /// The session with this ID, if stored.

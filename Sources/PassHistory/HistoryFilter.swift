@@ -21,6 +21,42 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
     public var from: Date?
     /// Only events before this time.
     public var until: Date?
+    /// Only events of this app (bundle ID).
+    public var bundleID: String?
+    /// Only HTTP exchanges whose status falls in this class.
+    public var httpStatus: StatusClass?
+    /// Events naming one of these Programmers are left out.
+    public var excludedRequestorIDs: Set<String> = []
+    /// Events naming one of these MVPDs are left out.
+    public var excludedMvpdIDs: Set<String> = []
+    /// Events of these kinds are left out.
+    public var excludedKinds: Set<EventKind> = []
+    /// Events of these apps are left out.
+    public var excludedBundleIDs: Set<String> = []
+
+    /// A class of HTTP answers, as people name them (`4xx`), or `failed` for exchanges that got no answer.
+    public enum StatusClass: String, Codable, Sendable, CaseIterable {
+        case success = "2xx"
+        case redirect = "3xx"
+        case clientError = "4xx"
+        case serverError = "5xx"
+        /// No answer at all (timeout, refused).
+        case failed
+        /// Anything but 2xx and 3xx: client and server errors and failures.
+        case error
+
+        /// The `httpStatus` column values of the class.
+        var sqlRange: (low: Int, high: Int)? {
+            switch self {
+            case .success: (200, 299)
+            case .redirect: (300, 399)
+            case .clientError: (400, 499)
+            case .serverError: (500, 599)
+            case .failed: (0, 0)
+            case .error: nil
+            }
+        }
+    }
 
     /// Creates a filter; with no arguments, one that matches every event.
     public init(
@@ -36,6 +72,9 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         self.from = from
         self.until = until
     }
+
+    /// True when no criterion is set (every event matches).
+    public var isEmpty: Bool { self == .all }
 
     /// Matches every event.
     public static let all = HistoryFilter()
@@ -54,6 +93,23 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         if let text, !text.isEmpty { request = request.filter(C.summary.like("%\(Self.escapeLike(text))%", escape: "\\")) }
         if let from { request = request.filter(C.timestamp >= from.timeIntervalSince1970) }
         if let until { request = request.filter(C.timestamp < until.timeIntervalSince1970) }
+        if let bundleID { request = request.filter(C.bundleID == bundleID) }
+        if let httpStatus {
+            if let range = httpStatus.sqlRange {
+                request = request.filter(C.httpStatus >= range.low && C.httpStatus <= range.high)
+            } else {
+                request = request.filter(C.httpStatus < 200 || C.httpStatus >= 400)
+            }
+        }
+        // `IS NULL OR NOT IN`: an event that names no Programmer (or MVPD) is not one of the excluded ones.
+        if !excludedRequestorIDs.isEmpty {
+            request = request.filter(C.requestorID == nil || !excludedRequestorIDs.contains(C.requestorID))
+        }
+        if !excludedMvpdIDs.isEmpty { request = request.filter(C.mvpdID == nil || !excludedMvpdIDs.contains(C.mvpdID)) }
+        if !excludedKinds.isEmpty { request = request.filter(!excludedKinds.map(\.rawValue).contains(C.kind)) }
+        if !excludedBundleIDs.isEmpty {
+            request = request.filter(C.bundleID == nil || !excludedBundleIDs.contains(C.bundleID))
+        }
         return request.order(C.id)
     }
 

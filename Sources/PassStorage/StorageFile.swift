@@ -97,7 +97,7 @@ public struct StorageFile: Sendable, Hashable, CustomStringConvertible {
 
 extension StorageFile {
     /// The document's path for system calls.
-    var path: String { url.path(percentEncoded: false) }
+    public var path: String { url.path(percentEncoded: false) }
 
     /// The folder holding the document, its lock and its temporary files.
     var folder: URL { url.deletingLastPathComponent() }

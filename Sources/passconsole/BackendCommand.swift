@@ -17,7 +17,7 @@ struct BackendCommand: AsyncParsableCommand {
 
     func run() async throws {
         let logger = Bootstrap.logger("backend")
-        let server = try Bootstrap.startBackend(
+        let (server, _) = try Bootstrap.startBackend(
             configPath: options.config, port: port, signingKeyPath: signingKey, logger: logger)
         print("PassBackend on \(server.baseURL)")
         print("  SDK protocol:  \(server.baseURL)/adobe-services/1.0/config/REF30")
@@ -36,7 +36,7 @@ enum Bootstrap {
     }
 
     static func startBackend(configPath: String, port: UInt16, signingKeyPath: String?, logger: Logger) throws
-        -> HTTPServer
+        -> (server: HTTPServer, verificationKey: TokenVerificationKey)
     {
         let configuration = try BackendConfiguration.load(path: configPath)
         var key = TokenSigningKey()
@@ -53,7 +53,7 @@ enum Bootstrap {
         do { try server.start() } catch {
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
         }
-        return server
+        return (server, key.publicKey)
     }
 
     /// Returns when the process gets SIGINT or SIGTERM.

@@ -1,49 +1,100 @@
 import ArgumentParser
 import Foundation
+import Logging
 import MicroHTTP
 import PassBackend
+import PassConsole
+import PassHistory
+import PassStorage
 
-/// `passconsole serve`: the local backend plus the console's web page, both on 127.0.0.1.
+/// `passconsole serve`: the console, the local backend and the demo device with its apps, in one process.
 struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "serve", abstract: "Run the console page and the local backend with the demo data.")
+        commandName: "serve", abstract: "Run the console with the local backend and the demo apps.")
 
     @OptionGroup var options: ConfigOptions
-    @Option(help: "Console port on 127.0.0.1.") var port: UInt16 = 8080
+    @Option(help: "Address the console listens on. Anything but loopback requires the access token it prints.")
+    var host = "127.0.0.1"
+    @Option(help: "Console port.") var port: UInt16 = 8080
     @Option(help: "Backend port on 127.0.0.1.") var backendPort: UInt16 = 8081
+    @Option(help: "The simulated device folder the console shows and the demo apps use.")
+    var device = ".passconsole/device"
+    @Option(help: "The event history (SQLite).") var history = ".passconsole/history.sqlite"
+    @Option(help: "Demo devices and apps (JSON, see Config/README.md).") var consoleConfig = "Config/console.json"
     @Option(help: "Folder with the console's static files.") var publicDir = "Public"
+    @Option(help: "Where the access token is written when listening beyond loopback.")
+    var accessTokenFile = ".passconsole/access-token"
     @Option(help: "PEM file with the P-256 key tokens are signed with (default: a new key each run).")
     var signingKey: String?
+    @Flag(help: "Start no demo apps (only show the device folder and what other processes report).") var noDemo = false
 
     func run() async throws {
         let logger = Bootstrap.logger("serve")
-        let backend = try Bootstrap.startBackend(
+        let backendConfiguration = try BackendConfiguration.load(path: options.config)
+        let setup = try ConsoleSetup.load(path: consoleConfig)
+        let deviceRoot = URL(filePath: device, directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: deviceRoot, withIntermediateDirectories: true)
+        let historyURL = URL(filePath: history)
+        try FileManager.default.createDirectory(at: historyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+
+        let (backend, verificationKey) = try Bootstrap.startBackend(
             configPath: options.config, port: backendPort, signingKeyPath: signingKey, logger: logger)
-        let demo = try BackendConfiguration.load(path: options.config)
-        var router = Router()
-        let backendURL = backend.baseURL
-        router.get("/api/demo") { _ in .json(DemoInfo(backendURL: backendURL, configuration: demo)) }
-        router.mount(StaticFiles(root: publicDir), at: "/")
-        let console = HTTPServer(configuration: .init(port: port), responder: router, logger: logger)
+        let devices = try setup.consoleDevices(root: deviceRoot)
+        var configuration = ConsoleConfiguration(device: devices[0].folder, named: devices[0].name, more: Array(devices.dropFirst()))
+        configuration.host = host
+        configuration.port = port
+        configuration.publicDirectory = publicDir
+        configuration.backendURL = backend.baseURL
+        let loopback = configuration.isLoopback
+        if !loopback {
+            let token = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"] ?? Self.randomToken()
+            try Self.writeSecret(token, to: accessTokenFile)
+            configuration.accessToken = token
+        }
+        let catalog = Console.Catalog(
+            allowedMvpds: Dictionary(uniqueKeysWithValues: backendConfiguration.programmers.map { ($0.id, Set($0.mvpds)) }),
+            verificationKey: verificationKey)
+        let console: Console
+        do {
+            console = Console(configuration: configuration, history: try HistoryDatabase(path: history), catalog: catalog, logger: logger)
+        } catch {
+            await backend.shutdown()
+            throw ValidationError("Cannot open the history \(history): \(error)")
+        }
         do { try console.start() } catch {
             await backend.shutdown()
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
         }
+        let serviceProvider = URL(string: backend.baseURL + "/adobe-services")!
+        if !noDemo {
+            for (spec, deviceName, start) in try setup.specs(backend: backendConfiguration) {
+                try console.addApp(spec, device: deviceName, serviceProvider: serviceProvider, start: start)
+            }
+        }
+        let tokenQuery = configuration.accessToken.map { "?token=\($0)" } ?? ""
         print("""
             PassConsole is running (Ctrl-C stops it):
-              Console:     \(console.baseURL)/
+              Console:     \(console.baseURL)/\(tokenQuery)
               Backend:     \(backend.baseURL)/adobe-services/1.0/config/REF30
               Activation:  \(backend.baseURL)/activate   (second-screen sign-in)
-              Demo data:   swift run passconsole demo
-            """)
+              Device:      \(deviceRoot.path(percentEncoded: false))
+              History:     \(history)
+              Demo users:  alice/alice123, bob/bob123, carol/carol123, dave/dave123 (swift run passconsole demo)
+            """ + (loopback ? "" : "\n  Access token written to \(accessTokenFile)"))
         await Bootstrap.waitForTermination()
         await console.shutdown()
         await backend.shutdown()
     }
-}
 
-/// What the console page shows about the demo set-up.
-struct DemoInfo: Encodable {
-    var backendURL: String
-    var configuration: BackendConfiguration
+    static func randomToken() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Writes `secret` readable by its owner only.
+    static func writeSecret(_ secret: String, to path: String) throws {
+        let url = URL(filePath: path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
+    }
 }

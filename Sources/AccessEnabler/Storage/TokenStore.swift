@@ -4,19 +4,30 @@ import PassStorage
 /// Persists ``TokenStorage`` in one storage file: the team's shared "pasteboard" on iOS, the app's private
 /// "user defaults" on tvOS. Every change is a locked read-modify-write with an atomic replace (PassStorage), so two
 /// apps of one team never lose each other's tokens and a crash leaves the last good state.
-struct TokenStore: Sendable {
-    let file: StorageFile
+public struct TokenStore: Sendable {
+    /// The storage file.
+    public let file: StorageFile
     /// Where the file lives, for events: `team TEAM1234` or `app com.example.tv`.
-    let domain: String
+    public let domain: String
+
+    /// A store over `file`, named `domain` in events.
+    public init(file: StorageFile, domain: String) {
+        self.file = file
+        self.domain = domain
+    }
 
     /// Thrown inside the locked update to skip writing an unchanged value.
     private struct Unchanged: Error {}
 
     /// Why stored bytes could not be used.
-    struct Unreadable: Error, Sendable { var reason: String }
+    public struct Unreadable: Error, Sendable, CustomStringConvertible {
+        /// Why, in words.
+        public var reason: String
+        public var description: String { reason }
+    }
 
     /// The stored tokens; empty when nothing was ever written.
-    func load() throws -> TokenStorage {
+    public func load() throws -> TokenStorage {
         guard let data = try file.read() else { return TokenStorage() }
         return try Self.decode(data)
     }
@@ -24,7 +35,7 @@ struct TokenStore: Sendable {
     /// Applies `change` to the stored value under the file lock and writes the result atomically. When the change
     /// leaves the value as it was, nothing is written (no fsync for the no-op rules that run at every setRequestor).
     @discardableResult
-    func update<T>(_ change: (inout TokenStorage) -> T) throws -> (result: T, storage: TokenStorage, changed: Bool) {
+    public func update<T>(_ change: (inout TokenStorage) -> T) throws -> (result: T, storage: TokenStorage, changed: Bool) {
         var result: T?
         var after = TokenStorage()
         do {
@@ -42,7 +53,8 @@ struct TokenStore: Sendable {
         return (result!, after, true)
     }
 
-    static func decode(_ data: Data) throws -> TokenStorage {
+    /// Reads stored bytes; throws ``Unreadable`` for another version or damaged JSON.
+    public static func decode(_ data: Data) throws -> TokenStorage {
         struct Header: Decodable { var version: Int? }
         let header = try? JSONDecoder().decode(Header.self, from: data)
         guard let version = header?.version else { throw Unreadable(reason: "the token storage is not a versioned JSON document") }
@@ -54,7 +66,8 @@ struct TokenStore: Sendable {
         }
     }
 
-    static var encoder: JSONEncoder {
+    /// The encoder of the stored form (sorted keys, pretty-printed).
+    public static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         return encoder

@@ -33,6 +33,29 @@ public final class EventStreamSubscription: Sendable {
 
     init(limit: Int) { self.limit = limit }
 
+    /// A subscription its owner feeds directly, without an ``EventStream``: a per-client feed (a filtered stream,
+    /// a resume read from a database). Answer a request with it through ``Response/eventStream(_:)``.
+    /// - Parameter bufferLimit: bytes the client may have queued before it is cut off.
+    public convenience init(bufferLimit: Int = 1 << 20) { self.init(limit: bufferLimit) }
+
+    /// Queues one event (a standalone subscription's owner calls this).
+    public func send(_ event: ServerSentEvent) { enqueue(event.encoded) }
+
+    /// Queues a comment line (`: text`), which clients ignore: a heartbeat that keeps proxies from closing the stream
+    /// and lets the server notice a vanished client.
+    public func sendComment(_ text: String) { enqueue(Data(": \(text)\n\n".utf8)) }
+
+    /// Queues the `retry:` advice (milliseconds a client waits before reconnecting).
+    public func sendRetry(milliseconds: Int) { enqueue(Data("retry: \(milliseconds)\n\n".utf8)) }
+
+    /// True once the client left, the subscriber overflowed or the stream ended.
+    public var isFinished: Bool { state.withLock { $0.finished || $0.overflowed } }
+
+    /// Sets what to run once when the client is gone (to stop feeding it).
+    public func whenFinished(_ handler: @escaping @Sendable () -> Void) {
+        state.withLock { $0.onFinish = handler }
+    }
+
     var onFinish: (@Sendable () -> Void)? {
         get { state.withLock { $0.onFinish } }
         set { state.withLock { $0.onFinish = newValue } }

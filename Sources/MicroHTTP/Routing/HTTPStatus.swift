@@ -8,6 +8,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
 
     public static let ok = HTTPStatus(200)
     public static let created = HTTPStatus(201)
+    public static let accepted = HTTPStatus(202)
     public static let noContent = HTTPStatus(204)
     public static let movedPermanently = HTTPStatus(301)
     public static let found = HTTPStatus(302)
@@ -18,9 +19,12 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let forbidden = HTTPStatus(403)
     public static let notFound = HTTPStatus(404)
     public static let methodNotAllowed = HTTPStatus(405)
+    public static let conflict = HTTPStatus(409)
     public static let gone = HTTPStatus(410)
     public static let preconditionFailed = HTTPStatus(412)
     public static let payloadTooLarge = HTTPStatus(413)
+    public static let unsupportedMediaType = HTTPStatus(415)
+    public static let unprocessableEntity = HTTPStatus(422)
     public static let tooManyRequests = HTTPStatus(429)
     public static let internalServerError = HTTPStatus(500)
     public static let badGateway = HTTPStatus(502)
@@ -31,6 +35,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         switch code {
         case 200: "OK"
         case 201: "Created"
+        case 202: "Accepted"
         case 204: "No Content"
         case 301: "Moved Permanently"
         case 302: "Found"
@@ -41,9 +46,12 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
+        case 409: "Conflict"
         case 410: "Gone"
         case 412: "Precondition Failed"
         case 413: "Payload Too Large"
+        case 415: "Unsupported Media Type"
+        case 422: "Unprocessable Content"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
         case 502: "Bad Gateway"

@@ -92,6 +92,13 @@ public struct Response: Sendable {
         }
     }
 
+    /// A Server-Sent Events answer streaming `subscription` until the client leaves or it is closed.
+    public static func eventStream(_ subscription: EventStreamSubscription) -> Response {
+        Response(
+            headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-cache"), ("X-Accel-Buffering", "no")],
+            body: .eventStream(subscription))
+    }
+
     /// A redirect (`302 Found` unless told otherwise) to `location`, which may use any scheme.
     public static func redirect(to location: String, status: HTTPStatus = .found) -> Response {
         Response(status: status, headers: [("Location", location), ("Content-Length", "0")])

@@ -1,0 +1,155 @@
+// Keeps a filtered event list current: first page (newest first), older pages on demand, and live events from the
+// one SSE stream. Without a filter, live events go straight in; with one, the server decides what matches (we ask
+// for `after=<newest id>`). While paused, arrivals are held and counted for the "N new events" pill.
+import { get } from '../../lib/api.js';
+import * as live from '../../lib/live.js';
+import { debounce } from '../../lib/dom.js';
+
+const PAGE = 200;
+const BUFFER_LIMIT = 2000;
+// `before` past any id: asks for the newest page, newest first (the same order as scrolling back).
+const NEWEST = Number.MAX_SAFE_INTEGER;
+
+/**
+ * `query()`: the full server filter; `direct`: true when every live event of `candidate` matches without asking the
+ * server. Callbacks: `onReset({events, total, matching, hasOlder, error})` (events newest first),
+ * `onNew(events)` (oldest first), `onOlder(events, hasOlder)` (newest first), `onMeta({total, matching})`,
+ * `onPending(count)` while paused.
+ */
+export function createFeed({ query, direct, candidate = () => true, onReset, onNew, onOlder, onMeta, onPending }) {
+  let newest = 0;
+  let oldest = null;
+  let loading = false;
+  let catchUp = false;
+  let buffer = [];
+  let overflow = false;
+  let meta = { total: 0, matching: 0 };
+  let generation = 0;
+
+  const setMeta = (next) => {
+    meta = next;
+    onMeta(meta);
+  };
+
+  function deliver(events) {
+    if (!events.length) return;
+    if (live.isPaused()) {
+      buffer.push(...events);
+      if (buffer.length > BUFFER_LIMIT) {
+        buffer = buffer.slice(-BUFFER_LIMIT);
+        overflow = true;
+      }
+      onPending(buffer.length);
+    } else {
+      onNew(events);
+    }
+  }
+
+  async function reload() {
+    const mine = ++generation;
+    loading = true;
+    catchUp = false;
+    buffer = [];
+    overflow = false;
+    onPending(0);
+    try {
+      const page = await get('/api/events', { q: query(), before: NEWEST, limit: PAGE }, { quiet: true });
+      if (mine !== generation) return;
+      const events = [...page.events].sort((a, b) => b.id - a.id);
+      newest = events[0]?.id ?? newest;
+      oldest = events.at(-1)?.id ?? null;
+      meta = { total: page.total, matching: page.matching };
+      onReset({ events, ...meta, hasOlder: events.length >= PAGE || page.nextCursor != null, error: null });
+    } catch (error) {
+      if (mine === generation) onReset({ events: [], total: 0, matching: 0, hasOlder: false, error });
+    } finally {
+      if (mine === generation) {
+        loading = false;
+        if (catchUp) fetchNewer();
+      }
+    }
+  }
+
+  async function fetchNewerNow() {
+    if (loading) {
+      catchUp = true;
+      return;
+    }
+    const mine = generation;
+    const found = [];
+    let cursor = newest;
+    try {
+      for (let pages = 0; pages < 10; pages++) {
+        const page = await get('/api/events', { q: query(), after: cursor, limit: PAGE }, { quiet: true });
+        if (mine !== generation) return;
+        found.push(...page.events.filter((e) => e.id > newest));
+        setMeta({ total: page.total, matching: page.matching });
+        if (page.nextCursor == null || !page.events.length) break;
+        cursor = page.nextCursor;
+      }
+    } catch {
+      return; // the next event retries; the connection indicator shows trouble
+    }
+    found.sort((a, b) => a.id - b.id);
+    const unique = found.filter((e, i) => i === 0 || e.id !== found[i - 1].id);
+    if (unique.length) newest = unique.at(-1).id;
+    deliver(unique);
+  }
+  const fetchNewer = debounce(fetchNewerNow, 250);
+
+  async function older() {
+    if (oldest == null) return;
+    const mine = generation;
+    const page = await get('/api/events', { q: query(), before: oldest, limit: PAGE });
+    if (mine !== generation) return;
+    const events = [...page.events].sort((a, b) => b.id - a.id);
+    if (events.length) oldest = events.at(-1).id;
+    onOlder(events, events.length >= PAGE || page.nextCursor != null);
+  }
+
+  const offEvent = live.onEvent((event) => {
+    if (event.id <= newest) return;
+    if (!candidate(event)) {
+      setMeta({ ...meta, total: meta.total + 1 });
+      return;
+    }
+    if (loading || !direct()) {
+      fetchNewer();
+      return;
+    }
+    newest = event.id;
+    setMeta({ total: meta.total + 1, matching: meta.matching + 1 });
+    deliver([event]);
+  });
+
+  let wasPaused = live.isPaused();
+  const offStatus = live.onStatus(({ paused }) => {
+    if (wasPaused && !paused) flush();
+    wasPaused = paused;
+  });
+
+  function flush() {
+    const held = buffer;
+    buffer = [];
+    onPending(0);
+    if (overflow) {
+      overflow = false;
+      reload();
+    } else if (held.length) {
+      onNew(held);
+    }
+  }
+
+  return {
+    reload,
+    older,
+    /** Called when rows were dropped from the bottom: older pages start below `id`. */
+    trimmedTo(id) { oldest = id; },
+    dispose() {
+      generation++;
+      fetchNewer.cancel();
+      offEvent();
+      offStatus();
+    },
+  };
+}

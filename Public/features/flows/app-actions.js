@@ -1,0 +1,86 @@
+// The buttons that drive one demo app: start/stop, and the SDK calls a real app would make.
+import { h, fill } from '../../lib/dom.js';
+import { post } from '../../lib/api.js';
+import { clockTime } from '../../lib/format.js';
+
+const METADATA_KEYS = ['TTL_AUTHN', 'TTL_AUTHZ', 'DEVICEID', 'userID', 'upstreamUserID', 'householdID', 'zip'];
+
+const CALLS = [
+  { action: 'checkAuthentication', label: 'Check authentication', help: 'checkAuthentication(): is there a valid sign-in? No UI.' },
+  { action: 'getAuthentication', label: 'Get authentication', help: 'getAuthentication(): sign in, showing the provider picker if needed.' },
+  { action: 'getAuthorization', label: 'Get authorization', help: 'getAuthorization(resource): may the viewer watch the chosen resource?', needsResource: true },
+  { action: 'checkPreauthorizedResources', label: 'Check preauthorized', help: 'checkPreauthorizedResources(all resources of the app).' },
+  { action: 'getMetadata', label: 'Get metadata', help: 'getMetadata(key): the chosen key below.', needsKey: true },
+  { action: 'getSelectedProvider', label: 'Selected provider?', help: 'getSelectedProvider(): which MVPD the SDK remembers.' },
+  { action: 'logout', label: 'Log out', help: 'logout(): clears this app’s sign-in and tokens (shared storage too).' },
+  { action: 'cancel', label: 'Cancel', help: 'setSelectedProvider(nil): cancels the picker or login; forgets the MVPD for this Programmer.' },
+];
+
+/**
+ * The actions section. `getApp()` returns the app as last rendered (refreshes keep it current); `onApp(app)`
+ * receives the app the server returns after start/stop.
+ */
+export function actionsSection(app, getApp, onApp) {
+  const id = encodeURIComponent(app.id);
+  const status = h('p.card-status.small', { role: 'status' });
+  const say = (text) => fill(status, text);
+  const resource = h('select', { 'data-field': 'resource', 'aria-label': 'Resource for getAuthorization' },
+    (app.resources ?? []).map((r) => h('option', { value: r }, r)));
+  const key = h('select', { 'data-field': 'metadata-key', 'aria-label': 'Metadata key' },
+    METADATA_KEYS.map((k) => h('option', { value: k }, k)));
+
+  async function lifecycle(button, verb) {
+    button.disabled = true;
+    try {
+      const next = await post(`/api/apps/${id}/${verb}`);
+      if (next && next.id) onApp(next);
+      say(`${verb === 'start' ? 'Started' : 'Stopped'} at ${clockTime(new Date().toISOString())}.`);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  async function call(button, spec) {
+    const current = getApp();
+    let method = spec.action;
+    let args = {};
+    if (spec.action === 'cancel') {
+      method = 'setSelectedProvider';
+      args = { mvpd: null };
+    } else if (spec.needsResource) {
+      args = { resource: resource.value };
+    } else if (spec.action === 'checkPreauthorizedResources') {
+      args = { resources: (current.resources ?? []).join(',') };
+    } else if (spec.needsKey) {
+      args = { key: key.value, resource: resource.value || undefined };
+    }
+    button.disabled = true;
+    try {
+      await post(`/api/apps/${id}/call`, { method, arguments: args });
+      const shown = Object.values(args).filter((v) => v !== undefined).map((v) => (v === null ? 'nil' : `"${v}"`)).join(', ');
+      say(`Called ${method}(${shown}) at ${clockTime(new Date().toISOString())}: watch the steps and callbacks.`);
+    } catch (error) {
+      say(`${method} was refused: ${error.message}`);
+    } finally {
+      button.disabled = false;
+    }
+  }
+
+  const running = app.running;
+  const start = h('button', { class: running ? null : 'primary', type: 'button', 'data-action': 'start', title: 'Launch the app: it calls setRequestor' }, '▶ Start app');
+  const stop = h('button', { type: 'button', 'data-action': 'stop', title: 'Quit the app (its storage stays)' }, '■ Stop app');
+  start.addEventListener('click', () => lifecycle(start, 'start'));
+  stop.addEventListener('click', () => lifecycle(stop, 'stop'));
+  const buttons = CALLS.map((spec) => {
+    const button = h('button', { type: 'button', 'data-action': spec.action, title: spec.help, class: spec.action === 'logout' || spec.action === 'cancel' ? 'quiet-danger' : null }, spec.label);
+    button.addEventListener('click', () => call(button, spec));
+    return button;
+  });
+  return h('div.actions', null,
+    h('div.action-row', null, start, stop,
+      running ? null : h('span.muted.small', null, 'The app is not running: press Start before calling the SDK.')),
+    h('div.action-row', null, buttons),
+    h('div.action-row.args', null,
+      h('label', null, 'Resource ', resource), h('label', null, 'Metadata key ', key)),
+    status);
+}

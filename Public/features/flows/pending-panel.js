@@ -1,0 +1,73 @@
+// What the app is waiting for from a person: pick a TV provider, sign in at the MVPD's page, or enter a
+// registration code on a second screen (tvOS).
+import { h, countdown } from '../../lib/dom.js';
+import { post } from '../../lib/api.js';
+import { toast } from '../../lib/ui.js';
+
+const DEMO_USERS = 'alice / alice123, bob / bob123, carol / carol123, dave / dave123';
+
+function picker(app, mvpds) {
+  const choose = async (button, mvpd) => {
+    button.disabled = true;
+    try {
+      await post(`/api/apps/${encodeURIComponent(app.id)}/call`, { method: 'setSelectedProvider', arguments: { mvpd: mvpd.id } });
+      toast(`${app.name}: chose ${mvpd.displayName}.`, { kind: 'success', timeout: 3000 });
+    } catch {
+      button.disabled = false;
+    }
+  };
+  return h('div.pending.picker', { role: 'group', 'aria-label': 'Provider picker' },
+    h('h4', null, '☰ The app shows its TV provider picker'),
+    h('p.muted', null, 'Choose the provider a viewer would tap, or press “Cancel” below (setSelectedProvider(nil)).'),
+    h('div.mvpd-choices', null, mvpds.map((mvpd) => {
+      const button = h('button.mvpd-choice', { type: 'button', 'data-mvpd': mvpd.id, title: `setSelectedProvider("${mvpd.id}")` },
+        mvpd.logoURL ? h('img', { src: mvpd.logoURL, alt: '', loading: 'lazy', onerror: (e) => e.target.remove() }) : null,
+        h('span', null, mvpd.displayName), h('small.muted', null, mvpd.id));
+      button.addEventListener('click', () => choose(button, mvpd));
+      return button;
+    })));
+}
+
+function login(app, loginURL) {
+  const username = h('input', { type: 'text', 'data-field': 'username', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'MVPD username', placeholder: 'username' });
+  const password = h('input', { type: 'password', 'data-field': 'password', autocomplete: 'off', 'aria-label': 'MVPD password', placeholder: 'password' });
+  const submit = h('button.primary', { type: 'submit', 'data-action': 'login' }, 'Sign in');
+  const form = h('form.login-form', null,
+    h('label', null, 'Username ', username), h('label', null, 'Password ', password), submit);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    try {
+      await post(`/api/apps/${encodeURIComponent(app.id)}/login`, { username: username.value, password: password.value });
+      toast(`${app.name}: signing in as ${username.value}…`, { kind: 'success', timeout: 3000 });
+    } finally {
+      submit.disabled = false;
+    }
+  });
+  return h('div.pending.login', { role: 'group', 'aria-label': 'MVPD login' },
+    h('h4', null, '🔑 The app waits at the MVPD’s sign-in page'),
+    h('p.muted', null, 'Sign in here and the console submits the page the app’s web view shows.'),
+    form,
+    h('p.hint', null, 'Demo subscribers: ', DEMO_USERS, '.'),
+    loginURL ? h('p', null, h('a', { href: loginURL, target: '_blank', rel: 'noopener', 'data-action': 'open-login' }, 'Open the MVPD login page in this browser ↗'),
+      h('span.muted', null, ' (a second window; the app keeps waiting here)')) : null);
+}
+
+function regcode(app, reg) {
+  return h('div.pending.regcode', { role: 'group', 'aria-label': 'Registration code' },
+    h('h4', null, '📺 Second-screen activation'),
+    h('p', null, 'Code ', h('strong.regcode-value', null, reg.code), ' · ', countdown(reg.expires)),
+    reg.activationURL
+      ? h('p', null, 'Enter it at ', h('a', { href: reg.activationURL, target: '_blank', rel: 'noopener' }, reg.activationURL), ', or press “Cancel” to stop waiting.')
+      : null);
+}
+
+/** The pending panel of `app`, or null when it waits for nobody. */
+export function pendingPanel(app) {
+  const p = app.pending ?? {};
+  const parts = [];
+  if (p.providerDialog) parts.push(picker(app, p.providerDialog));
+  if (p.loginURL) parts.push(login(app, p.loginURL));
+  if (p.regcode) parts.push(regcode(app, p.regcode));
+  return parts.length ? h('div.pending-box', null, parts) : null;
+}

@@ -1,0 +1,96 @@
+// One session: the plain-language health card (with a copy button for tickets), the flow diagram, and the
+// timeline of every event with the time since the previous one.
+import { h, fill, badge, timeEl, code, copyText, emptyState } from '../../lib/dom.js';
+import { get } from '../../lib/api.js';
+import { KINDS, SEVERITY, kindLabel, dateTime, exactTime } from '../../lib/format.js';
+import { hashFor } from '../../lib/route.js';
+import { toast } from '../../lib/ui.js';
+import { flowDiagram } from '../flows/flow-diagram.js';
+
+const MAX_PAGES = 10;
+
+/** Every event of the session, oldest first. */
+async function sessionEvents(id) {
+  const events = [];
+  let after = 0;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const answer = await get('/api/events', { q: `session:${id}`, after, limit: 500 }, { quiet: true });
+    events.push(...answer.events);
+    if (answer.nextCursor == null || !answer.events.length) break;
+    after = answer.nextCursor;
+  }
+  return events.sort((a, b) => a.id - b.id);
+}
+
+function healthText(session, health) {
+  return [
+    `Session ${session.id} · ${session.bundleID} (${session.platform}) · Programmer ${session.requestorID ?? 'not set'} · device ${session.deviceID}`,
+    health.headline, ...(health.lines ?? []),
+    ...(health.verdicts ?? []).map((v) => `[${SEVERITY[v.severity]?.label ?? v.severity}] ${v.title}: ${v.text}`),
+  ].join('\n');
+}
+
+function healthCard(session, health) {
+  const copy = h('button', { type: 'button', 'data-action': 'copy-health', title: 'Copy this summary as text, for a support ticket' }, '⧉ Copy for a ticket');
+  copy.addEventListener('click', async () => {
+    const ok = await copyText(healthText(session, health));
+    toast(ok ? 'Copied the health card.' : 'Could not copy: select the text and copy it by hand.', { kind: ok ? 'success' : 'error', timeout: 3000 });
+  });
+  const verdicts = health.verdicts ?? [];
+  return h('section.card.health', { id: 'health-card', 'aria-labelledby': 'health-heading' },
+    h('div.card-title', null, h('h3', { id: 'health-heading' }, 'Entitlement health'), h('span.spacer'), copy),
+    h('p.headline', null, health.headline),
+    (health.lines ?? []).map((line) => h('p', null, line)),
+    verdicts.length ? h('ul.health-verdicts', null, verdicts.map((v) => {
+      const s = SEVERITY[v.severity] ?? { icon: '•', label: v.severity };
+      return h('li', { 'data-verdict': v.id, 'data-severity': v.severity }, badge(s.icon, s.label, `sev-${v.severity}`), ' ', h('strong', null, v.title), ' — ', v.text);
+    })) : null);
+}
+
+function timeline(session, events) {
+  if (!events.length) return h('p.muted', null, 'No events stored for this session.');
+  let previous = null;
+  return h('ol.timeline', { id: 'timeline' }, events.map((event) => {
+    const at = Date.parse(event.event?.timestamp);
+    const delta = previous === null ? 0 : Math.max(0, at - previous);
+    previous = at;
+    const kind = KINDS[event.kind] ?? { icon: '•' };
+    return h('li', { 'data-event-id': event.id, class: event.kind === 'error' ? 'row-error' : null },
+      h('span.delta', { title: 'Time since the previous event' }, `+${Math.round(delta)} ms`),
+      timeEl(event.event?.timestamp, false),
+      badge(kind.icon, kindLabel(event.kind), `kind kind-${event.kind}`),
+      h('a.summary', { href: hashFor('events', [], { q: `session:${session.id}`, sel: event.id }), title: 'Open in the Events page' }, event.summary));
+  }));
+}
+
+/** Load and render session `id` into `el`. Returns false when it failed. */
+export async function renderSession(el, id) {
+  let data;
+  let events;
+  try {
+    [data, events] = await Promise.all([get(`/api/sessions/${encodeURIComponent(id)}`, undefined, { quiet: true }), sessionEvents(id)]);
+  } catch (error) {
+    fill(el, emptyState(error.status === 404 ? 'No such session.' : 'Could not load the session.',
+      error.status === 404 ? 'It may come from another console’s history, or the history file was reset. ' : `${error.message} `,
+      h('a', { href: '#/sessions' }, 'Back to all sessions')));
+    return false;
+  }
+  const s = data.session;
+  fill(el,
+    h('div.pane-head', null, h('h3', null, `Session ${s.id.slice(0, 8)}`),
+      h('a.ghost', { href: '#/sessions', 'data-action': 'close-detail', title: 'Back to the list (Esc)' }, '×')),
+    h('dl.facts.compact', null,
+      h('dt', null, 'App'), h('dd', null, code(s.bundleID), ` · team ${s.teamID} · ${s.platform === 'tvos' ? 'tvOS' : 'iOS'}`),
+      h('dt', null, 'Programmer'), h('dd', null, s.requestorID ? code(s.requestorID) : h('span.muted', null, 'not set')),
+      h('dt', null, 'Device ID'), h('dd', null, code(s.deviceID)),
+      h('dt', null, 'Seen'), h('dd', { title: `${exactTime(s.firstSeen)} → ${exactTime(s.lastSeen)}` }, `${dateTime(s.firstSeen)} → `, timeEl(s.lastSeen), ` · ${s.eventCount} events`),
+      h('dt', null, 'Full ID'), h('dd', null, code(s.id))),
+    h('p.links', null, h('a', { href: hashFor('events', [], { q: `session:${s.id}` }) }, 'Events of this session'), ' · ',
+      h('a', { href: hashFor('network', [], { q: `session:${s.id}` }) }, 'Its HTTP exchanges')),
+    healthCard(s, data.health ?? { headline: 'No health summary.', lines: [], verdicts: [] }),
+    h('section.card', { 'aria-label': 'Flow' }, h('h3', null, 'Flow'), flowDiagram(data.flow)),
+    h('section.card', { 'aria-labelledby': 'timeline-heading' },
+      h('h3', { id: 'timeline-heading' }, 'Timeline ', h('span.muted.small', null, '(oldest first; “+ms” is the time since the previous event)')),
+      timeline(s, events)));
+  return true;
+}

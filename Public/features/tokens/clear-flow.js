@@ -1,0 +1,71 @@
+// Clearing storage safely: a dry run lists exactly what would go and which apps share it, the operator confirms,
+// the server keeps a backup, and a toast offers Undo.
+import { h, code } from '../../lib/dom.js';
+import { post, download } from '../../lib/api.js';
+import { confirmDialog, undoToast, toast, itemList } from '../../lib/ui.js';
+
+/** `{domain, requestorID?, mvpdID?, resource?}` from a clear button's `data-clear-*` attributes. */
+export function targetOf(button) {
+  const d = button.dataset;
+  const target = { domain: d.clearDomain };
+  if (d.clearRequestor) target.requestorID = d.clearRequestor;
+  if (d.clearMvpd) target.mvpdID = d.clearMvpd;
+  if (d.clearResource) target.resource = d.clearResource;
+  return target;
+}
+
+function describe(target) {
+  const parts = [];
+  if (target.resource) parts.push(`the authorization for ${target.resource}`);
+  if (target.requestorID) parts.push(`Programmer ${target.requestorID}`);
+  if (target.mvpdID) parts.push(`MVPD ${target.mvpdID}`);
+  return parts.length ? parts.join(' · ') : 'everything';
+}
+
+/** Run the whole clear flow for `target`; `onChanged()` after storage changed (clear or undo). */
+export async function clearFlow(target, onChanged) {
+  const preview = await post('/api/storage/clear', { ...target, dryRun: true });
+  const removed = preview.removed ?? [];
+  const sharedBy = preview.sharedBy ?? [];
+  const ok = await confirmDialog({
+    title: `Clear ${describe(target)} in ${target.domain}?`,
+    confirmLabel: removed.length ? `Clear ${removed.length} item${removed.length === 1 ? '' : 's'}` : 'Clear',
+    content: [
+      h('p', null, 'This removes:'),
+      itemList(removed, 'Nothing is stored there: nothing would be removed.'),
+      h('p', null, sharedBy.length > 1 ? '⚠ These apps share this storage and lose it too:' : 'Apps that use this storage:'),
+      itemList(sharedBy.map((id) => code(id)), 'No app on this device uses it.'),
+      h('p.muted.small', null, 'A backup is kept: you can undo right after. Apps notice on their next SDK call.'),
+    ],
+  });
+  if (!ok) return;
+  const result = await post('/api/storage/clear', { ...target, dryRun: false });
+  onChanged();
+  const gone = result.removed ?? [];
+  if (!result.backupID) {
+    toast(`Cleared: ${gone.length ? gone.join('; ') : 'nothing was stored there'}.`, { kind: 'success' });
+    return;
+  }
+  undoToast(`Cleared ${gone.length} item${gone.length === 1 ? '' : 's'} in ${target.domain}.`, gone.slice(0, 4).join('; ') + (gone.length > 4 ? '; …' : ''), async () => {
+    const restored = await post('/api/storage/undo', { backupID: result.backupID });
+    toast(`Restored ${(restored.restored ?? []).join(', ') || 'the storage'}.`, { kind: 'success' });
+    onChanged();
+  });
+}
+
+/** Export a domain; with `reveal`, warn first (the file holds live tokens; the audit log records the export). */
+export async function exportDomain(domain, reveal) {
+  if (reveal) {
+    const ok = await confirmDialog({
+      title: 'Export with live tokens?',
+      confirmLabel: 'Export live tokens',
+      content: [
+        h('p', null, '⚠ The file will contain working sign-in and authorization tokens for ', code(domain), '. Anyone with the file can use them until they expire.'),
+        h('p', null, 'The console’s audit log records this export. Prefer the redacted export for tickets.'),
+      ],
+    });
+    if (!ok) return;
+  }
+  const safe = domain.replace(/[^A-Za-z0-9._-]+/g, '_');
+  await download('/api/storage/export', { domain, reveal: String(reveal) }, `storage-${safe}${reveal ? '-LIVE' : ''}.json`);
+}

@@ -1,0 +1,128 @@
+// Import a storage file: choose it, see a dry run (added / overwritten / skipped / rejected, with reasons),
+// then apply it in one step with a backup and Undo. A bad file changes nothing and says why.
+import { h, fill, badge, code } from '../../lib/dom.js';
+import { request, post } from '../../lib/api.js';
+import { undoToast, toast } from '../../lib/ui.js';
+
+const ACTIONS = {
+  added: { icon: '+', word: 'Added', cls: 'ok' },
+  overwritten: { icon: '↻', word: 'Overwritten', cls: 'warn' },
+  skipped: { icon: '–', word: 'Skipped', cls: 'neutral' },
+  rejected: { icon: '✗', word: 'Rejected', cls: 'bad' },
+};
+
+/** The panel; `onChanged()` after an apply or undo. Returns `{el, setDomains(domains)}`. */
+export function importPanel(onChanged) {
+  let file = null;
+  let generation = 0;
+  const fileInput = h('input', { type: 'file', id: 'import-file', accept: '.json,.plist,.xml,.txt,application/json' });
+  const domainSelect = h('select', { id: 'import-domain' });
+  const policySelect = h('select', { id: 'import-policy' },
+    h('option', { value: 'overwrite' }, 'Overwrite what is there'),
+    h('option', { value: 'skip' }, 'Keep what is there (skip)'));
+  const message = h('div.import-message', { id: 'import-message', role: 'alert' });
+  const preview = h('div.import-preview', { id: 'import-preview' });
+  const apply = h('button.primary', { type: 'button', 'data-action': 'apply-import', disabled: true }, 'Apply import');
+
+  const query = (dryRun) => ({ domain: domainSelect.value, policy: policySelect.value, dryRun: String(dryRun) });
+  const send = (dryRun) => request('POST', '/api/storage/import', { body: file, query: query(dryRun), quiet: true });
+
+  function showError(error) {
+    preview.replaceChildren();
+    apply.disabled = true;
+    fill(message, badge('✗', error.code === 'invalid_import' ? 'This file cannot be imported' : 'Import failed', 'bad'), ' ',
+      h('strong', null, error.message), error.detail ? h('p.small', null, error.detail) : null,
+      h('p.small.muted', null, 'Nothing was changed.'));
+  }
+
+  function renderPreview(result) {
+    const s = result.summary ?? {};
+    const changes = result.changes ?? [];
+    fill(preview,
+      h('p', null, `${result.applied ? 'Imported' : 'Would import'} a ${result.format} file: `,
+        Object.entries(ACTIONS).map(([key, a], i) => [i ? ' · ' : '', badge(a.icon, `${s[key] ?? 0} ${a.word.toLowerCase()}`, a.cls)])),
+      changes.length
+        ? h('table.grid.compact', null,
+          h('thead', null, h('tr', null, ['What happens', 'Programmer', 'MVPD', 'Item', 'Domain', 'Why'].map((t) => h('th', { scope: 'col' }, t)))),
+          h('tbody', null, changes.map((c) => {
+            const a = ACTIONS[c.action] ?? { icon: '?', word: c.action, cls: 'neutral' };
+            return h('tr', { 'data-action-kind': c.action },
+              h('td', null, badge(a.icon, a.word, a.cls)), h('td', null, c.requestorID ?? '—'), h('td', null, c.mvpdID ?? '—'),
+              h('td', null, c.item), h('td', null, code(c.domain)), h('td', null, c.reason ?? ''));
+          })))
+        : h('p.muted', null, 'The file holds nothing to import.'));
+  }
+
+  async function dryRun() {
+    const mine = ++generation;
+    apply.disabled = true;
+    message.replaceChildren();
+    if (!file) {
+      fill(preview, h('p.muted', null, 'Choose a storage file (an export from this console, or a storage file from a device folder) to see what would change.'));
+      return;
+    }
+    if (!domainSelect.value) {
+      fill(message, 'Choose the storage to import into.');
+      return;
+    }
+    fill(preview, h('p.muted', null, `Checking ${file.name}…`));
+    try {
+      const result = await send(true);
+      if (mine !== generation) return;
+      renderPreview(result);
+      const s = result.summary ?? {};
+      apply.disabled = !((s.added ?? 0) + (s.overwritten ?? 0));
+      if (apply.disabled) fill(message, 'Nothing would change with this policy, so there is nothing to apply.');
+    } catch (error) {
+      if (mine === generation) showError(error);
+    }
+  }
+
+  apply.addEventListener('click', async () => {
+    apply.disabled = true;
+    const mine = ++generation;
+    try {
+      const result = await send(false);
+      renderPreview(result);
+      onChanged();
+      const s = result.summary ?? {};
+      const text = `Imported into ${domainSelect.value}: ${s.added ?? 0} added, ${s.overwritten ?? 0} overwritten.`;
+      if (result.backupID) {
+        undoToast(text, 'A backup was taken before the import.', async () => {
+          await post('/api/storage/undo', { backupID: result.backupID });
+          toast('The import was undone.', { kind: 'success' });
+          onChanged();
+          if (mine === generation) dryRun();
+        });
+      } else {
+        toast(text, { kind: 'success' });
+      }
+    } catch (error) {
+      showError(error);
+    }
+  });
+  fileInput.addEventListener('change', () => {
+    file = fileInput.files?.[0] ?? null;
+    dryRun();
+  });
+  domainSelect.addEventListener('change', dryRun);
+  policySelect.addEventListener('change', dryRun);
+
+  const el = h('section.card.import-panel', { 'aria-labelledby': 'import-heading' },
+    h('h3', { id: 'import-heading' }, 'Import a storage file'),
+    h('p.muted', null, 'The file is checked first and nothing changes until you press Apply. Applying is one step, with a backup you can undo.'),
+    h('div.form-row', null,
+      h('label', null, 'File ', fileInput), h('label', null, 'Into ', domainSelect),
+      h('label', null, 'When an item already exists ', policySelect), apply),
+    message, preview);
+  dryRun();
+
+  return {
+    el,
+    setDomains(domains) {
+      const chosen = domainSelect.value;
+      fill(domainSelect, domains.map((d) => h('option', { value: d.id }, `${d.label} (${d.id})`)));
+      if (domains.some((d) => d.id === chosen)) domainSelect.value = chosen;
+    },
+  };
+}

@@ -1,0 +1,93 @@
+// Shared feedback: toasts, the error banner, the confirmation dialog and the undo toast.
+import { h, fill } from './dom.js';
+
+const ICONS = { info: 'ℹ', success: '✓', error: '✗', warning: '⚠' };
+
+/** A toast. Errors stay until closed; others fade after `timeout` ms. */
+export function toast(message, { kind = 'info', detail = null, timeout = 6000, id = null, actions = [] } = {}) {
+  const region = document.getElementById('toasts');
+  if (id) document.getElementById(id)?.remove();
+  const close = () => el.remove();
+  const el = h('div.toast', { class: `toast-${kind}`, id, role: kind === 'error' ? 'alert' : 'status' },
+    h('span.icon', { 'aria-hidden': 'true' }, ICONS[kind] ?? ''),
+    h('div.toast-text', null, h('strong', null, message), detail ? h('p', null, detail) : null),
+    actions,
+    h('button.ghost', { type: 'button', 'aria-label': 'Dismiss', title: 'Dismiss', onclick: close }, '×'));
+  region.append(el);
+  if (kind !== 'error' && timeout) setTimeout(close, timeout);
+  return el;
+}
+
+/** Show an API or network error: its message, and its detail when there is one. */
+export function showError(error, context) {
+  const message = error?.message || String(error);
+  toast(context ? `${context}: ${message}` : message, { kind: 'error', detail: error?.detail ?? null });
+}
+
+/** A banner across the top for conditions that last (no access token, console unreachable). */
+export function banner(text, detail) {
+  const el = document.getElementById('banner');
+  if (!text) {
+    el.hidden = true;
+    el.replaceChildren();
+    return;
+  }
+  fill(el, h('span.icon', { 'aria-hidden': 'true' }, '⚠'), ' ', h('strong', null, text), detail ? ` ${detail}` : null);
+  el.hidden = false;
+}
+
+/**
+ * A toast with an Undo button (`#undo-toast`), kept for 30 s. `onUndo` runs once; the toast closes after it.
+ */
+export function undoToast(message, detail, onUndo) {
+  const undo = h('button', { type: 'button', 'data-action': 'undo' }, '↶ Undo');
+  const el = toast(message, { kind: 'success', detail, id: 'undo-toast', timeout: 30000, actions: [undo] });
+  undo.addEventListener('click', async () => {
+    undo.disabled = true;
+    try {
+      await onUndo();
+      el.remove();
+    } catch (error) {
+      undo.disabled = false;
+      showError(error, 'Undo failed');
+    }
+  });
+  return el;
+}
+
+/**
+ * The confirmation dialog (`dialog#confirm-dialog`). `content` is nodes; resolves true on Confirm, false on
+ * Cancel or Esc.
+ */
+export function confirmDialog({ title, content, confirmLabel = 'Confirm', danger = true }) {
+  const dialog = document.getElementById('confirm-dialog');
+  dialog.querySelector('#confirm-title').textContent = title;
+  fill(dialog.querySelector('.confirm-content'), content);
+  const confirm = dialog.querySelector('[data-action="confirm"]');
+  const cancel = dialog.querySelector('[data-action="cancel-dialog"]');
+  confirm.textContent = confirmLabel;
+  confirm.classList.toggle('danger', danger);
+  return new Promise((resolve) => {
+    const finish = (answer) => {
+      confirm.removeEventListener('click', onConfirm);
+      cancel.removeEventListener('click', onCancel);
+      dialog.removeEventListener('close', onClose);
+      if (dialog.open) dialog.close();
+      resolve(answer);
+    };
+    const onConfirm = () => finish(true);
+    const onCancel = () => finish(false);
+    const onClose = () => finish(false);
+    confirm.addEventListener('click', onConfirm);
+    cancel.addEventListener('click', onCancel);
+    dialog.addEventListener('close', onClose);
+    if (!dialog.open) dialog.showModal();
+    cancel.focus();
+  });
+}
+
+/** A bulleted list for dialogs, with a line saying so when it is empty. */
+export function itemList(items, emptyText) {
+  if (!items?.length) return h('p.muted', null, emptyText);
+  return h('ul.item-list', null, items.map((item) => h('li', null, item)));
+}

@@ -1,0 +1,209 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Streams an app's ``EntitlementEvent``s to a PassConsole (`POST /api/ingest`, NDJSON), so support staff see the
+/// sessions of several apps and devices in one console.
+///
+/// Never blocks the app: events go into a bounded buffer and a background task sends them in batches. When the
+/// console is slow or away, the buffer keeps the newest ``capacity`` events, counts the ones it had to drop in
+/// ``droppedCount``, and tells the console about them (`X-PassConsole-Dropped` header) once it answers again.
+///
+/// ```swift
+/// let reporter = EventReporter(console: URL(string: "http://127.0.0.1:8080")!)
+/// reporter.attach(to: enabler)
+/// …
+/// await reporter.finish()   // sends what is left
+/// ```
+public final class EventReporter: Sendable {
+    /// The ingest endpoint (`<console>/api/ingest`).
+    public let endpoint: URL
+    /// Events kept while the console does not answer.
+    public let capacity: Int
+    /// Events per request.
+    public let batchSize: Int
+    /// How long the first event of a batch may wait for others.
+    public let interval: Duration
+
+    private struct State {
+        var buffer: [EntitlementEvent] = []
+        var dropped = 0
+        var droppedReported = 0
+        var sent = 0
+        var failures = 0
+        var lastError: String?
+        var sources: [Task<Void, Never>] = []
+        var wake: CheckedContinuation<Void, Never>?
+        var finished = false
+    }
+    private let state = Mutex(State())
+    private let session: URLSession
+    private let headers: [String: String]
+    private let sender = Mutex<Task<Void, Never>?>(nil)
+
+    /// Creates a reporter for the console at `console` (its base URL).
+    /// - Parameters:
+    ///   - headers: extra request headers, e.g. `Authorization: Bearer <token>` for a console bound beyond loopback.
+    public init(
+        console: URL, capacity: Int = 10_000, batchSize: Int = 500, interval: Duration = .milliseconds(200),
+        headers: [String: String] = [:]
+    ) {
+        endpoint = console.appendingPathComponent("api/ingest")
+        self.capacity = max(1, capacity)
+        self.batchSize = max(1, batchSize)
+        self.interval = interval
+        self.headers = headers
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 10
+        session = URLSession(configuration: configuration)
+        sender.withLock { $0 = Task.detached { [weak self] in await self?.sendLoop() } }
+    }
+
+    deinit {
+        sender.withLock { $0?.cancel() }
+    }
+
+    /// Reports every event `enabler` emits from now on.
+    public func attach(to enabler: AccessEnabler) {
+        report(enabler.events(replay: true))
+    }
+
+    /// Reports every event of `events` until it ends.
+    public func report(_ events: AsyncStream<EntitlementEvent>) {
+        let task = Task.detached { [weak self] in
+            for await event in events { self?.add(event) }
+        }
+        state.withLock { $0.sources.append(task) }
+    }
+
+    /// Queues one event; never waits.
+    public func add(_ event: EntitlementEvent) {
+        let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.finished else { return nil }
+            state.buffer.append(event)
+            if state.buffer.count > capacity {
+                state.dropped += state.buffer.count - capacity
+                state.buffer.removeFirst(state.buffer.count - capacity)
+            }
+            guard state.buffer.count >= batchSize else { return nil }
+            defer { state.wake = nil }
+            return state.wake
+        }
+        wake?.resume()
+    }
+
+    /// Events the console accepted.
+    public var sentCount: Int { state.withLock { $0.sent } }
+    /// Events dropped because the buffer was full.
+    public var droppedCount: Int { state.withLock { $0.dropped } }
+    /// Events waiting to be sent.
+    public var pendingCount: Int { state.withLock { $0.buffer.count } }
+    /// Why the last send failed, if it did.
+    public var lastError: String? { state.withLock { $0.lastError } }
+
+    /// Sends everything waiting now (one request per batch); returns whether all of it was accepted.
+    @discardableResult
+    public func flush() async -> Bool {
+        while let batch = nextBatch() {
+            guard await send(batch) else { return false }
+        }
+        return true
+    }
+
+    /// Stops listening, sends what is left (trying for up to `timeout`), and stops the background sender.
+    public func finish(timeout: Duration = .seconds(5)) async {
+        let sources = state.withLock { $0.sources }
+        // Let events already published reach the buffer before the sources stop.
+        try? await Task.sleep(for: .milliseconds(50))
+        for source in sources { source.cancel() }
+        let deadline = ContinuousClock.now + timeout
+        while pendingCount > 0, ContinuousClock.now < deadline {
+            if await flush() { break }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        let wake = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            state.finished = true
+            defer { state.wake = nil }
+            return state.wake
+        }
+        sender.withLock { $0?.cancel() }
+        wake?.resume()
+    }
+
+    // MARK: - Sending
+
+    private func sendLoop() async {
+        var backoff = Duration.milliseconds(200)
+        while !Task.isCancelled {
+            await waitForWork()
+            guard !Task.isCancelled, !state.withLock({ $0.finished }) else { return }
+            if await flush() {
+                backoff = .milliseconds(200)
+            } else {
+                try? await Task.sleep(for: backoff)
+                backoff = min(backoff * 2, .seconds(5))
+            }
+        }
+    }
+
+    /// Returns after `interval` when events wait, or when a full batch arrives.
+    private func waitForWork() async {
+        try? await Task.sleep(for: interval)
+        let waiting = state.withLock { !$0.buffer.isEmpty || $0.finished }
+        guard !waiting else { return }
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                if !state.buffer.isEmpty || state.finished { return true }
+                state.wake = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+
+    private func nextBatch() -> (events: [EntitlementEvent], dropped: Int)? {
+        state.withLock { state in
+            guard !state.buffer.isEmpty else { return nil }
+            return (Array(state.buffer.prefix(batchSize)), state.dropped - state.droppedReported)
+        }
+    }
+
+    private func send(_ batch: (events: [EntitlementEvent], dropped: Int)) async -> Bool {
+        var request = URLRequest(url: endpoint)
+        request.httpMethod = "POST"
+        request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
+        request.setValue(String(batch.dropped), forHTTPHeaderField: "X-PassConsole-Dropped")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        do {
+            request.httpBody = try EntitlementEvent.Wire.ndjson(batch.events)
+            let (_, response) = try await session.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            guard (200..<300).contains(status) else { throw ReportError(message: "the console answered \(status)") }
+        } catch {
+            state.withLock {
+                $0.failures += 1
+                $0.lastError = (error as? ReportError)?.message ?? "\(error)"
+            }
+            return false
+        }
+        state.withLock { state in
+            // Only the events sent leave the buffer: anything added meanwhile stays, in order.
+            let sentIDs = Set(batch.events.map { EventKey(session: $0.sessionID, sequence: $0.sequence) })
+            state.buffer.removeAll { sentIDs.contains(EventKey(session: $0.sessionID, sequence: $0.sequence)) }
+            state.sent += batch.events.count
+            state.droppedReported += batch.dropped
+            state.lastError = nil
+        }
+        return true
+    }
+
+    private struct EventKey: Hashable {
+        var session: UUID
+        var sequence: Int
+    }
+
+    private struct ReportError: Error { var message: String }
+}

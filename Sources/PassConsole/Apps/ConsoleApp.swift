@@ -1,0 +1,206 @@
+import AccessEnabler
+import Foundation
+import Logging
+import MicroHTTP
+import PassStorage
+import Synchronization
+
+/// A simulated app running inside the console on its demo device: a real ``AccessEnabler`` whose delegate is the
+/// page. The picker waits for a click, the MVPD login page for credentials typed in the page (or for the person to
+/// sign in on the backend's page in their own browser); every callback is kept for the page to show.
+final class ConsoleApp: Sendable {
+    let spec: ConsoleAppSpec
+    let device: ConsoleDevice
+    let serviceProvider: URL
+    private let sink: @Sendable (AsyncStream<EntitlementEvent>) -> Void
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    struct State {
+        var enabler: AccessEnabler?
+        var delegate: ConsoleAppDelegate?
+        var deviceID: String?
+        var deviceIDSource: String?
+        var sessionID: UUID?
+        var progress = FlowProgress()
+        var progressTask: Task<Void, Never>?
+    }
+
+    /// - Parameter sink: where the app's events go (the console's history).
+    init(
+        spec: ConsoleAppSpec, device: ConsoleDevice, serviceProvider: URL, logger: Logger,
+        sink: @escaping @Sendable (AsyncStream<EntitlementEvent>) -> Void
+    ) {
+        self.spec = spec
+        self.device = device
+        self.serviceProvider = serviceProvider
+        self.logger = logger
+        self.sink = sink
+    }
+
+    var isRunning: Bool { state.withLock { $0.enabler != nil } }
+
+    /// The identity the console judges tokens against (also while stopped: computed from the device profile).
+    var known: KnownApp? {
+        if let deviceID = state.withLock({ $0.deviceID }) { return KnownApp(identity: spec.app, deviceID: deviceID, device: device.name) }
+        guard let profile = try? DeviceProfile.loadOrCreate(in: device.folder, platform: spec.app.platform, osVersion: nil) else {
+            return nil
+        }
+        return KnownApp(identity: spec.app, deviceID: DeviceIdentity.deviceID(profile: profile, app: spec.app), device: device.name)
+    }
+
+    /// Launches the app: a new AccessEnabler (a new session) and its setRequestor.
+    func start() throws {
+        guard !isRunning else { return }
+        let (configuration, profile) = try AccessEnablerConfiguration.simulated(
+            app: spec.app, device: device.folder, serviceProvider: serviceProvider)
+        let delegate = ConsoleAppDelegate(webView: HeadlessWebView())
+        let enabler = AccessEnabler(configuration: configuration, delegate: delegate, statusDelegate: delegate, logger: logger)
+        delegate.attach(enabler)
+        let events = enabler.events(replay: true)
+        let (forHistory, history) = AsyncStream<EntitlementEvent>.makeStream()
+        sink(forHistory)
+        let progressTask = Task { [weak self] in
+            for await event in events {
+                history.yield(event)
+                self?.state.withLock { state in
+                    state.sessionID = event.sessionID
+                    state.progress.apply(event)
+                }
+            }
+            history.finish()
+        }
+        state.withLock { state in
+            state.enabler = enabler
+            state.delegate = delegate
+            state.deviceID = configuration.deviceID
+            state.deviceIDSource = DeviceIdentity.source(profile: profile, app: spec.app).description
+            state.progress = FlowProgress()
+            state.sessionID = nil
+            state.progressTask = progressTask
+        }
+        if spec.app.platform == .tvOS, let secret = spec.secret, let publicKey = spec.publicKey {
+            enabler.setRequestor(spec.requestorID, serviceProviders: [serviceProvider], secret: secret, publicKey: publicKey)
+        } else {
+            enabler.setRequestor(spec.requestorID, serviceProviders: [serviceProvider])
+        }
+    }
+
+    /// Quits the app (its storage stays, as on a phone).
+    func stop() {
+        let task = state.withLock { state -> Task<Void, Never>? in
+            defer {
+                state.enabler = nil
+                state.delegate = nil
+                state.progressTask = nil
+            }
+            return state.progressTask
+        }
+        // Cancelling the forwarding task ends the app's event stream, which ends its history feed.
+        task?.cancel()
+    }
+
+    /// Runs one API method of the seeds, as the app's code would call it.
+    func call(_ method: String, arguments: [String: String]) throws(HTTPError) {
+        guard let enabler = state.withLock({ $0.enabler }) else {
+            throw HTTPError(.conflict, code: "app_not_running", message: "\(spec.name) is not running: start it first.")
+        }
+        func resource() throws(HTTPError) -> String {
+            guard let resource = arguments["resource"], !resource.isEmpty else {
+                throw HTTPError(.badRequest, code: "missing_argument", message: "\(method) needs a resource.")
+            }
+            return resource
+        }
+        switch method {
+        case "checkAuthentication": enabler.checkAuthentication()
+        case "getAuthentication": enabler.getAuthentication(forceAuthn: arguments["forceAuthn"] == "true")
+        case "checkAuthorization": enabler.checkAuthorization(try resource())
+        case "getAuthorization": enabler.getAuthorization(try resource())
+        case "checkPreauthorizedResources":
+            let list = (arguments["resources"] ?? spec.resources.joined(separator: ","))
+                .split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            enabler.checkPreauthorizedResources(list)
+        case "getMetadata": enabler.getMetadata(["opCode": arguments["opCode"] ?? arguments["key"] ?? "0"]
+            .merging(arguments.filter { $0.key != "key" && $0.key != "opCode" }) { $1 })
+        case "setSelectedProvider":
+            let mvpd = arguments["mvpd"].flatMap { $0.isEmpty || $0 == "nil" ? nil : $0 }
+            state.withLock { $0.delegate }?.providerAnswered()
+            enabler.setSelectedProvider(mvpd)
+        case "getSelectedProvider": enabler.getSelectedProvider()
+        case "logout":
+            state.withLock { $0.delegate }?.expectLogout()
+            enabler.logout()
+        default:
+            throw HTTPError(.badRequest, code: "unknown_method",
+                message: "'\(method)' is not an AccessEnabler method this page can call.")
+        }
+    }
+
+    /// Completes the pending MVPD login with `username`/`password`, as the user would in the app's web view.
+    func login(username: String, password: String) async throws(HTTPError) {
+        guard let delegate = state.withLock({ $0.delegate }) else {
+            throw HTTPError(.conflict, code: "app_not_running", message: "\(spec.name) is not running: start it first.")
+        }
+        try await delegate.signIn(username: username, password: password)
+    }
+
+    /// What the page shows.
+    var view: AppView {
+        state.withLock { state in
+            let delegate = state.delegate
+            return AppView(
+                id: spec.id, name: spec.name, bundleID: spec.app.bundleID, teamID: spec.app.teamID,
+                platform: spec.app.platform.rawValue, requestorID: spec.requestorID, running: state.enabler != nil,
+                sessionID: state.sessionID, deviceID: state.deviceID, deviceIDSource: state.deviceIDSource,
+                storageDomain: "\(device.name)/" + (spec.app.platform == .iOS ? "team:\(spec.app.teamID)" : "app:\(spec.app.bundleID)"),
+                resources: spec.resources, mvpds: spec.mvpds, flow: state.progress,
+                pending: AppView.Pending(
+                    providerDialog: delegate?.pendingProviders, loginURL: delegate?.pendingLoginURL,
+                    regcode: state.progress.regcode.map { AppView.Regcode(code: $0) }),
+                callbacks: delegate?.recentCallbacks ?? [], authenticated: delegate?.authenticated)
+        }
+    }
+}
+
+/// An app as `GET /api/apps` shows it.
+struct AppView: Encodable, Sendable {
+    struct Pending: Encodable, Sendable {
+        var providerDialog: [MVPDSummary]?
+        var loginURL: String?
+        var regcode: Regcode?
+    }
+
+    struct Regcode: Encodable, Sendable {
+        var code: String
+    }
+
+    struct MVPDSummary: Encodable, Sendable, Equatable {
+        var id: String
+        var displayName: String
+        var logoURL: String
+    }
+
+    struct CallbackLine: Encodable, Sendable {
+        var name: String
+        var summary: String
+        var at: Date
+    }
+
+    var id: String
+    var name: String
+    var bundleID: String
+    var teamID: String
+    var platform: String
+    var requestorID: String
+    var running: Bool
+    var sessionID: UUID?
+    var deviceID: String?
+    var deviceIDSource: String?
+    var storageDomain: String
+    var resources: [String]
+    var mvpds: [ConsoleAppSpec.MVPDChoice]
+    var flow: FlowProgress
+    var pending: Pending
+    var callbacks: [CallbackLine]
+    var authenticated: Bool?
+}

@@ -1,0 +1,51 @@
+import AccessEnabler
+import Foundation
+import MicroHTTP
+
+/// The console API's JSON: sorted keys and ISO 8601 dates with milliseconds, the same as the events' wire form.
+enum APICoding {
+    static func encoder() -> JSONEncoder {
+        let encoder = EntitlementEvent.Wire.encoder()
+        return encoder
+    }
+
+    static func encode(_ value: some Encodable) throws -> Data { try encoder().encode(value) }
+}
+
+extension Response {
+    /// A value as the console API's JSON.
+    static func api(_ value: some Encodable, status: HTTPStatus = .ok) -> Response {
+        do {
+            return .json(data: try APICoding.encode(value), status: status)
+        } catch {
+            return HTTPError(.internalServerError, code: "encoding_failed", message: "The answer could not be encoded.")
+                .response
+        }
+    }
+
+    /// A file the browser saves (`Content-Disposition: attachment`).
+    static func download(_ data: Data, filename: String, contentType: String) -> Response {
+        Response(
+            headers: [("Content-Type", contentType), ("Content-Disposition", "attachment; filename=\"\(filename)\""),
+                      ("Cache-Control", "no-store")],
+            body: .data(data))
+    }
+}
+
+extension Request {
+    /// A JSON body decoded with the console's date format; `400 invalid_json` with the reason otherwise.
+    func decodeAPI<T: Decodable>(_ type: T.Type) throws -> T {
+        do {
+            return try EntitlementEvent.Wire.decoder().decode(type, from: body.isEmpty ? Data("{}".utf8) : body)
+        } catch {
+            throw HTTPError(.badRequest, code: "invalid_json", message: "The request body is not the JSON this endpoint takes.",
+                detail: String(describing: error))
+        }
+    }
+
+    /// A boolean query flag: `true`, `1`, `yes`.
+    func flag(_ name: String) -> Bool {
+        guard let value = query(name)?.lowercased() else { return false }
+        return ["true", "1", "yes", "on"].contains(value)
+    }
+}

@@ -1,0 +1,186 @@
+import AccessEnabler
+import Foundation
+import Logging
+import MicroHTTP
+import PassHistory
+import PassProtocol
+import PassStorage
+import Synchronization
+
+/// The console: the JSON API and live feed over the event history and the device's token storage, the page's
+/// static files, and the demo apps running inside it.
+///
+/// ```swift
+/// let console = try Console(configuration: configuration, history: HistoryDatabase(path: "history.sqlite"), logger: logger)
+/// try console.start()
+/// console.addApp(spec, serviceProvider: backendURL)   // a simulated app on the demo device
+/// ```
+///
+/// Routes are answered by ``respond(to:)`` (in-process in tests, through libmicrohttpd once started); every request
+/// passes the ``AccessGuard`` first.
+public final class Console: HTTPResponder, Sendable {
+    public let configuration: ConsoleConfiguration
+    public let history: HistoryDatabase
+    let logger: Logger
+    let accessGuard: AccessGuard
+    let startedAt = Date()
+    /// Batches the demo apps' events into the history, off their threads.
+    let batcher: EventBatcher
+    let catalog: Catalog
+    private let state = Mutex(State())
+    private let routes: Router
+
+    struct State {
+        var apps: [ConsoleApp] = []
+        var server: HTTPServer?
+        var remoteDropped = 0
+        var maintenance: Task<Void, Never>?
+    }
+
+    /// What the console knows about the backend's configuration: each Programmer's MVPDs, and the key tokens are
+    /// signed with (to check imported tokens). Empty when it runs without a local backend.
+    public struct Catalog: Sendable {
+        public var allowedMvpds: [String: Set<String>]
+        public var verificationKey: TokenVerificationKey?
+        public init(allowedMvpds: [String: Set<String>] = [:], verificationKey: TokenVerificationKey? = nil) {
+            self.allowedMvpds = allowedMvpds
+            self.verificationKey = verificationKey
+        }
+    }
+
+    /// Creates a console over `history` (already opened) for the device folder of `configuration`.
+    public init(configuration: ConsoleConfiguration, history: HistoryDatabase, catalog: Catalog = Catalog(), logger: Logger) {
+        self.configuration = configuration
+        self.history = history
+        self.catalog = catalog
+        self.logger = logger
+        accessGuard = AccessGuard(accessToken: configuration.accessToken, boundHost: configuration.host)
+        batcher = EventBatcher(database: history, maxCount: 500, maxDelay: .milliseconds(50))
+        let box = ConsoleBox()
+        var router = Router()
+        Self.addRoutes(to: &router, console: box)
+        router.mount(StaticFiles(root: configuration.publicDirectory), at: "/")
+        routes = router
+        box.set(self)
+    }
+
+    /// How routes reach the console without keeping it alive (the console owns its router).
+    final class ConsoleBox: Sendable {
+        private let console = Mutex<Weak?>(nil)
+        private struct Weak: @unchecked Sendable { weak var value: Console? }
+
+        func set(_ value: Console) { console.withLock { $0 = Weak(value: value) } }
+
+        func get() throws(HTTPError) -> Console {
+            guard let value = console.withLock({ $0?.value }) else {
+                throw HTTPError(.serviceUnavailable, code: "stopping", message: "The console is stopping.")
+            }
+            return value
+        }
+    }
+
+    // MARK: - Serving
+
+    public func respondInline(to request: Request) -> Response? {
+        if let refusal = accessGuard.check(request) { return refusal }
+        return routes.respondInline(to: request)
+    }
+
+    public func respond(to request: Request) async -> Response {
+        if let refusal = accessGuard.check(request) { return refusal }
+        return await routes.respond(to: request)
+    }
+
+    /// Starts listening on the configured host and port, and the history's retention.
+    public func start() throws {
+        let server = HTTPServer(
+            configuration: .init(host: configuration.host, port: configuration.port, connectionTimeout: 60,
+                maxBodySize: configuration.maxBodySize),
+            responder: self, logger: logger)
+        try server.start()
+        let retention = HistoryDatabase.Retention(maxEvents: configuration.retention.maxEvents, maxAge: configuration.retention.maxAge)
+        let history = self.history
+        let logger = self.logger
+        let maintenance = Task.detached {
+            while !Task.isCancelled {
+                do { try history.prune(retention) } catch { logger.warning("history retention failed: \(error)") }
+                try? await Task.sleep(for: .seconds(60))
+            }
+        }
+        state.withLock {
+            $0.server = server
+            $0.maintenance = maintenance
+        }
+    }
+
+    /// The address the console answers on, once started.
+    public var baseURL: String { state.withLock { $0.server?.baseURL } ?? "http://\(configuration.host):\(configuration.port)" }
+
+    /// The CSRF token the page sends with every change (tests and scripts read it from `GET /api/overview`).
+    public var csrfToken: String { accessGuard.csrfToken }
+
+    /// Stops the demo apps, writes waiting events, and stops listening.
+    public func shutdown() async {
+        let (apps, server, maintenance) = state.withLock { ($0.apps, $0.server, $0.maintenance) }
+        for app in apps { app.stop() }
+        maintenance?.cancel()
+        await batcher.flush()
+        await server?.shutdown()
+        state.withLock { $0.server = nil }
+    }
+
+    // MARK: - Apps and events
+
+    /// Adds a simulated app on the demo device; it starts when `start` is true.
+    @discardableResult
+    /// - Parameter device: the name of one of the configuration's devices (default: the main one).
+    public func addApp(_ spec: ConsoleAppSpec, device: String? = nil, serviceProvider: URL, start: Bool = false) throws -> String {
+        guard let onDevice = configuration.devices.first(where: { $0.name == (device ?? configuration.devices[0].name) }) else {
+            throw HTTPError(.badRequest, code: "unknown_device", message: "No device is named '\(device ?? "")'.")
+        }
+        let batcher = self.batcher
+        let app = ConsoleApp(spec: spec, device: onDevice, serviceProvider: serviceProvider, logger: logger) { events in
+            Task.detached { await batcher.consume(events) }
+        }
+        state.withLock { $0.apps.append(app) }
+        if start { try app.start() }
+        return spec.id
+    }
+
+    var apps: [ConsoleApp] { state.withLock { $0.apps } }
+
+    func app(_ id: String) throws(HTTPError) -> ConsoleApp {
+        guard let app = apps.first(where: { $0.spec.id == id }) else {
+            throw HTTPError(.notFound, code: "unknown_app", message: "No app has the ID '\(id)'.",
+                detail: "Apps: " + apps.map(\.spec.id).joined(separator: ", "))
+        }
+        return app
+    }
+
+    /// Writes events reported by another process; returns how many were new.
+    func ingest(_ events: [EntitlementEvent], droppedByReporter: Int) throws -> Int {
+        if droppedByReporter > 0 { state.withLock { $0.remoteDropped += droppedByReporter } }
+        return try history.append(events)
+    }
+
+    /// Events lost before reaching the history: reporters' full buffers, and batches that failed to write.
+    func droppedCount() async -> Int {
+        let local = await batcher.droppedCount
+        return local + state.withLock { $0.remoteDropped }
+    }
+
+    /// Every app the console knows of: its demo apps and the apps seen in the history (newest device ID each).
+    func knownApps() -> [KnownApp] {
+        var known: [String: KnownApp] = [:]
+        for session in ((try? history.sessions()) ?? []).reversed() {
+            known[session.bundleID] = KnownApp(identity: session.app, deviceID: session.deviceID, device: nil)
+        }
+        for app in apps { if let app = app.known { known[app.identity.bundleID] = app } }
+        return known.values.sorted { $0.identity.bundleID < $1.identity.bundleID }
+    }
+
+    var storageActions: StorageActions {
+        StorageActions(devices: configuration.devices, history: history, allowedMvpds: catalog.allowedMvpds,
+            verificationKey: catalog.verificationKey, now: { Date() })
+    }
+}

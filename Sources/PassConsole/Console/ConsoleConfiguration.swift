@@ -1,0 +1,53 @@
+import Foundation
+import PassStorage
+
+/// What a ``Console`` serves and where it keeps things. The executable builds it from flags and `Config/`.
+public struct ConsoleConfiguration: Sendable {
+    /// The address the console listens on; `127.0.0.1` unless told otherwise.
+    public var host: String = "127.0.0.1"
+    /// The port (`0`: any free port).
+    public var port: UInt16 = 8080
+    /// The folder with the page's static files (`Public/`).
+    public var publicDirectory: String = "Public"
+    /// The device folders whose storage the console shows and manages; the first is the main one (`--device`).
+    public var devices: [ConsoleDevice]
+    /// The local backend's base URL, shown on the page (the demo apps use it).
+    public var backendURL: String?
+    /// Required as `Authorization: Bearer …` (or `access_token=`) on every API call when set. Always set when the
+    /// console listens beyond loopback.
+    public var accessToken: String?
+    /// How much history to keep.
+    public var retention = Retention()
+    /// Largest accepted request body (imports and ingest batches).
+    public var maxBodySize = 16 << 20
+
+    /// How much history to keep: at most `maxEvents`, none older than `maxAge`.
+    public struct Retention: Sendable {
+        public var maxEvents = 1_000_000
+        public var maxAge: Duration = .seconds(30 * 24 * 3600)
+        public init() {}
+    }
+
+    /// Creates a configuration for the device folder `device` (named `device`) and any `more` devices.
+    public init(device: DeviceFolder, named name: String = "device", more: [ConsoleDevice] = []) {
+        devices = [ConsoleDevice(name: name, folder: device)] + more
+    }
+
+    /// The main device folder.
+    public var device: DeviceFolder { devices[0].folder }
+
+    /// True when `host` is a loopback address.
+    public var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+}
+
+/// A simulated device the console manages, with the short name its storage domains carry (`phone`, `tv`).
+public struct ConsoleDevice: Sendable, Hashable {
+    /// A plain name without `/` (it prefixes domain IDs: `tv/app:com.example.tv`).
+    public var name: String
+    public var folder: DeviceFolder
+
+    public init(name: String, folder: DeviceFolder) {
+        self.name = name
+        self.folder = folder
+    }
+}

@@ -1,0 +1,95 @@
+import AccessEnabler
+import Foundation
+import MicroHTTP
+import PassStorage
+
+/// `GET /api/devices`: per app, how its device ID is made (algorithm and inputs) and the ID; which apps share tokens
+/// and why, by the SSO tech note's rules (seed 003).
+struct DeviceReport: Encodable, Sendable {
+    struct App: Encodable, Sendable {
+        var device: String?
+        var bundleID: String
+        var teamID: String
+        var platform: String
+        var algorithm: String
+        var inputs: [String: String]
+        var deviceID: String
+    }
+
+    struct Relation: Encodable, Sendable, Equatable {
+        var a: String
+        var b: String
+        /// `sso`, `sharedStorageReauth`, `isolated`.
+        var outcome: String
+        var reason: String
+    }
+
+    struct Profile: Encodable, Sendable {
+        var device: String
+        var model: String
+        var osVersion: String
+        var hardwareAddress: String
+    }
+
+    var profiles: [Profile]
+    var apps: [App]
+    var relations: [Relation]
+
+    static func build(devices: [ConsoleDevice], apps: [KnownApp]) -> DeviceReport {
+        var profiles: [Profile] = []
+        var loaded: [String: DeviceProfile] = [:]
+        for device in devices {
+            guard let data = try? device.folder.deviceProfile.read(),
+                let profile = try? JSONDecoder().decode(DeviceProfile.self, from: data) else { continue }
+            loaded[device.name] = profile
+            profiles.append(Profile(device: device.name, model: profile.model, osVersion: profile.osVersion,
+                hardwareAddress: String(profile.hardwareAddress.prefix(8)) + "…"))
+        }
+        let rows = apps.map { known -> App in
+            let profile = known.device.flatMap { loaded[$0] }
+            return describe(known, profile: profile)
+        }
+        return DeviceReport(profiles: profiles, apps: rows, relations: relations(apps.map(\.identity)))
+    }
+
+    static func describe(_ known: KnownApp, profile: DeviceProfile?) -> App {
+        var inputs = ["team": known.identity.teamID, "bundle-ID prefix": known.identity.bundlePrefix]
+        var algorithm = "vendor ID (IDFV) of the team and bundle-ID prefix"
+        if let profile {
+            inputs["OS version"] = profile.osVersion
+            if DeviceIdentity.source(profile: profile, app: known.identity) == .hardwareAddress {
+                algorithm = "hardware (Wi-Fi MAC) address: iOS below 7, the same for every app"
+                inputs = ["OS version": profile.osVersion, "hardware address": String(profile.hardwareAddress.prefix(8)) + "…"]
+            }
+        }
+        return App(device: known.device, bundleID: known.identity.bundleID, teamID: known.identity.teamID,
+            platform: known.identity.platform.rawValue, algorithm: algorithm, inputs: inputs, deviceID: known.deviceID)
+    }
+
+    /// The tech note's four combinations, for every pair of apps.
+    static func relations(_ apps: [AppIdentity]) -> [Relation] {
+        var result: [Relation] = []
+        for (index, a) in apps.enumerated() {
+            for b in apps[(index + 1)...] { result.append(relation(a, b)) }
+        }
+        return result
+    }
+
+    static func relation(_ a: AppIdentity, _ b: AppIdentity) -> Relation {
+        if a.platform == .tvOS || b.platform == .tvOS {
+            return Relation(a: a.bundleID, b: b.bundleID, outcome: "isolated",
+                reason: "tvOS keeps tokens private to each app: each signs in on its own.")
+        }
+        guard a.teamID == b.teamID else {
+            return Relation(a: a.bundleID, b: b.bundleID, outcome: "isolated",
+                reason: "Different teams (\(a.teamID), \(b.teamID)): separate storage, each keeps its own session.")
+        }
+        guard a.bundlePrefix == b.bundlePrefix else {
+            return Relation(a: a.bundleID, b: b.bundleID, outcome: "sharedStorageReauth",
+                reason: "Same team, different bundle-ID prefixes (\(a.bundlePrefix), \(b.bundlePrefix)): they share storage but "
+                    + "not the device ID, so each must sign in and each one's sanitizer removes the other's tokens.")
+        }
+        return Relation(a: a.bundleID, b: b.bundleID, outcome: "sso",
+            reason: "Same team and bundle-ID prefix (\(a.bundlePrefix)): shared storage and the same device ID — single sign-on.")
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+import MicroHTTP
+
+extension Console {
+    /// Every API route; `/openapi.json` describes them (served from `Public/`).
+    static func addRoutes(to router: inout Router, console: ConsoleBox) {
+        addOverviewRoutes(to: &router, console)
+        addEventRoutes(to: &router, console)
+        addSessionRoutes(to: &router, console)
+        addStorageRoutes(to: &router, console)
+        addAppRoutes(to: &router, console)
+        addDeviceRoutes(to: &router, console)
+    }
+}

@@ -1,0 +1,114 @@
+import AccessEnabler
+import Foundation
+import MicroHTTP
+import PassHistory
+
+extension Console {
+    struct EventPage: Encodable {
+        var events: [EventView]
+        var nextCursor: Int64?
+        var total: Int
+        var matching: Int
+    }
+
+    static func filter(_ request: Request) throws(HTTPError) -> HistoryFilter {
+        do { return try FilterQuery(request.query("q")).filter } catch {
+            throw HTTPError(.badRequest, code: "invalid_filter", message: error.message, detail: request.query("q"))
+        }
+    }
+
+    static func addEventRoutes(to router: inout Router, _ box: ConsoleBox) {
+        router.get("/api/events") { request in
+            let console = try box.get()
+            let filter = try filter(request)
+            let limit = min(max(1, request.query("limit").flatMap(Int.init) ?? 200), 5000)
+            let page: HistoryPage
+            if let after = request.query("after").flatMap(Int64.init) {
+                page = try console.history.page(matching: filter, after: after, limit: limit)
+            } else {
+                page = try console.history.latestPage(matching: filter, before: request.query("before").flatMap(Int64.init), limit: limit)
+            }
+            let total = try console.history.eventCount
+            let matching = filter.isEmpty ? total : try console.history.count(matching: filter)
+            return .api(EventPage(events: page.events.map(EventView.init), nextCursor: page.nextCursor, total: total, matching: matching))
+        }
+        router.get("/api/events/stream") { request in
+            let console = try box.get()
+            return try console.liveFeed(filter: try filter(request), request: request)
+        }
+        router.get("/api/events/export") { request in
+            let console = try box.get()
+            let filter = try filter(request)
+            let format = request.query("format") ?? "ndjson"
+            let events = try console.history.page(matching: filter, limit: 1_000_000).events
+            let stamp = EntitlementEvent.Wire.format(Date()).replacingOccurrences(of: ":", with: "-")
+            switch format {
+            case "ndjson":
+                return .download(try EntitlementEvent.Wire.ndjson(events.map(\.event)), filename: "passconsole-events-\(stamp).ndjson",
+                    contentType: "application/x-ndjson")
+            case "csv":
+                return .download(Data(EventCSV.make(events).utf8), filename: "passconsole-events-\(stamp).csv",
+                    contentType: "text/csv; charset=utf-8")
+            default:
+                throw HTTPError(.badRequest, code: "unknown_format", message: "format must be ndjson or csv.")
+            }
+        }
+        router.get("/api/network/har") { request in
+            let console = try box.get()
+            var filter = try filter(request)
+            filter.kinds = [.httpExchange]
+            let events = try console.history.page(matching: filter, limit: 1_000_000).events
+            let stamp = EntitlementEvent.Wire.format(Date()).replacingOccurrences(of: ":", with: "-")
+            return .download(try APICoding.encode(HARDocument(events.map(\.event))), filename: "passconsole-\(stamp).har",
+                contentType: "application/json")
+        }
+        router.post("/api/ingest") { request in
+            let console = try box.get()
+            let parsed = NDJSONEvents.parse(request.body)
+            guard !parsed.events.isEmpty || !parsed.rejected.isEmpty else {
+                throw HTTPError(.badRequest, code: "empty_batch", message: "The body holds no events (one JSON event per line).")
+            }
+            let dropped = request.header("X-PassConsole-Dropped").flatMap(Int.init) ?? 0
+            let accepted = try console.ingest(parsed.events, droppedByReporter: max(0, dropped))
+            let status: HTTPStatus = parsed.events.isEmpty ? .badRequest : .ok
+            return .api(IngestResult(accepted: accepted, duplicates: parsed.events.count - accepted, rejected: parsed.rejected),
+                status: status)
+        }
+    }
+
+    struct IngestResult: Encodable {
+        var accepted: Int
+        var duplicates: Int
+        var rejected: [NDJSONEvents.Rejection]
+    }
+
+    /// A Server-Sent Events feed of the stored events matching `filter`: after `Last-Event-ID` (or `after=`) when
+    /// given, so a reconnecting page misses nothing, else from now on. Reads from the history, so a resume reaches
+    /// as far back as the history does.
+    func liveFeed(filter: HistoryFilter, request: Request) throws -> Response {
+        let resume = (request.header("Last-Event-ID") ?? request.query("lastEventId") ?? request.query("after")).flatMap(Int64.init)
+        let cursor = try resume ?? history.latestCursor() ?? 0
+        let subscription = EventStreamSubscription()
+        subscription.sendRetry(milliseconds: 2000)
+        let encoder = APICoding.encoder()
+        let history = self.history
+        let feed = Task.detached {
+            let heartbeat = Task.detached {
+                while !Task.isCancelled {
+                    try? await Task.sleep(for: .seconds(15))
+                    subscription.sendComment("keep-alive")
+                }
+            }
+            defer { heartbeat.cancel() }
+            for await batch in history.observeNewEvents(matching: filter, after: cursor) {
+                for stored in batch {
+                    guard let data = try? encoder.encode(EventView(stored)) else { continue }
+                    subscription.send(ServerSentEvent(id: UInt64(stored.id), event: "entitlement", data: String(decoding: data, as: UTF8.self)))
+                }
+                if subscription.isFinished { return }
+            }
+        }
+        subscription.whenFinished { feed.cancel() }
+        return .eventStream(subscription)
+    }
+}

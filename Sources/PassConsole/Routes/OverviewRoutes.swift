@@ -1,0 +1,42 @@
+import AccessEnabler
+import Foundation
+import MicroHTTP
+import PassHistory
+
+extension Console {
+    struct Overview: Encodable {
+        struct Counts: Encodable {
+            var events: Int
+            var sessions: Int
+            var ingestDropped: Int
+            var ingestPending: Int
+        }
+        var version: String
+        var startedAt: Date
+        var backendURL: String?
+        var deviceFolder: String
+        var historyFile: String?
+        var csrfToken: String
+        var tokenRequired: Bool
+        var counts: Counts
+    }
+
+    static func addOverviewRoutes(to router: inout Router, _ box: ConsoleBox) {
+        router.get("/api/overview") { _ in
+            let console = try box.get()
+            let counts = Overview.Counts(
+                events: try console.history.eventCount, sessions: try console.history.sessions().count,
+                ingestDropped: await console.droppedCount(), ingestPending: await console.batcher.pendingCount)
+            return .api(Overview(
+                version: AccessEnabler.version, startedAt: console.startedAt, backendURL: console.configuration.backendURL,
+                deviceFolder: console.configuration.device.root.path(percentEncoded: false),
+                historyFile: console.history.path, csrfToken: console.csrfToken,
+                tokenRequired: console.configuration.accessToken != nil, counts: counts))
+        }
+        router.get("/api/audit") { request in
+            let console = try box.get()
+            let limit = request.query("limit").flatMap(Int.init) ?? 500
+            return .api(["entries": try console.history.auditEntries(limit: limit)])
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import AccessEnabler
+import Foundation
+import MicroHTTP
+
+extension Console {
+    static func addStorageRoutes(to router: inout Router, _ box: ConsoleBox) {
+        router.get("/api/storage") { _ in
+            let console = try box.get()
+            return .api(try StorageReport.build(
+                devices: console.configuration.devices, apps: console.knownApps(),
+                allowedMvpds: console.catalog.allowedMvpds, now: Date()))
+        }
+        router.post("/api/storage/clear") { request in
+            let console = try box.get()
+            let scope = try request.decodeAPI(ClearScope.self)
+            return .api(try console.storageActions.clear(scope, apps: console.knownApps(), remote: request.remoteAddress))
+        }
+        router.post("/api/storage/undo") { request in
+            let console = try box.get()
+            struct Body: Decodable { var backupID: String }
+            let body = try request.decodeAPI(Body.self)
+            return .api(["restored": try console.storageActions.undo(body.backupID, remote: request.remoteAddress)])
+        }
+        router.get("/api/storage/backups") { _ in
+            let console = try box.get()
+            struct Item: Encodable { var id: String; var at: Date; var reason: String }
+            return .api(["backups": try console.history.backups().map { Item(id: $0.id, at: $0.at, reason: $0.reason) }])
+        }
+        router.get("/api/storage/export") { request in
+            let console = try box.get()
+            let domains = request.queryAll("domain").filter { !$0.isEmpty }
+            let reveal = request.flag("reveal")
+            let export = try console.storageActions.export(domains, reveal: reveal, remote: request.remoteAddress)
+            let name = (domains.count == 1 ? domains[0] : "all").replacingOccurrences(of: ":", with: "-")
+            return .download(try APICoding.encode(export), filename: "passconsole-storage-\(name)\(reveal ? "" : "-redacted").json",
+                contentType: "application/json")
+        }
+        router.post("/api/storage/import") { request in
+            let console = try box.get()
+            guard let domain = request.query("domain"), !domain.isEmpty else {
+                throw HTTPError(.badRequest, code: "missing_domain", message: "Name the storage domain to import into: ?domain=team:<teamID> or app:<bundleID>.")
+            }
+            let policyName = request.query("policy") ?? "overwrite"
+            guard let policy = ImportPlan.Policy(rawValue: policyName) else {
+                throw HTTPError(.badRequest, code: "unknown_policy", message: "policy must be overwrite, skip or fail.")
+            }
+            let result = try console.storageActions.importFile(
+                request.body, into: domain, policy: policy, dryRun: request.flag("dryRun"), remote: request.remoteAddress)
+            return .api(result)
+        }
+    }
+}

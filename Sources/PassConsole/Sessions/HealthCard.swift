@@ -1,0 +1,105 @@
+import AccessEnabler
+import Foundation
+import PassHistory
+import PassProtocol
+
+/// A session's health in plain language, for support staff: who is signed in with which MVPD until when, which
+/// authorizations are alive, whether the device ID matches, and what went wrong, each error code explained.
+struct HealthCard: Encodable, Sendable {
+    struct Verdict: Encodable, Sendable, Equatable {
+        var id: String
+        var title: String
+        var text: String
+        /// `info`, `warning`, `error`.
+        var severity: String
+    }
+
+    /// One sentence (`Signed in with Cablevision for REF30 until 14:32 (3 h 12 min left).`).
+    var headline: String
+    /// More sentences, one fact each.
+    var lines: [String]
+    /// Named diagnoses of what happened (``SessionDiagnosis``).
+    var verdicts: [Verdict]
+
+    /// The card for `session`, from its events and the storage its app reads now.
+    static func make(session: HistorySession, events: [EntitlementEvent], storage: StorageReport?, now: Date) -> HealthCard {
+        var lines: [String] = []
+        let requestor = session.requestorID ?? "no Programmer yet"
+        let domains = storage?.domains.filter { domain in
+            domain.kind == (session.platform == .iOS ? .team : .app)
+                && domain.owner == (session.platform == .iOS ? session.teamID : session.bundleID)
+        } ?? []
+        let programmer = domains.lazy.compactMap { $0.programmers.first { $0.requestorID == session.requestorID } }.first
+        var headline = "\(session.bundleID) has no authentication for \(requestor) stored now."
+        if let programmer, let cell = programmer.mvpds.first(where: { $0.mvpdID == programmer.selectedMvpd }) ?? programmer.mvpds.first,
+            let authn = cell.authn
+        {
+            let until = authn.expires.map { Self.dateTime($0) } ?? "?"
+            let left = authn.remainingSeconds ?? 0
+            if authn.valid {
+                headline = "Signed in with \(cell.mvpdID) for \(requestor) until \(until) (\(Duration.words(Double(left))) left)."
+            } else {
+                let failed = authn.verdicts.first { !$0.ok }
+                headline = "The stored sign-in with \(cell.mvpdID) for \(requestor) does not count: \(failed?.text ?? "invalid")."
+            }
+            for authz in cell.authz {
+                let resource = authz.resource ?? "?"
+                if authz.valid {
+                    lines.append("'\(resource)' is authorized for \(Duration.words(Double(authz.remainingSeconds ?? 0))) more.")
+                } else if let remaining = authz.remainingSeconds, remaining <= 0 {
+                    lines.append("'\(resource)' authorization expired \(Duration.words(Double(-remaining))) ago; the next play needs one backend round trip.")
+                } else {
+                    lines.append("'\(resource)' authorization does not count: \(authz.verdicts.first { !$0.ok }?.text ?? "invalid").")
+                }
+            }
+            if let device = authn.verdicts.first(where: { $0.rule == "device" }) {
+                lines.append(device.ok ? "The device ID matches the token." : device.text)
+            }
+        }
+        if let status = events.last(where: { if case .callback(.setAuthenticationStatus) = $0.kind { true } else { false } }),
+            case .callback(.setAuthenticationStatus(let value, let code)) = status.kind
+        {
+            lines.append("Last authentication answer at \(clock(status.timestamp)): status \(value)"
+                + (code.flatMap { $0.isEmpty ? nil : " (\($0): \(ErrorExplanation.words(for: $0)))" } ?? "") + ".")
+        }
+        for event in events.suffix(500) {
+            if case .callback(.tokenRequestFailed(let resource, let code, let description)) = event.kind {
+                lines.append("At \(clock(event.timestamp)) '\(resource)' failed with \(code): \(ErrorExplanation.words(for: code))"
+                    + (description.map { " The backend said: “\($0)”." } ?? ""))
+            }
+        }
+        return HealthCard(headline: headline, lines: lines,
+            verdicts: SessionDiagnosis.diagnose(events: events, session: session))
+    }
+
+    /// `2026-11-24 14:32 UTC`.
+    static func dateTime(_ date: Date) -> String {
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+        return String(format: "%04d-%02d-%02d %02d:%02d UTC", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0,
+            parts.hour ?? 0, parts.minute ?? 0)
+    }
+
+    /// `14:32:05 UTC`.
+    static func clock(_ date: Date) -> String {
+        let parts = Calendar(identifier: .gregorian).dateComponents(in: TimeZone(identifier: "UTC")!, from: date)
+        return String(format: "%02d:%02d:%02d UTC", parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+    }
+}
+
+/// The delegate error codes of the seeds, in words a support person can act on.
+enum ErrorExplanation {
+    static func words(for code: String) -> String {
+        switch code {
+        case "User Not Authenticated Error": "no valid sign-in is stored; the user must sign in with their TV provider."
+        case "User Not Authorized Error": "the TV provider says this subscription does not include the content."
+        case "Generic Authentication Error", "Internal Authentication Error":
+            "the sign-in failed on the service's side; retry, and if it repeats check the network log."
+        case "Generic Authorization Error", "Internal Authorization Error":
+            "the authorization service could not be reached or answered badly; this is not about the subscription."
+        case "Provider Not Selected Error": "the user closed the provider picker or the login page without signing in."
+        case "Provider Not Available Error": "the chosen TV provider is not offered for this channel."
+        default:
+            if let advanced = AdvancedStatusCode(id: code) { advanced.explanation } else { "see the network log for the backend's answer." }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+import AccessEnabler
+import Foundation
+import PassStorage
+
+/// `GET /api/storage`: every token storage file of the device as a Programmer × MVPD grid, each token judged.
+struct StorageReport: Encodable, Sendable {
+    struct Domain: Encodable, Sendable {
+        var id: String
+        var label: String
+        var kind: StorageDomain.Kind
+        var owner: String
+        var device: String
+        var file: String
+        var version: Int?
+        /// Bundle IDs of the known apps that read and write this file.
+        var apps: [String]
+        /// Why the file could not be read, if so.
+        var error: String?
+        var programmers: [Programmer]
+    }
+
+    struct Programmer: Encodable, Sendable {
+        var requestorID: String
+        var selectedMvpd: String?
+        var mvpds: [Cell]
+    }
+
+    struct Cell: Encodable, Sendable {
+        var mvpdID: String
+        var canAuthenticate: Bool
+        var authn: TokenReport?
+        var authz: [TokenReport]
+        var preauthorized: [String]?
+    }
+
+    var deviceFolder: String
+    var now: Date
+    var devices: [String: String] = [:]
+    var domains: [Domain]
+
+    /// Reads every storage file of `device` (and the empty files the known apps would use) and judges each token.
+    static func build(
+        devices: [ConsoleDevice], apps: [KnownApp], allowedMvpds: [String: Set<String>], now: Date
+    ) throws -> StorageReport {
+        var domains = try StorageDomain.all(in: devices)
+        for app in apps {
+            guard let device = devices.first(where: { $0.name == app.device }) else { continue }
+            if let domain = try? StorageDomain.of(app.identity, on: device), !domains.contains(domain) {
+                domains.append(domain)
+            }
+        }
+        domains.sort { ($0.device, $0.kind.rawValue, $0.owner) < ($1.device, $1.kind.rawValue, $1.owner) }
+        return StorageReport(
+            deviceFolder: devices[0].folder.root.path(percentEncoded: false), now: now,
+            devices: Dictionary(uniqueKeysWithValues: devices.map { ($0.name, $0.folder.root.path(percentEncoded: false)) }),
+            domains: domains.map { domain($0, apps: apps, allowedMvpds: allowedMvpds, now: now) })
+    }
+
+    static func domain(_ domain: StorageDomain, apps: [KnownApp], allowedMvpds: [String: Set<String>], now: Date) -> Domain {
+        let readers = apps.filter { domain.isUsed(by: $0) }
+        var result = Domain(
+            id: domain.id, label: domain.label, kind: domain.kind, owner: domain.owner, device: domain.device, file: domain.file.path,
+            version: nil, apps: readers.map(\.identity.bundleID).sorted(), error: nil, programmers: [])
+        let storage: TokenStorage
+        do {
+            storage = try domain.store.load()
+        } catch {
+            result.error = "This file cannot be read by the SDK: \(error). Apps treat it as empty; clear it or import a good copy."
+            return result
+        }
+        result.version = storage.version
+        let judge = TokenJudge(allowedMvpds: allowedMvpds, readers: readers, storageVersion: storage.version, now: now)
+        result.programmers = storage.requestors.sorted { $0.key < $1.key }.map { requestor, bucket in
+            Programmer(
+                requestorID: requestor, selectedMvpd: bucket.currentMvpdID,
+                mvpds: bucket.mvpds.sorted { $0.key < $1.key }.map { mvpd, tokens in
+                    Cell(
+                        mvpdID: mvpd, canAuthenticate: tokens.canAuthenticate,
+                        authn: tokens.authnToken.map { judge.authN($0, requestor: requestor, mvpd: mvpd) },
+                        authz: tokens.authzTokens.sorted { $0.key < $1.key }.map {
+                            judge.authZ($0.value, requestor: requestor, mvpd: mvpd, resource: $0.key)
+                        },
+                        preauthorized: tokens.preauthorizedResources)
+                })
+        }
+        return result
+    }
+}

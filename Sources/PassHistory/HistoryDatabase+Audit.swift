@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+/// One thing a person did in the console: clear, import, export, reveal, undo. Kept in the `audit` table.
+public struct AuditEntry: Codable, Sendable, Equatable, Identifiable, FetchableRecord, PersistableRecord {
+    public static let databaseTableName = "audit"
+
+    /// Increases with every entry.
+    public var id: Int64?
+    /// When it happened.
+    public var at: Date
+    /// What was done: `clear`, `import`, `export`, `reveal`, `undo`.
+    public var action: String
+    /// What it touched, in words (`cleared REF30/Cablevision in team TEAM1234: 1 authN token, 2 authZ tokens`).
+    public var detail: String
+    /// Who asked: the client's address.
+    public var remote: String
+
+    /// Creates an entry (its `id` is set when stored).
+    public init(id: Int64? = nil, at: Date, action: String, detail: String, remote: String) {
+        self.id = id
+        self.at = at
+        self.action = action
+        self.detail = detail
+        self.remote = remote
+    }
+
+    public init(row: Row) throws {
+        id = row["id"]
+        at = Date(timeIntervalSince1970: row["at"])
+        action = row["action"]
+        detail = row["detail"]
+        remote = row["remote"]
+    }
+
+    public func encode(to container: inout PersistenceContainer) throws {
+        container["id"] = id
+        container["at"] = at.timeIntervalSince1970
+        container["action"] = action
+        container["detail"] = detail
+        container["remote"] = remote
+    }
+}
+
+extension HistoryDatabase {
+    /// Records a console action.
+    @discardableResult
+    public func audit(_ action: String, detail: String, remote: String, at: Date = Date()) throws -> AuditEntry {
+        try writer.write { db in
+            var entry = AuditEntry(at: at, action: action, detail: detail, remote: remote)
+            try entry.insert(db)
+            entry.id = db.lastInsertedRowID
+            return entry
+        }
+    }
+
+    /// The audit log, newest first.
+    public func auditEntries(limit: Int = 500) throws -> [AuditEntry] {
+        try writer.read { db in
+            try AuditEntry.order(Column("id").desc).limit(max(1, limit)).fetchAll(db)
+        }
+    }
+}

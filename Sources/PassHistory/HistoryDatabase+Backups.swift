@@ -1,0 +1,70 @@
+import Foundation
+import GRDB
+
+/// Storage documents as they were before a console change, so the change can be undone with one click (also after
+/// a restart). Each document is the file's bytes, or `nil` when the file did not exist.
+public struct StorageBackup: Codable, Sendable, Equatable, Identifiable {
+    /// One file's content before the change.
+    public struct Document: Codable, Sendable, Equatable {
+        /// The storage domain (`team:TEAM1234`, `app:com.example.tv`).
+        public var domain: String
+        /// The file's path.
+        public var path: String
+        /// The bytes, or `nil` when the file did not exist.
+        public var contents: Data?
+
+        public init(domain: String, path: String, contents: Data?) {
+            self.domain = domain
+            self.path = path
+            self.contents = contents
+        }
+    }
+
+    /// A random ID the undo button names.
+    public var id: String
+    /// When it was taken.
+    public var at: Date
+    /// Why (`clear REF30 in team TEAM1234`).
+    public var reason: String
+    /// The files it restores.
+    public var documents: [Document]
+
+    public init(id: String = UUID().uuidString, at: Date = Date(), reason: String, documents: [Document]) {
+        self.id = id
+        self.at = at
+        self.reason = reason
+        self.documents = documents
+    }
+}
+
+extension HistoryDatabase {
+    /// Keeps `backup` (and forgets all but the newest `keep` backups).
+    public func saveBackup(_ backup: StorageBackup, keep: Int = 50) throws {
+        let documents = String(decoding: try JSONEncoder().encode(backup.documents), as: UTF8.self)
+        try writer.write { db in
+            try db.execute(
+                sql: "INSERT INTO backup (id, at, reason, documents) VALUES (?, ?, ?, ?)",
+                arguments: [backup.id, backup.at.timeIntervalSince1970, backup.reason, documents])
+            try db.execute(
+                sql: "DELETE FROM backup WHERE id NOT IN (SELECT id FROM backup ORDER BY at DESC LIMIT ?)",
+                arguments: [max(1, keep)])
+        }
+    }
+
+    /// The backup with this ID, if kept.
+    public func backup(_ id: String) throws -> StorageBackup? {
+        let row = try writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM backup WHERE id = ?", arguments: [id]) }
+        guard let row else { return nil }
+        let documents = try JSONDecoder().decode([StorageBackup.Document].self, from: Data((row["documents"] as String).utf8))
+        return StorageBackup(id: row["id"], at: Date(timeIntervalSince1970: row["at"]), reason: row["reason"], documents: documents)
+    }
+
+    /// Kept backups, newest first (without their documents' bytes).
+    public func backups() throws -> [(id: String, at: Date, reason: String)] {
+        try writer.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, at, reason FROM backup ORDER BY at DESC").map {
+                ($0["id"], Date(timeIntervalSince1970: $0["at"]), $0["reason"])
+            }
+        }
+    }
+}

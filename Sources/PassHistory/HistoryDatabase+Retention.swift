@@ -1,0 +1,42 @@
+import Foundation
+import GRDB
+
+extension HistoryDatabase {
+    /// How much history to keep.
+    public struct Retention: Sendable, Equatable {
+        /// Keep at most this many events (the oldest go first).
+        public var maxEvents: Int
+        /// Drop events older than this.
+        public var maxAge: Duration
+
+        /// Keeps 1,000,000 events and 30 days by default.
+        public init(maxEvents: Int = 1_000_000, maxAge: Duration = .seconds(30 * 24 * 3600)) {
+            self.maxEvents = maxEvents
+            self.maxAge = maxAge
+        }
+    }
+
+    /// Deletes events beyond `retention` (oldest first) and sessions left without events.
+    /// - Returns: how many events were deleted.
+    @discardableResult
+    public func prune(_ retention: Retention, now: Date = Date()) throws -> Int {
+        let cutoff = now.timeIntervalSince1970 - Double(retention.maxAge.components.seconds)
+        return try writer.write { db in
+            try db.execute(sql: "DELETE FROM event WHERE timestamp < ?", arguments: [cutoff])
+            var deleted = db.changesCount
+            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event") ?? 0
+            if count > retention.maxEvents {
+                try db.execute(
+                    sql: "DELETE FROM event WHERE id <= (SELECT id FROM event ORDER BY id DESC LIMIT 1 OFFSET ?)",
+                    arguments: [max(0, retention.maxEvents)])
+                deleted += db.changesCount
+            }
+            guard deleted > 0 else { return 0 }
+            try db.execute(sql: """
+                UPDATE session SET eventCount = (SELECT COUNT(*) FROM event WHERE event.sessionID = session.id)
+                """)
+            try db.execute(sql: "DELETE FROM session WHERE eventCount = 0")
+            return deleted
+        }
+    }
+}
