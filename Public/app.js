@@ -91,7 +91,7 @@ function paintLive({ status, paused }) {
   const text = paused ? 'Paused (press p to resume)' : words[status] ?? status;
   button.dataset.state = paused ? 'paused' : status;
   button.setAttribute('aria-pressed', String(paused));
-  button.querySelector('.live-dot').textContent = paused ? '⏸' : status === 'live' ? '●' : '○';
+  button.querySelector('.live-dot').textContent = paused ? '❚❚' : status === 'live' ? '●' : '○';
   button.querySelector('.live-text').textContent = text;
 }
 

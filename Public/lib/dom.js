@@ -37,7 +37,7 @@ export const fill = (el, ...children) => {
 /** A `<time>` showing `HH:mm:ss.SSS` and, when `withRelative`, a ticking "5 s ago"; the exact ISO time on hover. */
 export function timeEl(iso, withRelative = true) {
   return h('time', { datetime: iso, title: exactTime(iso) }, clockTime(iso),
-    withRelative ? h('span.rel', { 'data-rel': iso }, relative(iso)) : null);
+    withRelative ? [' ', h('span.rel', { 'data-rel': iso }, relative(iso))] : null);
 }
 
 /** A ticking TTL countdown ("2 h 3 min left", "expired 5 min ago") with icon and state class. */

@@ -122,7 +122,7 @@ export function mount(root, route, ctx) {
   });
 
   const offStatus = live.onStatus(({ paused }) => {
-    pauseButton.textContent = paused ? '▶ Resume live' : '⏸ Pause';
+    pauseButton.textContent = paused ? '▶ Resume live' : '❚❚ Pause';
     pauseButton.setAttribute('aria-pressed', String(paused));
     pauseButton.title = paused ? 'Resume: show the events that arrived while paused (p)' : 'Stop adding rows while you read (p)';
     pill.hidden = !paused;

@@ -127,7 +127,7 @@ export function mount(root, route, ctx) {
     onPending: (n) => { pill.textContent = `${plural(n, 'new exchange')} · show`; },
   });
   const offStatus = live.onStatus(({ paused }) => {
-    pauseButton.textContent = paused ? '▶ Resume live' : '⏸ Pause';
+    pauseButton.textContent = paused ? '▶ Resume live' : '❚❚ Pause';
     pauseButton.setAttribute('aria-pressed', String(paused));
     pill.hidden = !paused;
   });

@@ -65,6 +65,12 @@ struct FlowApp {
             configuration: configuration, delegate: delegate, statusDelegate: delegate, logger: Self.logger())
         delegate.attach(enabler)
 
+        // Subscribed before the first call, so the console sees the run from setRequestor on.
+        var reporter: EventReporter?
+        if let reportTo = options.reportTo, let console = URL(string: reportTo) {
+            reporter = EventReporter(console: console, headers: options.reportToken.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+            reporter?.attach(to: enabler)
+        }
         var eventPrinter: Task<Void, Never>?
         if options.events {
             let events = enabler.events()  // subscribed now, before the first call
@@ -89,6 +95,13 @@ struct FlowApp {
         if let eventPrinter {
             await Self.waitForQuiet(output)
             eventPrinter.cancel()
+        }
+        if let reporter {
+            await reporter.finish()
+            if reporter.pendingCount > 0 || reporter.droppedCount > 0 {
+                FileHandle.standardError.write(Data(("Could not report \(reporter.pendingCount + reporter.droppedCount) event(s) to "
+                    + "\(options.reportTo ?? "the console"): \(reporter.lastError ?? "buffer full")\n").utf8))
+            }
         }
         continuation.finish()
         return succeeded

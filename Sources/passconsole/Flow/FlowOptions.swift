@@ -53,12 +53,21 @@ struct FlowOptions: ParsableArguments {
     @Option(help: "Seconds to wait for the flow to end (default 30; tvOS login 1800).")
     var timeout: Double?
 
+    @Option(name: .customLong("report-to"), help: "A PassConsole URL (http://127.0.0.1:8080) to stream this app's events to.")
+    var reportTo: String?
+
+    @Option(name: .customLong("report-token"), help: "The console's access token, when it listens beyond loopback.")
+    var reportToken: String?
+
     @Flag(help: "Also print every SDK event as a JSON line {\"event\": …}.")
     var events = false
 
     func validate() throws {
         guard let url = URL(string: backend), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("--backend must be an http(s) URL such as http://127.0.0.1:8081, not \(backend).")
+        }
+        if let reportTo, URL(string: reportTo)?.host == nil || !(reportTo.hasPrefix("http://") || reportTo.hasPrefix("https://")) {
+            throw ValidationError("--report-to must be the console's URL, such as http://127.0.0.1:8080, not \(reportTo).")
         }
         if (user == nil) != (password == nil) {
             throw ValidationError("Give --user and --password together.")
