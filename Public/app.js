@@ -136,6 +136,7 @@ function start() {
   document.querySelector('[data-action="help"]').addEventListener('click', () => document.getElementById('help-dialog').showModal());
   document.querySelector('[data-action="close-help"]').addEventListener('click', () => document.getElementById('help-dialog').close());
   document.getElementById('ctx-live').addEventListener('click', () => live.togglePause());
+  document.querySelector('[data-action="skip"]').addEventListener('click', () => main.focus());
   window.addEventListener('hashchange', route);
   if (!location.hash) history.replaceState(history.state, '', '#/flows');
   live.onStatus(paintLive);

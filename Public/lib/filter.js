@@ -1,6 +1,7 @@
 // The one filter box. The server parses the grammar; here we only split it into terms, add/remove terms (clicking
 // a Programmer adds `programmer:X`), show them as chips, and always say when a filter hides something.
 import { h, fill, debounce } from './dom.js';
+import { kindLabel } from './format.js';
 
 export const KEYS = {
   programmer: 'Programmer', mvpd: 'MVPD', app: 'App', session: 'Session', device: 'Device',
@@ -49,7 +50,8 @@ export function hasTerm(query, key, value) {
 /** A chip's words: "Programmer: REF30", "Not MVPD: Dish", "Text: foo". */
 export function describe(term) {
   if (!term.key) return `Text: ${term.value}`;
-  return `${term.negated ? 'Not ' : ''}${KEYS[term.key]}: ${term.value}`;
+  const value = term.key === 'event' ? kindLabel(term.value) : term.value;
+  return `${term.negated ? 'Not ' : ''}${KEYS[term.key]}: ${value}`;
 }
 
 /**

@@ -49,13 +49,22 @@ export function span(ms) {
   return `${s} s`;
 }
 
-/** `5 s ago`, `3 min ago`, `in 2 min`, `just now`. */
+/** The largest unit only, for short labels: `5 s`, `3 min`, `2 h`, `4 d`. */
+export function coarse(ms) {
+  const s = Math.floor(Math.abs(ms) / 1000);
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h`;
+  return `${Math.floor(s / 86400)} d`;
+}
+
+/** `5 s ago`, `3 min ago`, `in 2 min`, `just now` (one unit: it sits next to the exact clock time). */
 export function relative(iso) {
   const t = Date.parse(iso);
   if (Number.isNaN(t)) return '';
   const diff = now() - t;
   if (Math.abs(diff) < 1000) return 'just now';
-  return diff > 0 ? `${span(diff)} ago` : `in ${span(diff)}`;
+  return diff > 0 ? `${coarse(diff)} ago` : `in ${coarse(diff)}`;
 }
 
 /** How long something has been in a state: `for 12 s`. */

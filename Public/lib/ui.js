@@ -61,6 +61,7 @@ export function undoToast(message, detail, onUndo) {
  */
 export function confirmDialog({ title, content, confirmLabel = 'Confirm', danger = true }) {
   const dialog = document.getElementById('confirm-dialog');
+  if (dialog.open) return Promise.resolve(false); // one question at a time
   dialog.querySelector('#confirm-title').textContent = title;
   fill(dialog.querySelector('.confirm-content'), content);
   const confirm = dialog.querySelector('[data-action="confirm"]');

@@ -1,9 +1,9 @@
 // The right pane of the events page: one event in words (Overview), its HTTP exchange when it has one, and the
 // raw JSON as stored.
 import { h, badge, keyValues, tabs, timeEl } from '../../lib/dom.js';
-import { KINDS, exactTime, kindLabel } from '../../lib/format.js';
+import { KINDS, exactTime, kindLabel, duration } from '../../lib/format.js';
 import { hashFor } from '../../lib/route.js';
-import { exchangeDetail, exchangeOf } from '../network/exchange-detail.js';
+import { exchangeDetail, exchangeOf, statusBadge } from '../network/exchange-detail.js';
 
 /** The payload of the event's kind: `{name, values}` from `{"callback": {...}}`-style JSON. */
 function kindPayload(event) {
@@ -26,6 +26,10 @@ function kindDetail(event) {
       return h('div.explain', null, badge('✗', `Error ${values.code ?? ''}`, 'sev-error'), h('p', null, values.message ?? ''));
     case 'tracking':
       return [h('p', null, 'Tracking event ', h('code', null, String(values.event ?? '')), '.'), keyValues(Object.fromEntries((values.data ?? []).map((v, i) => [String(i), v])), 'No data.')];
+    case 'httpExchange': {
+      const x = values.exchange ?? {};
+      return h('p', null, statusBadge(event), ' ', h('code', null, `${x.method ?? ''} ${x.url ?? ''}`), ` in ${duration(x.durationMs)}. Parameters, headers and the response are in the HTTP tab.`);
+    }
     default:
       return keyValues(values, 'Nothing more recorded.');
   }

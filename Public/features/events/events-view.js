@@ -54,11 +54,12 @@ export function mount(root, route, ctx) {
   const older = h('button.load-older', { type: 'button', 'data-action': 'load-older', hidden: true, onclick: () => feed.older() }, 'Load older events');
   const facets = h('aside.pane.facets', { 'aria-label': 'Narrow down' });
   const inspector = h('aside.pane.inspector', { 'aria-label': 'Event details', hidden: true });
+  const panes = h('div.three-pane', null, facets, h('div.pane.center', null, message, table.el, older), inspector);
 
   fill(root,
     h('div.view-head', null, h('h2', null, 'Events'), bar.el,
       h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), exportButton('ndjson', 'NDJSON'), exportButton('csv', 'CSV'))),
-    h('div.three-pane', null, facets, h('div.pane.center', null, message, table.el, older), inspector));
+    panes);
 
   const refreshFacets = debounce(() => renderFacets(facets, table.events(), query, (key, value, on) =>
     go(on ? addTerm(query, key, value) : removeTerm(query, `${key}:${value}`), null, false)), 300);
@@ -82,6 +83,7 @@ export function mount(root, route, ctx) {
   function show(event) {
     if (!event) return;
     inspector.hidden = false;
+    panes.classList.add('inspecting');
     fill(inspector, eventInspector(event, { onTerm: narrow, onClose: close }));
     if (selectedId !== event.id) {
       selectedId = event.id;
@@ -91,6 +93,7 @@ export function mount(root, route, ctx) {
 
   function close() {
     inspector.hidden = true;
+    panes.classList.remove('inspecting');
     selectedId = null;
     go(query, null, true);
   }
@@ -142,7 +145,7 @@ export function mount(root, route, ctx) {
       } else if (sel !== selectedId) {
         selectedId = sel;
         if (sel) showSelected();
-        else inspector.hidden = true;
+        else close();
       }
     },
     key(key) {

@@ -31,7 +31,7 @@ function healthText(session, health) {
 }
 
 function healthCard(session, health) {
-  const copy = h('button', { type: 'button', 'data-action': 'copy-health', title: 'Copy this summary as text, for a support ticket' }, '⧉ Copy for a ticket');
+  const copy = h('button', { type: 'button', 'data-action': 'copy-health', title: 'Copy this summary as text, for a support ticket' }, 'Copy for a ticket');
   copy.addEventListener('click', async () => {
     const ok = await copyText(healthText(session, health));
     toast(ok ? 'Copied the health card.' : 'Could not copy: select the text and copy it by hand.', { kind: ok ? 'success' : 'error', timeout: 3000 });

@@ -15,7 +15,8 @@ export function mount(root, route, ctx) {
   const tbody = h('tbody');
   const list = h('div.table-scroll', null, h('table.grid.live-table', { id: 'sessions-table' },
     h('caption.sr-only', null, 'Sessions, most recent first'),
-    h('thead', null, h('tr', null, ['Last seen', 'App', 'Programmer', 'Device', 'Events'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('thead', null, h('tr', null, [['Last seen', 'c-time'], ['App', 'c-grow'], ['Programmer', 'c-term'], ['Device', 'c-dev'], ['Events', 'c-num']]
+      .map(([t, cls]) => h('th', { scope: 'col', class: cls }, t)))),
     tbody));
   const message = h('div.table-message');
   const detail = h('div.pane.inspector.session-detail', { 'aria-label': 'Session details', hidden: true });
@@ -48,7 +49,7 @@ export function mount(root, route, ctx) {
     tbody.replaceChildren(...sessions.map((s) => {
       const tr = h('tr', { 'data-session-id': s.id, class: s.id === openID ? 'selected' : null, 'aria-selected': s.id === openID ? 'true' : null, title: `Session ${s.id}` },
         h('td.c-time', null, timeEl(s.lastSeen)),
-        h('td', null, code(s.bundleID), h('span.muted.small', null, ` ${s.platform === 'tvos' ? 'tvOS' : 'iOS'}`)),
+        h('td', { title: `${s.bundleID} · team ${s.teamID}` }, s.bundleID, h('span.muted.small', null, ` ${s.platform === 'tvos' ? 'tvOS' : 'iOS'}`)),
         h('td', null, s.requestorID ?? h('span.muted', null, '—')),
         h('td', { title: s.deviceID }, shortID(s.deviceID)),
         h('td.c-num', null, String(s.eventCount)));
@@ -81,7 +82,7 @@ export function mount(root, route, ctx) {
   const offChange = live.onChange((events) => {
     loadList();
     if (openID && (!events.length || events.some((e) => e.event?.sessionID === openID))) loadDetail();
-  }, 500);
+  }, 250);
   loadList();
   loadDetail();
 

@@ -15,7 +15,7 @@ const ACTIONS = {
 export function importPanel(onChanged) {
   let file = null;
   let generation = 0;
-  const fileInput = h('input', { type: 'file', id: 'import-file', accept: '.json,.plist,.xml,.txt,application/json' });
+  const fileInput = h('input', { type: 'file', id: 'import-file' });
   const domainSelect = h('select', { id: 'import-domain' });
   const policySelect = h('select', { id: 'import-policy' },
     h('option', { value: 'overwrite' }, 'Overwrite what is there'),

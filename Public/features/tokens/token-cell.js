@@ -1,19 +1,23 @@
 // One Programmer × MVPD cell of the storage grid: the sign-in (AuthN) token, the authorizations (AuthZ) per
-// resource, and for each token the server's verdicts (TTL, issuer, device, version) as ✓/✗ with words.
+// resource, and for each token the server's verdicts (TTL, issuer, device, version) as ✓/✗ with words: passing
+// checks as compact chips (their explanation on hover), failing ones spelled out.
 import { h, badge, countdown, code } from '../../lib/dom.js';
 
 const RULES = { ttl: 'Time to live', issuer: 'Issuer allowed', device: 'Device matches', version: 'Storage version' };
+const FAILS = { ttl: 'Expired', issuer: 'Issuer not allowed', device: 'Device mismatch', version: 'Wrong storage version' };
 
 function verdicts(token) {
   return h('ul.verdicts', null, (token.verdicts ?? []).map((v) => h('li.verdict', {
     'data-rule': v.rule, 'data-ok': String(Boolean(v.ok)), class: v.ok ? 'ok' : 'bad',
-  }, h('span.icon', { 'aria-hidden': 'true' }, v.ok ? '✓' : '✗'), ' ',
-  h('span.rule', null, `${RULES[v.rule] ?? v.rule}: `), h('span.sr-only', null, v.ok ? 'passes. ' : 'fails. '), v.text)));
+    title: `${RULES[v.rule] ?? v.rule}: ${v.text}`,
+  }, v.ok
+    ? [h('span.verdict-mark', null, '✓'), ' ', RULES[v.rule] ?? v.rule]
+    : [h('span.verdict-mark', null, `✗ ${FAILS[v.rule] ?? v.rule}:`), ' ', v.text])));
 }
 
 function validity(token) {
   if (token.valid) return badge('✓', 'Valid', 'ok');
-  const failed = (token.verdicts ?? []).filter((v) => !v.ok).map((v) => RULES[v.rule] ?? v.rule);
+  const failed = (token.verdicts ?? []).filter((v) => !v.ok).map((v) => FAILS[v.rule] ?? v.rule);
   return badge('✗', failed.length ? `Invalid: ${failed.join(', ').toLowerCase()}` : 'Invalid', 'bad');
 }
 

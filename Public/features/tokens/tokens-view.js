@@ -18,7 +18,7 @@ export function mount(root) {
   const sections = new Map();
   const keys = new Map();
   const grid = h('div', { id: 'storage-grid' });
-  const folder = h('p.muted.small');
+  const folder = h('span.muted.small');
   const importer = importPanel(() => load());
   fill(root,
     h('div.view-head', null, h('h2', null, 'Tokens'),
@@ -27,7 +27,8 @@ export function mount(root) {
         'Media tokens are never cached: the SDK uses each one once for playback, so they appear only as ', code('setToken'),
         ' callbacks on the ', h('a', { href: '#/events?q=setToken' }, 'Events page'), '.'),
       h('p.legend.small', null, 'Countdowns: ✓ time left · ⚠ under 5 minutes (or 10 % of its lifetime) · ✗ expired. Each token lists the checks the SDK makes before using it.'),
-      folder),
+      h('div.toolbar', null, folder, h('span.spacer'),
+        h('button', { type: 'button', 'data-action': 'goto-import', onclick: () => { importer.el.scrollIntoView({ block: 'start' }); importer.el.querySelector('#import-file').focus(); } }, '⤒ Import a storage file…'))),
     grid, importer.el);
 
   const load = refresher(async () => {

@@ -38,6 +38,8 @@ public final class EventReporter: Sendable {
         var sources: [Task<Void, Never>] = []
         var wake: CheckedContinuation<Void, Never>?
         var finished = false
+        /// A batch is on its way: one request at a time, so no batch goes twice.
+        var sending = false
     }
     private let state = Mutex(State())
     private let session: URLSession
@@ -107,10 +109,16 @@ public final class EventReporter: Sendable {
     /// Sends everything waiting now (one request per batch); returns whether all of it was accepted.
     @discardableResult
     public func flush() async -> Bool {
-        while let batch = nextBatch() {
-            guard await send(batch) else { return false }
+        while true {
+            switch nextBatch() {
+            case .empty: return true
+            case .busy: try? await Task.sleep(for: .milliseconds(5))
+            case .batch(let events, let dropped):
+                let sent = await send((events, dropped))
+                state.withLock { $0.sending = false }
+                guard sent else { return false }
+            }
         }
-        return true
     }
 
     /// Stops listening, sends what is left (trying for up to `timeout`), and stops the background sender.
@@ -164,10 +172,19 @@ public final class EventReporter: Sendable {
         }
     }
 
-    private func nextBatch() -> (events: [EntitlementEvent], dropped: Int)? {
+    private enum Next {
+        case empty
+        case busy
+        case batch([EntitlementEvent], dropped: Int)
+    }
+
+    /// The next batch to send, marking a send in flight; `busy` while another send is.
+    private func nextBatch() -> Next {
         state.withLock { state in
-            guard !state.buffer.isEmpty else { return nil }
-            return (Array(state.buffer.prefix(batchSize)), state.dropped - state.droppedReported)
+            guard !state.buffer.isEmpty else { return .empty }
+            guard !state.sending else { return .busy }
+            state.sending = true
+            return .batch(Array(state.buffer.prefix(batchSize)), dropped: state.dropped - state.droppedReported)
         }
     }
 

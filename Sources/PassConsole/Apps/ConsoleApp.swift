@@ -12,6 +12,7 @@ final class ConsoleApp: Sendable {
     let spec: ConsoleAppSpec
     let device: ConsoleDevice
     let serviceProvider: URL
+    let now: @Sendable () -> Date
     private let sink: @Sendable (AsyncStream<EntitlementEvent>) -> Void
     private let logger: Logger
     private let state = Mutex(State())
@@ -28,12 +29,13 @@ final class ConsoleApp: Sendable {
 
     /// - Parameter sink: where the app's events go (the console's history).
     init(
-        spec: ConsoleAppSpec, device: ConsoleDevice, serviceProvider: URL, logger: Logger,
+        spec: ConsoleAppSpec, device: ConsoleDevice, serviceProvider: URL, now: @escaping @Sendable () -> Date, logger: Logger,
         sink: @escaping @Sendable (AsyncStream<EntitlementEvent>) -> Void
     ) {
         self.spec = spec
         self.device = device
         self.serviceProvider = serviceProvider
+        self.now = now
         self.logger = logger
         self.sink = sink
     }
@@ -52,8 +54,9 @@ final class ConsoleApp: Sendable {
     /// Launches the app: a new AccessEnabler (a new session) and its setRequestor.
     func start() throws {
         guard !isRunning else { return }
-        let (configuration, profile) = try AccessEnablerConfiguration.simulated(
+        var (configuration, profile) = try AccessEnablerConfiguration.simulated(
             app: spec.app, device: device.folder, serviceProvider: serviceProvider)
+        configuration.now = now
         let delegate = ConsoleAppDelegate(webView: HeadlessWebView())
         let enabler = AccessEnabler(configuration: configuration, delegate: delegate, statusDelegate: delegate, logger: logger)
         delegate.attach(enabler)

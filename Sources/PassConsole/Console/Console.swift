@@ -139,7 +139,7 @@ public final class Console: HTTPResponder, Sendable {
             throw HTTPError(.badRequest, code: "unknown_device", message: "No device is named '\(device ?? "")'.")
         }
         let batcher = self.batcher
-        let app = ConsoleApp(spec: spec, device: onDevice, serviceProvider: serviceProvider, logger: logger) { events in
+        let app = ConsoleApp(spec: spec, device: onDevice, serviceProvider: serviceProvider, now: configuration.now, logger: logger) { events in
             Task.detached { await batcher.consume(events) }
         }
         state.withLock { $0.apps.append(app) }
@@ -181,6 +181,6 @@ public final class Console: HTTPResponder, Sendable {
 
     var storageActions: StorageActions {
         StorageActions(devices: configuration.devices, history: history, allowedMvpds: catalog.allowedMvpds,
-            verificationKey: catalog.verificationKey, now: { Date() })
+            verificationKey: catalog.verificationKey, now: configuration.now)
     }
 }

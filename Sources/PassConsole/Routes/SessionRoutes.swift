@@ -21,7 +21,7 @@ extension Console {
                 throw HTTPError(.notFound, code: "unknown_session", message: "No session has the ID '\(request.pathParameters["id"] ?? "")'.")
             }
             let events = try console.history.page(matching: HistoryFilter(sessionID: id), limit: 20_000).events.map(\.event)
-            let now = Date()
+            let now = console.configuration.now()
             let storage = try? StorageReport.build(
                 devices: console.configuration.devices, apps: console.knownApps(), allowedMvpds: console.catalog.allowedMvpds, now: now)
             return .api(SessionDetail(

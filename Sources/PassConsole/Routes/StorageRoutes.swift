@@ -8,7 +8,7 @@ extension Console {
             let console = try box.get()
             return .api(try StorageReport.build(
                 devices: console.configuration.devices, apps: console.knownApps(),
-                allowedMvpds: console.catalog.allowedMvpds, now: Date()))
+                allowedMvpds: console.catalog.allowedMvpds, now: console.configuration.now()))
         }
         router.post("/api/storage/clear") { request in
             let console = try box.get()

@@ -69,7 +69,7 @@ struct HealthCard: Encodable, Sendable {
             }
         }
         return HealthCard(headline: headline, lines: lines,
-            verdicts: SessionDiagnosis.diagnose(events: events, session: session))
+            verdicts: SessionDiagnosis.diagnose(events: events, session: session, now: now))
     }
 
     /// `2026-11-24 14:32 UTC`.

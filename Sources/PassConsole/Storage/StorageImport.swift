@@ -138,8 +138,9 @@ struct ImportPlan: Encodable, Sendable {
             }
             if let selected = bucket.currentMvpdID, result.requestors[requestor]?.mvpds[selected] != nil {
                 let before = current.currentMvpd(requestor: requestor)
-                if before == selected { continue }
-                if before != nil && policy == .skip {
+                if before == selected {
+                    record(requestor, selected, "selected MVPD", .skipped, "already selected")
+                } else if before != nil && policy == .skip {
                     record(requestor, selected, "selected MVPD", .skipped, "\(before!) is selected and the policy is skip")
                 } else {
                     record(requestor, selected, "selected MVPD", before == nil ? .added : .overwritten)

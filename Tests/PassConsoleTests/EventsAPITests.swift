@@ -1,0 +1,147 @@
+import AccessEnabler
+import Foundation
+import PassHistory
+import PassTestSupport
+import Testing
+
+/// The history through the API: filters, paging, exports, ingest from other processes, and the live feed.
+@Suite(.serialized)
+struct EventsAPITests {
+    @Test func filtersPageAndSayHowManyAreHidden() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.signIn()
+            try await fixture.waitForEvents(atLeast: 20)
+            let all = await fixture.get("/api/events?limit=5").json
+            let total = try #require(all["total"] as? Int)
+            #expect(all["matching"] as? Int == total)
+            let newest = try #require(all["events"] as? [[String: Any]])
+            #expect(newest.count == 5)
+            let ids = newest.compactMap { $0["id"] as? Int }
+            #expect(ids == ids.sorted(by: >))
+            // The next page continues below the last one
+            let next = await fixture.get("/api/events?limit=5&before=\(ids.last!)").json["events"] as? [[String: Any]] ?? []
+            #expect((next.first?["id"] as? Int ?? 0) < ids.last!)
+            // A filter narrows and reports the count it kept
+            let callbacks = await fixture.get("/api/events?q=event:callback%20programmer:REF30").json
+            let matching = try #require(callbacks["matching"] as? Int)
+            #expect(matching > 0 && matching < total)
+            #expect((callbacks["events"] as? [[String: Any]] ?? []).allSatisfy { $0["kind"] as? String == "callback" })
+            let http = await fixture.get("/api/events?q=event:httpExchange%20status:2xx").json["events"] as? [[String: Any]] ?? []
+            #expect(!http.isEmpty && http.allSatisfy { ($0["http"] as? [String: Any])?["status"] as? Int == 200 })
+            let bad = await fixture.get("/api/events?q=status:teapot")
+            #expect(bad.status == 400)
+            #expect(bad.json["error"] as? String == "invalid_filter")
+        }
+    }
+
+    @Test func exportsHoldWhatTheFilterShowsAndDecodeBack() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.signIn()
+            try await fixture.waitForEvents(atLeast: 20)
+            let ndjson = await fixture.get("/api/events/export?format=ndjson&q=event:callback")
+            #expect(ndjson.header("Content-Type") == "application/x-ndjson")
+            let lines = ndjson.text.split(separator: "\n")
+            let decoder = EntitlementEvent.Wire.decoder()
+            let events = try lines.map { try decoder.decode(EntitlementEvent.self, from: Data($0.utf8)) }
+            let stored = try fixture.console.history.page(matching: HistoryFilter(kinds: [.callback]), limit: 1000).events.map(\.event)
+            #expect(events.count == stored.count)
+            #expect(zip(events, stored).allSatisfy { $0.sessionID == $1.sessionID && $0.sequence == $1.sequence && $0.kind == $1.kind })
+            let csv = await fixture.get("/api/events/export?format=csv&q=event:callback")
+            #expect(csv.text.hasPrefix("id,time,session,app,platform,device,programmer,mvpd,kind,summary\r\n"))
+            #expect(csv.text.split(separator: "\r\n").count == stored.count + 1)
+            let har = await fixture.get("/api/network/har").json
+            let log = try #require(har["log"] as? [String: Any])
+            #expect(log["version"] as? String == "1.2")
+            let entries = try #require(log["entries"] as? [[String: Any]])
+            let exchanges = try fixture.console.history.count(matching: HistoryFilter(kinds: [.httpExchange]))
+            #expect(entries.count == exchanges)
+            #expect(entries.allSatisfy { ($0["request"] as? [String: Any])?["url"] is String && $0["time"] is Double })
+        }
+    }
+
+    @Test func anotherProcessReportsThroughTheIngestEndpointWithoutLosingOrDoublingEvents() async throws {
+        try await ConsoleFixture.with { fixture in
+            try fixture.console.start()
+            // Given an app of another process with a reporter pointed at the console
+            let session = UUID()
+            let app = AppIdentity(bundleID: "com.remote.app", teamID: "REMOTE1")
+            let events = (0..<250).map { i in
+                EntitlementEvent(sequence: i, timestamp: Date(), sessionID: session, deviceID: "remote-device", app: app,
+                    requestorID: "REF30", mvpdID: "Dish", kind: .apiCall(name: "call\(i)", arguments: [:]))
+            }
+            let reporter = EventReporter(console: URL(string: fixture.console.baseURL)!, batchSize: 100, interval: .milliseconds(20))
+            for event in events { reporter.add(event) }
+            // When it finishes
+            await reporter.finish()
+            // Then every event is stored once, in its session
+            #expect(reporter.sentCount == 250)
+            #expect(reporter.droppedCount == 0)
+            #expect(try fixture.console.history.count(matching: HistoryFilter(sessionID: session)) == 250)
+            // Sending the same batch again stores nothing new and says so
+            let client = TestHTTPClient(baseURL: fixture.console.baseURL)
+            let again = try await client.send("POST", "/api/ingest", headers: ["Content-Type": "application/x-ndjson"],
+                body: try EntitlementEvent.Wire.ndjson(Array(events.prefix(10))))
+            #expect(again.json["accepted"] as? Int == 0)
+            #expect(again.json["duplicates"] as? Int == 10)
+            // A bad line is named by number; the good ones still count
+            var body = try EntitlementEvent.Wire.ndjson([EntitlementEvent(sequence: 900, timestamp: Date(), sessionID: session,
+                deviceID: "remote-device", app: app, requestorID: nil, mvpdID: nil, kind: .error(code: "X", message: "y"))])
+            body.append(Data("{\"sequence\": \"oops\"}\n".utf8))
+            let mixed = try await client.send("POST", "/api/ingest", headers: ["Content-Type": "application/x-ndjson",
+                "X-PassConsole-Dropped": "7"], body: body)
+            #expect(mixed.json["accepted"] as? Int == 1)
+            let rejected = try #require(mixed.json["rejected"] as? [[String: Any]])
+            #expect(rejected.first?["line"] as? Int == 2)
+            // Drops a reporter could not send are counted where support staff see them
+            let overview = try await client.get("/api/overview").json["counts"] as? [String: Any]
+            #expect(overview?["ingestDropped"] as? Int == 7)
+        }
+    }
+
+    @Test func aReporterKeepsOnlyItsNewestEventsWhenTheConsoleIsAwayAndCountsTheRest() async throws {
+        // A console that is not there: the port of a server that was started and stopped
+        let reporter = EventReporter(console: URL(string: "http://127.0.0.1:9")!, capacity: 10, batchSize: 5, interval: .milliseconds(10))
+        let app = AppIdentity(bundleID: "com.remote.app", teamID: "REMOTE1")
+        for i in 0..<25 {
+            reporter.add(EntitlementEvent(sequence: i, timestamp: Date(), sessionID: UUID(), deviceID: "d", app: app,
+                requestorID: nil, mvpdID: nil, kind: .apiCall(name: "c", arguments: [:])))
+        }
+        #expect(reporter.pendingCount == 10)
+        #expect(reporter.droppedCount == 15)
+        await reporter.finish(timeout: .milliseconds(300))
+        #expect(reporter.sentCount == 0)
+        #expect(reporter.lastError != nil)
+    }
+
+    @Test func theLiveFeedPushesNewEventsAndAReconnectResumesWithoutGaps() async throws {
+        try await ConsoleFixture.with { fixture in
+            try fixture.console.start()
+            let port = UInt16(URL(string: fixture.console.baseURL)!.port!)
+            let app = AppIdentity(bundleID: "com.live.app", teamID: "LIVE1")
+            let session = UUID()
+            func event(_ i: Int) -> EntitlementEvent {
+                EntitlementEvent(sequence: i, timestamp: Date(), sessionID: session, deviceID: "d", app: app,
+                    requestorID: "REF30", mvpdID: nil, kind: .apiCall(name: "live\(i)", arguments: [:]))
+            }
+            // Given a browser subscribed to callbacks-and-calls of one app
+            let connection = try RawConnection(port: port)
+            connection.send("GET /api/events/stream?q=app:com.live.app HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            _ = await connection.read(until: "retry: 2000")
+            // When events are stored
+            try fixture.console.history.append([event(0), event(1)])
+            // Then they arrive with their history IDs
+            let text = await connection.read(until: "live1(")
+            #expect(text.contains("event: entitlement"))
+            #expect(text.contains("call live0()") && text.contains("call live1()"))
+            let firstID = try #require(text.components(separatedBy: "id: ").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) })
+            connection.closeNow()
+            // And a reconnect with Last-Event-ID gets what came while it was away, nothing twice
+            try fixture.console.history.append([event(2), event(3)])
+            let resumed = try RawConnection(port: port)
+            resumed.send("GET /api/events/stream?q=app:com.live.app HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: \(firstID)\r\n\r\n")
+            let again = await resumed.read(until: "live3(")
+            #expect(!again.contains("call live0()"))
+            #expect(again.contains("call live1()") && again.contains("call live2()") && again.contains("call live3()"))
+        }
+    }
+}
