@@ -7,6 +7,8 @@ export const KEYS = {
   programmer: 'Programmer', mvpd: 'MVPD', app: 'App', session: 'Session', device: 'Device',
   event: 'Kind', status: 'HTTP status', since: 'Since', until: 'Until',
 };
+// Synonyms the server also takes; shown with the same words.
+const ALIASES = { requestor: 'programmer', kind: 'event' };
 
 /** Terms of a filter, honouring "double quoted values". */
 export function terms(query) {
@@ -16,8 +18,9 @@ export function terms(query) {
 /** `{raw, negated, key, value}`; `key` is null for free text. */
 export function parseTerm(raw) {
   const match = /^(-?)([a-z]+):(.*)$/i.exec(raw);
-  if (match && KEYS[match[2].toLowerCase()] !== undefined) {
-    return { raw, negated: match[1] === '-', key: match[2].toLowerCase(), value: match[3].replace(/^"|"$/g, '') };
+  const key = match ? ALIASES[match[2].toLowerCase()] ?? match[2].toLowerCase() : null;
+  if (key && KEYS[key] !== undefined) {
+    return { raw, negated: match[1] === '-', key, value: match[3].replace(/^"|"$/g, '') };
   }
   return { raw, negated: false, key: null, value: raw.replace(/^"|"$/g, '') };
 }

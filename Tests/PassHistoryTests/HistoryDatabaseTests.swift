@@ -6,22 +6,42 @@ import Testing
 
 @Suite("HistoryDatabase")
 struct HistoryDatabaseTests {
-    @Test("a fresh file is migrated to v1, WAL, and reopening keeps the data")
+    @Test("a fresh file is migrated to the latest schema, WAL, and reopening keeps the data")
     func migrationsAndReopen() async throws {
         let directory = try TemporaryDirectory()
         var factory = EventFactory()
         let events = factory.flow()
         do {
             let history = try HistoryDatabase(path: directory.historyPath)
-            #expect(try history.appliedMigrations() == ["v1"])
+            #expect(try history.appliedMigrations() == ["v1", "v2-console"])
             let mode = try await history.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
             #expect(mode == "wal")
             try history.append(events)
         }
         let reopened = try HistoryDatabase(path: directory.historyPath)
-        #expect(try reopened.appliedMigrations() == ["v1"])
+        #expect(try reopened.appliedMigrations() == ["v1", "v2-console"])
         #expect(try reopened.eventCount == events.count)
         #expect(try reopened.page().events.map(\.event) == events)
+    }
+
+    @Test("a file written before v2 upgrades in place: its events get their app and HTTP status columns")
+    func upgradesFromV1() async throws {
+        let queue = try DatabaseQueue()
+        try HistoryDatabase.migrator.migrate(queue, upTo: "v1")
+        try await queue.write { db in
+            try db.execute(sql: """
+                INSERT INTO session (id, deviceID, bundleID, teamID, platform, firstSeen, lastSeen, eventCount)
+                VALUES ('S1', 'd', 'com.old.app', 'T', 'ios', 0, 0, 1)
+                """)
+            try db.execute(sql: """
+                INSERT INTO event (sessionID, sequence, timestamp, kind, deviceID, summary, payload)
+                VALUES ('S1', 0, 0, 'apiCall', 'd', 'call x()', '{}')
+                """)
+        }
+        let history = try HistoryDatabase(writer: queue)
+        #expect(try history.appliedMigrations() == ["v1", "v2-console"])
+        let bundle = try await queue.read { try String.fetchOne($0, sql: "SELECT bundleID FROM event") }
+        #expect(bundle == "com.old.app")
     }
 
     @Test("the schema enforces its invariants")

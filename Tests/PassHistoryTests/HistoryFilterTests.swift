@@ -81,3 +81,22 @@ struct HistoryFilterTests {
         }
     }
 }
+
+@Suite("History retention")
+struct HistoryRetentionTests {
+    @Test("prune keeps the newest events up to the count and drops those past the age")
+    func prunesByCountAndAge() throws {
+        let history = try HistoryDatabase.inMemory()
+        var factory = EventFactory()
+        let events = factory.flow() + factory.flow()
+        try history.append(events)
+        let total = try history.eventCount
+        #expect(try history.prune(.init(maxEvents: 5, maxAge: .seconds(3600 * 24 * 365 * 100))) == total - 5)
+        #expect(try history.eventCount == 5)
+        let kept = try history.page(limit: 10).events.map(\.event.sequence)
+        #expect(kept == Array(events.suffix(5)).map(\.sequence))
+        // Everything older than a day goes, sessions left empty too
+        #expect(try history.prune(.init(maxEvents: 100, maxAge: .seconds(1)), now: Date().addingTimeInterval(86_400 * 365 * 50)) == 5)
+        #expect(try history.sessions().isEmpty)
+    }
+}

@@ -7,8 +7,8 @@ import { ssoMap } from './sso-map.js';
 import { whatIfForm } from './whatif-form.js';
 
 function profileCard(profile) {
-  return h('section.card', { 'aria-labelledby': 'profile-heading' },
-    h('h3', { id: 'profile-heading' }, 'This device'),
+  return h('section.card', { 'aria-label': `Device ${profile.device ?? ''}` },
+    h('h3', null, profile.device ? `Device “${profile.device}”` : 'This device'),
     h('dl.facts', null,
       h('dt', null, 'Model'), h('dd', null, profile?.model ?? '—'),
       h('dt', null, 'OS version'), h('dd', null, profile?.osVersion ?? '—'),
@@ -18,10 +18,13 @@ function profileCard(profile) {
 
 function appsTable(apps) {
   if (!apps.length) return h('p.muted', null, 'No apps on this device yet.');
+  const devices = apps.some((a) => a.device);
   return h('div.grid-scroll', null, h('table.grid', null,
     h('caption.sr-only', null, 'Device ID per app'),
-    h('thead', null, h('tr', null, ['App', 'Team', 'Platform', 'How the device ID is made', 'Inputs', 'Device ID'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('thead', null, h('tr', null, [devices ? 'Device' : null, 'App', 'Team', 'Platform', 'How the device ID is made', 'Inputs', 'Device ID']
+      .filter(Boolean).map((t) => h('th', { scope: 'col' }, t)))),
     h('tbody', null, apps.map((a) => h('tr', { 'data-bundle-id': a.bundleID },
+      devices ? h('td', null, a.device ?? '—') : null,
       h('td', null, code(a.bundleID)), h('td', null, a.teamID), h('td', null, a.platform === 'tvos' ? 'tvOS' : 'iOS'),
       h('td', null, a.algorithm),
       h('td', null, h('ul.inputs', null, Object.entries(a.inputs ?? {}).map(([k, v]) => h('li', null, `${k}: `, code(String(v)))))),
@@ -39,7 +42,10 @@ export function mount(root) {
     try {
       const data = await get('/api/devices', undefined, { quiet: true });
       const apps = data.apps ?? [];
-      fill(body, profileCard(data.profile),
+      const profiles = data.profiles ?? (data.profile ? [data.profile] : []);
+      fill(body,
+        profiles.length ? h('div.card-row', null, profiles.map(profileCard))
+          : emptyState('No device profile yet.', 'A device folder gets its profile (model, OS, hardware address) the first time an app starts on it.'),
         h('section.card', { 'aria-labelledby': 'ids-heading' }, h('h3', { id: 'ids-heading' }, 'Device ID per app'),
           h('p.muted.small', null, 'A token is only accepted by an app whose device ID matches the one it was issued for.'), appsTable(apps)),
         h('section.card', { 'aria-labelledby': 'sso-heading' }, h('h3', { id: 'sso-heading' }, 'Single sign-on map'),

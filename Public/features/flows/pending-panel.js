@@ -1,7 +1,7 @@
 // What the app is waiting for from a person: pick a TV provider, sign in at the MVPD's page, or enter a
 // registration code on a second screen (tvOS).
 import { h, countdown } from '../../lib/dom.js';
-import { post } from '../../lib/api.js';
+import { post, overview } from '../../lib/api.js';
 import { toast } from '../../lib/ui.js';
 
 const DEMO_USERS = 'alice / alice123, bob / bob123, carol / carol123, dave / dave123';
@@ -54,12 +54,18 @@ function login(app, loginURL) {
 }
 
 function regcode(app, reg) {
+  const link = h('a', { href: reg.activationURL ?? '#', target: '_blank', rel: 'noopener' }, reg.activationURL ?? 'the backend’s activation page');
+  if (!reg.activationURL) {
+    overview().then((o) => {
+      if (!o.backendURL) return;
+      link.href = `${o.backendURL.replace(/\/$/, '')}/activate`;
+      link.textContent = link.href;
+    }).catch(() => {});
+  }
   return h('div.pending.regcode', { role: 'group', 'aria-label': 'Registration code' },
-    h('h4', null, '📺 Second-screen activation'),
-    h('p', null, 'Code ', h('strong.regcode-value', null, reg.code), ' · ', countdown(reg.expires)),
-    reg.activationURL
-      ? h('p', null, 'Enter it at ', h('a', { href: reg.activationURL, target: '_blank', rel: 'noopener' }, reg.activationURL), ', or press “Cancel” to stop waiting.')
-      : null);
+    h('h4', null, '📺 Second-screen activation: the app shows a code'),
+    h('p', null, 'Code ', h('strong.regcode-value', null, reg.code), reg.expires ? [' · ', countdown(reg.expires)] : null),
+    h('p', null, 'Enter it at ', link, ' (sign in there as a demo subscriber), or press “Cancel” to stop waiting.'));
 }
 
 /** The pending panel of `app`, or null when it waits for nobody. */

@@ -19,7 +19,8 @@ export function importPanel(onChanged) {
   const domainSelect = h('select', { id: 'import-domain' });
   const policySelect = h('select', { id: 'import-policy' },
     h('option', { value: 'overwrite' }, 'Overwrite what is there'),
-    h('option', { value: 'skip' }, 'Keep what is there (skip)'));
+    h('option', { value: 'skip' }, 'Keep what is there (skip)'),
+    h('option', { value: 'fail' }, 'Overwrite, but stop if any item is rejected'));
   const message = h('div.import-message', { id: 'import-message', role: 'alert' });
   const preview = h('div.import-preview', { id: 'import-preview' });
   const apply = h('button.primary', { type: 'button', 'data-action': 'apply-import', disabled: true }, 'Apply import');
@@ -30,7 +31,8 @@ export function importPanel(onChanged) {
   function showError(error) {
     preview.replaceChildren();
     apply.disabled = true;
-    fill(message, badge('✗', error.code === 'invalid_import' ? 'This file cannot be imported' : 'Import failed', 'bad'), ' ',
+    const title = { invalid_import: 'This file cannot be imported', import_rejected: 'The import stops: an item is rejected' }[error.code] ?? 'Import failed';
+    fill(message, badge('✗', title, 'bad'), ' ',
       h('strong', null, error.message), error.detail ? h('p.small', null, error.detail) : null,
       h('p.small.muted', null, 'Nothing was changed.'));
   }

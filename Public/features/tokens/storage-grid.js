@@ -19,6 +19,7 @@ function domainHead(domain) {
       badge(domain.kind === 'team' ? '⇆' : '▢', domain.kind === 'team' ? 'Shared by a team' : 'Private to one app', 'neutral'),
       domain.version != null ? badge('#', `Storage version ${domain.version}`, 'neutral') : badge('?', 'No storage file yet', 'neutral')),
     h('dl.facts.compact', null,
+      domain.device ? [h('dt', null, 'Device'), h('dd', null, domain.device)] : null,
       h('dt', null, 'Owner'), h('dd', null, code(domain.owner)),
       h('dt', null, 'File'), h('dd', null, code(domain.file)),
       h('dt', null, 'Used by'), h('dd', null, apps.length ? apps.map((a, i) => [i ? ', ' : '', code(a)]) : h('span.muted', null, 'no app on this device'))),
