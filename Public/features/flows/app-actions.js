@@ -3,14 +3,28 @@ import { h, fill } from '../../lib/dom.js';
 import { post } from '../../lib/api.js';
 import { clockTime } from '../../lib/format.js';
 
-const METADATA_KEYS = ['TTL_AUTHN', 'TTL_AUTHZ', 'DEVICEID', 'userID', 'upstreamUserID', 'householdID', 'zip'];
+// getMetadata op codes (0 authN expiry, 1 authZ expiry of a resource, 2 device ID, 3 a user-metadata item).
+const METADATA_KEYS = [
+  ['0', 'Sign-in expiry (TTL_AUTHN)'], ['1', 'Authorization expiry of the resource (TTL_AUTHZ)'], ['2', 'Device ID (DEVICEID)'],
+  ['3:userID', 'User metadata: userID'], ['3:upstreamUserID', 'User metadata: upstreamUserID'],
+  ['3:householdID', 'User metadata: householdID'], ['3:zip', 'User metadata: zip'],
+];
+
+/** `getMetadata` arguments for a choice of the metadata select. */
+function metadataArguments(choice, resource) {
+  const [opCode, name] = choice.split(':');
+  const args = { key: opCode };
+  if (opCode === '1') Object.assign(args, { resource_id: resource, resource });
+  if (opCode === '3') args.user_metadata_name = name;
+  return args;
+}
 
 const CALLS = [
   { action: 'checkAuthentication', label: 'Check authentication', help: 'checkAuthentication(): is there a valid sign-in? No UI.' },
   { action: 'getAuthentication', label: 'Get authentication', help: 'getAuthentication(): sign in, showing the provider picker if needed.' },
   { action: 'getAuthorization', label: 'Get authorization', help: 'getAuthorization(resource): may the viewer watch the chosen resource?', needsResource: true },
   { action: 'checkPreauthorizedResources', label: 'Check preauthorized', help: 'checkPreauthorizedResources(all resources of the app).' },
-  { action: 'getMetadata', label: 'Get metadata', help: 'getMetadata(key): the chosen key below.', needsKey: true },
+  { action: 'getMetadata', label: 'Get metadata', help: 'getMetadata(key): the metadata chosen below.', needsKey: true },
   { action: 'getSelectedProvider', label: 'Selected provider?', help: 'getSelectedProvider(): which MVPD the SDK remembers.' },
   { action: 'logout', label: 'Log out', help: 'logout(): clears this app’s sign-in and tokens (shared storage too).' },
   { action: 'cancel', label: 'Cancel', help: 'setSelectedProvider(nil): cancels the picker or login; forgets the MVPD for this Programmer.' },
@@ -27,7 +41,7 @@ export function actionsSection(app, getApp, onApp) {
   const resource = h('select', { 'data-field': 'resource', 'aria-label': 'Resource for getAuthorization' },
     (app.resources ?? []).map((r) => h('option', { value: r }, r)));
   const key = h('select', { 'data-field': 'metadata-key', 'aria-label': 'Metadata key' },
-    METADATA_KEYS.map((k) => h('option', { value: k }, k)));
+    METADATA_KEYS.map(([value, label]) => h('option', { value }, label)));
 
   async function lifecycle(button, verb) {
     button.disabled = true;
@@ -52,12 +66,12 @@ export function actionsSection(app, getApp, onApp) {
     } else if (spec.action === 'checkPreauthorizedResources') {
       args = { resources: (current.resources ?? []).join(',') };
     } else if (spec.needsKey) {
-      args = { key: key.value, resource: resource.value || undefined };
+      args = metadataArguments(key.value, resource.value);
     }
     button.disabled = true;
     try {
       await post(`/api/apps/${id}/call`, { method, arguments: args });
-      const shown = Object.values(args).filter((v) => v !== undefined).map((v) => (v === null ? 'nil' : `"${v}"`)).join(', ');
+      const shown = Object.entries(args).map(([k, v]) => `${k}: ${v === null ? 'nil' : `"${v}"`}`).join(', ');
       say(`Called ${method}(${shown}) at ${clockTime(new Date().toISOString())}: watch the steps and callbacks.`);
     } catch (error) {
       say(`${method} was refused: ${error.message}`);

@@ -22,7 +22,7 @@ function picker(app, mvpds) {
     h('div.mvpd-choices', null, mvpds.map((mvpd) => {
       const button = h('button.mvpd-choice', { type: 'button', 'data-mvpd': mvpd.id, title: `setSelectedProvider("${mvpd.id}")` },
         mvpd.logoURL ? h('img', { src: mvpd.logoURL, alt: '', loading: 'lazy', onerror: (e) => e.target.remove() }) : null,
-        h('span', null, mvpd.displayName), h('small.muted', null, mvpd.id));
+        h('span', null, mvpd.displayName), mvpd.id.toLowerCase() !== mvpd.displayName.toLowerCase() ? h('small.muted', null, mvpd.id) : null);
       button.addEventListener('click', () => choose(button, mvpd));
       return button;
     })));

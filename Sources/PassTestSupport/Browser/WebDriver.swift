@@ -1,0 +1,224 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A real headless Chromium driven through chromedriver's W3C WebDriver protocol (plain JSON over HTTP on
+/// loopback), for tests of the console page. One instance is one browser session.
+///
+/// ```swift
+/// let browser = try await WebDriver.start()
+/// defer { Task { await browser.quit() } }
+/// try await browser.open("http://127.0.0.1:8080/")
+/// try await browser.click("a[data-tab=tokens]")
+/// ```
+public final class WebDriver: @unchecked Sendable {
+    /// Why the browser could not do something.
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+    }
+
+    static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
+
+    private let driver: Process
+    private let base: URL
+    private let sessionID: String
+    private let session: URLSession
+
+    private init(driver: Process, base: URL, sessionID: String, session: URLSession) {
+        self.driver = driver
+        self.base = base
+        self.sessionID = sessionID
+        self.session = session
+    }
+
+    /// True when chromium and chromedriver are installed (`make test` installs them).
+    public static var isAvailable: Bool {
+        FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium")
+    }
+
+    /// Starts chromedriver on a free loopback port and opens a headless Chromium session.
+    public static func start(windowSize: (Int, Int) = (1400, 1000)) async throws -> WebDriver {
+        let port = try freePort()
+        let process = Process()
+        process.executableURL = URL(filePath: "/usr/bin/chromedriver")
+        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1", "--log-level=SEVERE"]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try ProcessLauncher.run(process)
+        let base = URL(string: "http://127.0.0.1:\(port)")!
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = 60
+        let http = URLSession(configuration: configuration)
+        // chromedriver takes a moment to listen
+        var ready = false
+        for _ in 0..<100 {
+            if let (_, response) = try? await http.data(from: base.appendingPathComponent("status")),
+                (response as? HTTPURLResponse)?.statusCode == 200
+            {
+                ready = true
+                break
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        guard ready else {
+            process.terminate()
+            throw Failure(description: "chromedriver did not start on port \(port)")
+        }
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "goog:chromeOptions": [
+                        "binary": "/usr/bin/chromium",
+                        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                 "--window-size=\(windowSize.0),\(windowSize.1)", "--lang=en-US"],
+                    ],
+                ]
+            ]
+        ]
+        let answer = try await Self.request(http, "POST", base.appendingPathComponent("session"), capabilities)
+        guard let value = answer["value"] as? [String: Any], let id = value["sessionId"] as? String else {
+            process.terminate()
+            throw Failure(description: "chromedriver did not open a session: \(answer)")
+        }
+        return WebDriver(driver: process, base: base, sessionID: id, session: http)
+    }
+
+    /// Closes the browser and stops chromedriver.
+    public func quit() async {
+        _ = try? await command("DELETE", "")
+        driver.terminate()
+    }
+
+    // MARK: - Commands
+
+    /// Loads `url` and waits for the page's load event.
+    public func open(_ url: String) async throws {
+        _ = try await command("POST", "/url", ["url": url])
+    }
+
+    /// Runs `script` in the page (its `return` value comes back as JSON-compatible values).
+    @discardableResult
+    public func run(_ script: String, _ arguments: [Any] = []) async throws -> Any? {
+        let value = try await command("POST", "/execute/sync", ["script": script, "args": arguments])
+        return value is NSNull ? nil : value
+    }
+
+    /// Clicks the first element matching `selector` (scrolling it into view), after waiting for it.
+    public func click(_ selector: String, timeout: Double = 15) async throws {
+        let element = try await waitForElement(selector, timeout: timeout)
+        _ = try await command("POST", "/element/\(element)/click", [:])
+    }
+
+    /// Types `text` into the first element matching `selector`.
+    public func type(_ selector: String, _ text: String) async throws {
+        let element = try await waitForElement(selector)
+        _ = try await command("POST", "/element/\(element)/clear", [:])
+        _ = try await command("POST", "/element/\(element)/value", ["text": text])
+    }
+
+    /// Sets a file input's file (the page reads it with the File API).
+    public func chooseFile(_ selector: String, path: String) async throws {
+        let element = try await waitForElement(selector)
+        _ = try await command("POST", "/element/\(element)/value", ["text": path])
+    }
+
+    /// The text of the first element matching `selector`, or `nil` when there is none.
+    public func text(_ selector: String) async throws -> String? {
+        try await run("const e = document.querySelector(arguments[0]); return e ? e.innerText : null;", [selector]) as? String
+    }
+
+    /// How many elements match `selector`.
+    public func count(_ selector: String) async throws -> Int {
+        (try await run("return document.querySelectorAll(arguments[0]).length;", [selector]) as? Int) ?? 0
+    }
+
+    /// Waits until `condition` (a script returning a boolean) holds; throws with `what` after `timeout`.
+    public func waitUntil(_ what: String, timeout: Double = 20, _ condition: String, _ arguments: [Any] = []) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if (try? await run(condition, arguments)) as? Bool == true { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        throw Failure(description: "timed out waiting for \(what)")
+    }
+
+    /// Waits until an element matches `selector`.
+    public func waitFor(_ selector: String, timeout: Double = 20) async throws {
+        try await waitUntil("'\(selector)'", timeout: timeout, "return document.querySelector(arguments[0]) !== null;", [selector])
+    }
+
+    /// A PNG of the window.
+    public func screenshot() async throws -> Data {
+        guard let base64 = try await command("GET", "/screenshot") as? String, let data = Data(base64Encoded: base64) else {
+            throw Failure(description: "no screenshot")
+        }
+        return data
+    }
+
+    /// Saves a PNG of the window to `artifacts/ui/<name>.png` under `root` (kept as a test artefact).
+    public func saveScreenshot(_ name: String, root: URL) async {
+        let folder = root.appendingPathComponent("artifacts/ui", isDirectory: true)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        if let png = try? await screenshot() { try? png.write(to: folder.appendingPathComponent("\(name).png")) }
+    }
+
+    // MARK: - Protocol
+
+    private func waitForElement(_ selector: String, timeout: Double = 20) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let value = try? await command("POST", "/element", ["using": "css selector", "value": selector]) as? [String: Any],
+                let id = value[Self.elementKey] as? String
+            {
+                return id
+            }
+            guard Date() < deadline else { throw Failure(description: "no element matches '\(selector)'") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any {
+        let url = URL(string: base.absoluteString + "/session/\(sessionID)" + path)!
+        let answer = try await Self.request(session, method, url, body)
+        if let value = answer["value"] as? [String: Any], let error = value["error"] as? String {
+            throw Failure(description: "\(error): \(value["message"] as? String ?? "")")
+        }
+        return answer["value"] ?? NSNull()
+    }
+
+    private static func request(_ session: URLSession, _ method: String, _ url: URL, _ body: [String: Any]?) async throws
+        -> [String: Any]
+    {
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let body {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+        }
+        let (data, _) = try await session.data(for: request)
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    /// A port nothing listens on now (bound to 0 and released).
+    static func freePort() throws -> UInt16 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer -> Int32 in
+                guard bind(fd, pointer, length) == 0 else { return -1 }
+                return getsockname(fd, pointer, &length)
+            }
+        }
+        guard bound == 0 else { throw Failure(description: "no free port") }
+        return UInt16(bigEndian: address.sin_port)
+    }
+}
