@@ -5,7 +5,7 @@ PORT ?= 8080
 BACKEND_PORT ?= 8081
 CONFIG ?= Config/demo.json
 # Debian packages the build and the tests need; the benchmarks add wrk and nginx.
-APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromium-driver
 BENCH_PACKAGES := wrk nginx-light
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
