@@ -34,6 +34,24 @@ public final class RawConnection: @unchecked Sendable {
         _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// Sends bytes as they are.
+    public func sendBytes(_ data: Data) {
+        var offset = 0
+        while offset < data.count {
+            let sent = data.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { return }
+            offset += sent
+        }
+    }
+
+    /// Reads until `complete` says the bytes so far are a whole answer, the peer closes, or `timeout` passes,
+    /// blocking the calling thread; returns every byte received.
+    public func readBlocking(timeout: Duration, until complete: (Data) -> Bool) -> Data {
+        let deadline = ContinuousClock.now + timeout
+        while !complete(buffer), ContinuousClock.now < deadline, readOnce(wait: deadline) {}
+        return buffer
+    }
+
     /// Closes the socket now (an abrupt client disconnect).
     public func closeNow() { shutdown(fd, Int32(SHUT_RDWR)) }
 

@@ -1,8 +1,5 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// A real headless Chromium driven through chromedriver's W3C WebDriver protocol (plain JSON over HTTP on
 /// loopback), for tests of the console page. One instance is one browser session.
@@ -22,15 +19,13 @@ public final class WebDriver: @unchecked Sendable {
     static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
     private let driver: Process
-    private let base: URL
+    private let port: UInt16
     private let sessionID: String
-    private let session: URLSession
 
-    private init(driver: Process, base: URL, sessionID: String, session: URLSession) {
+    private init(driver: Process, port: UInt16, sessionID: String) {
         self.driver = driver
-        self.base = base
+        self.port = port
         self.sessionID = sessionID
-        self.session = session
     }
 
     /// True when chromium and chromedriver are installed (`make test` installs them).
@@ -48,24 +43,23 @@ public final class WebDriver: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try ProcessLauncher.run(process)
-        let base = URL(string: "http://127.0.0.1:\(port)")!
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = 60
-        let http = URLSession(configuration: configuration)
         // chromedriver takes a moment to listen
         var ready = false
+        var lastProblem = "no answer"
         for _ in 0..<100 {
-            if let (_, response) = try? await http.data(from: base.appendingPathComponent("status")),
-                (response as? HTTPURLResponse)?.statusCode == 200
-            {
-                ready = true
-                break
+            do {
+                if try await LoopbackHTTP.request(port: port, method: "GET", path: "/status", body: nil).status == 200 {
+                    ready = true
+                    break
+                }
+            } catch {
+                lastProblem = "\(error)"
             }
             try await Task.sleep(for: .milliseconds(100))
         }
         guard ready else {
             process.terminate()
-            throw Failure(description: "chromedriver did not start on port \(port)")
+            throw Failure(description: "chromedriver did not answer on port \(port): \(lastProblem)")
         }
         let capabilities: [String: Any] = [
             "capabilities": [
@@ -79,18 +73,20 @@ public final class WebDriver: @unchecked Sendable {
                 ]
             ]
         ]
-        let answer = try await Self.request(http, "POST", base.appendingPathComponent("session"), capabilities)
+        let answer = try await Self.request(port, "POST", "/session", capabilities)
         guard let value = answer["value"] as? [String: Any], let id = value["sessionId"] as? String else {
             process.terminate()
             throw Failure(description: "chromedriver did not open a session: \(answer)")
         }
-        return WebDriver(driver: process, base: base, sessionID: id, session: http)
+        return WebDriver(driver: process, port: port, sessionID: id)
     }
 
     /// Closes the browser and stops chromedriver.
     public func quit() async {
         _ = try? await command("DELETE", "")
         driver.terminate()
+        for _ in 0..<20 where driver.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
+        if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
     }
 
     // MARK: - Commands
@@ -182,25 +178,19 @@ public final class WebDriver: @unchecked Sendable {
     }
 
     private func command(_ method: String, _ path: String, _ body: [String: Any]? = nil) async throws -> Any {
-        let url = URL(string: base.absoluteString + "/session/\(sessionID)" + path)!
-        let answer = try await Self.request(session, method, url, body)
+        let answer = try await Self.request(port, method, "/session/\(sessionID)" + path, body)
         if let value = answer["value"] as? [String: Any], let error = value["error"] as? String {
             throw Failure(description: "\(error): \(value["message"] as? String ?? "")")
         }
         return answer["value"] ?? NSNull()
     }
 
-    private static func request(_ session: URLSession, _ method: String, _ url: URL, _ body: [String: Any]?) async throws
+    private static func request(_ port: UInt16, _ method: String, _ path: String, _ body: [String: Any]?) async throws
         -> [String: Any]
     {
-        var request = URLRequest(url: url)
-        request.httpMethod = method
-        if let body {
-            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-        }
-        let (data, _) = try await session.data(for: request)
-        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        let data = try body.map { try JSONSerialization.data(withJSONObject: $0) }
+        let answer = try await LoopbackHTTP.request(port: port, method: method, path: path, body: data)
+        return (try? JSONSerialization.jsonObject(with: answer.body)) as? [String: Any] ?? [:]
     }
 
     /// A port nothing listens on now (bound to 0 and released).

@@ -1,0 +1,151 @@
+import AccessEnabler
+import Foundation
+import PassStorage
+import PassTestSupport
+import Testing
+
+/// The console page in a real headless Chromium (chromedriver, W3C WebDriver) against a running console, backend and
+/// demo apps on loopback. Each test saves screenshots to `artifacts/ui/`.
+@Suite(.serialized, .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver (make test installs them)"))
+struct ConsoleBrowserTests {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let team = "phone/team:TEAM1234"
+    static let cell = #"[data-domain="phone/team:TEAM1234"][data-requestor="REF30"][data-mvpd="Cablevision"]"#
+
+    /// A started console and a browser on it.
+    func withBrowser(_ body: (ConsoleFixture, WebDriver) async throws -> Void) async throws {
+        try await ConsoleFixture.with { fixture in
+            try fixture.console.start()
+            let browser = try await WebDriver.start()
+            do {
+                try await body(fixture, browser)
+                await browser.quit()
+            } catch {
+                await browser.saveScreenshot("failure-\(UUID().uuidString.prefix(8))", root: Self.repository)
+                await browser.quit()
+                throw error
+            }
+        }
+    }
+
+    func storageBytes(_ fixture: ConsoleFixture) throws -> Data? {
+        try DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234").read()
+    }
+
+    @Test func aFlowDrivenFromThePageLightsItsStatesAndItsEventsArriveLive() async throws {
+        try await withBrowser { fixture, browser in
+            // Given the console open on the Flows page
+            try await browser.open(fixture.console.baseURL + "/#/flows")
+            let card = #"[data-app-id="news-ios"]"#
+            try await browser.waitFor(card)
+            // When the person starts the app, asks for authentication, picks Optimum and signs in inside the card
+            try await browser.click(card + #" button[data-action="start"]"#)
+            try await browser.waitUntil("setRequestorComplete in the card",
+                "return (document.querySelector(arguments[0] + ' .callbacks')?.innerText ?? '').includes('setRequestorComplete');", [card])
+            try await browser.click(card + #" button[data-action="getAuthentication"]"#)
+            try await browser.click(card + #" button[data-mvpd="Cablevision"]"#)
+            try await browser.waitFor(card + #" .flow-step.current[data-step="login"]"#)
+            await browser.saveScreenshot("flow-login-step", root: Self.repository)
+            try await browser.type(card + #" input[data-field="username"]"#, "alice")
+            try await browser.type(card + #" input[data-field="password"]"#, "alice123")
+            try await browser.click(card + #" button[data-action="login"]"#)
+            // Then the diagram ends on "status delivered", marked for assistive technology too
+            try await browser.waitFor(card + #" .flow-step.current[data-step="status"][aria-current="step"]"#)
+            await browser.saveScreenshot("flow-signed-in", root: Self.repository)
+            // And the Events page already holds the flow's callbacks, newest first, without a reload
+            try await browser.click(#"a[data-tab="events"]"#)
+            try await browser.waitUntil("the authentication callback in the live table",
+                "return [...document.querySelectorAll('#events-table tr[data-event-id]')].some(r => r.innerText.includes('setAuthenticationStatus'));")
+            // And new events stream in while the page is open
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
+            try await browser.waitUntil("setToken to arrive live",
+                "return [...document.querySelectorAll('#events-table tr[data-event-id]')].some(r => r.innerText.includes('setToken'));")
+            // A filter narrows the table and says how many events it hides
+            try await browser.type("#filter-input", "event:callback\n")
+            try await browser.waitUntil("the filter cue", "return (document.querySelector('#filter-cue')?.innerText ?? '').match(/\\d+ hidden/) !== null;")
+            #expect(try await browser.run("return [...document.querySelectorAll('#events-table tr[data-event-id]')].every(r => r.innerText.includes('callback'));") as? Bool == true)
+            await browser.saveScreenshot("events-filtered", root: Self.repository)
+        }
+    }
+
+    @Test func theGridFillsAndAVerdictTurnsRedWhenTheClockPassesTheTTL() async throws {
+        try await withBrowser { fixture, browser in
+            try await fixture.signIn()
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
+            try await fixture.waitForApp("news-ios") { ($0["flow"] as? [String: Any])?["detail"] as? String == "Authorized for news: media token delivered." }
+            try await browser.open(fixture.console.baseURL + "/#/tokens")
+            try await browser.waitFor(Self.cell + #" .verdict[data-rule="ttl"][data-ok="true"]"#)
+            #expect(try await browser.count(Self.cell + #" .verdict[data-ok="false"]"#) == 0)
+            await browser.saveScreenshot("tokens-valid", root: Self.repository)
+            // When the console's clock passes the authorization's TTL (1 h) but not the authentication's (24 h)
+            fixture.clock.advance(by: 2 * 3600)
+            try await browser.open(fixture.console.baseURL + "/#/tokens?reload=1")
+            // Then the authorization's TTL verdict is red, in words
+            try await browser.waitFor(Self.cell + #" .verdict[data-rule="ttl"][data-ok="false"]"#)
+            let text = try await browser.text(Self.cell + #" .verdict[data-rule="ttl"][data-ok="false"]"#) ?? ""
+            #expect(text.contains("Expired"))
+            await browser.saveScreenshot("tokens-expired-verdict", root: Self.repository)
+        }
+    }
+
+    @Test func clearingThroughTheButtonEmptiesStorageAndUndoBringsItBack() async throws {
+        try await withBrowser { fixture, browser in
+            try await fixture.signIn()
+            let before = try #require(try storageBytes(fixture))
+            try await browser.open(fixture.console.baseURL + "/#/tokens")
+            try await browser.waitFor(Self.cell)
+            // When the person clears the team's storage
+            try await browser.click(#"button[data-action="clear-all"][data-clear-domain="phone/team:TEAM1234"]"#)
+            // Then the dialog lists exactly what goes and who shares it, before anything changes
+            try await browser.waitFor("dialog#confirm-dialog[open]")
+            let dialog = try await browser.text("dialog#confirm-dialog") ?? ""
+            #expect(dialog.contains("authentication token of REF30 / Cablevision"))
+            #expect(dialog.contains("com.example.news.sports"))
+            #expect(try storageBytes(fixture) == before)
+            await browser.saveScreenshot("clear-confirm", root: Self.repository)
+            try await browser.click(#"dialog#confirm-dialog button[data-action="confirm"]"#)
+            // The grid empties and the storage file holds no token
+            try await browser.waitUntil("the cell to go", "return document.querySelector(arguments[0]) === null;", [Self.cell])
+            let cleared = try TokenStore(file: DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234"), domain: "t").load()
+            #expect(cleared.isEmpty)
+            // Undo puts the very same bytes back
+            try await browser.click(#"#undo-toast button[data-action="undo"]"#)
+            try await browser.waitFor(Self.cell)
+            #expect(try storageBytes(fixture) == before)
+            await browser.saveScreenshot("clear-undone", root: Self.repository)
+        }
+    }
+
+    @Test func importingAGoodFileShowsTokensAndABadOneChangesNothing() async throws {
+        try await withBrowser { fixture, browser in
+            try await fixture.signIn()
+            let export = await fixture.get("/api/storage/export?domain=\(Self.team)&reveal=true").body
+            let files = fixture.root.appendingPathComponent("files", isDirectory: true)
+            try FileManager.default.createDirectory(at: files, withIntermediateDirectories: true)
+            let good = files.appendingPathComponent("good.json")
+            try export.write(to: good)
+            let bad = files.appendingPathComponent("bad.json")
+            try Data(export.prefix(export.count / 2)).write(to: bad)
+            _ = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)"}"#)
+            try await browser.open(fixture.console.baseURL + "/#/tokens")
+            try await browser.waitUntil("the import domain list",
+                "return [...document.querySelectorAll('#import-domain option')].some(o => o.value === arguments[0]);", [Self.team])
+            try await browser.run("const s = document.querySelector('#import-domain'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));", [Self.team])
+            // A bad file: the message says why, and storage is left as it was
+            let emptied = try storageBytes(fixture)
+            try await browser.chooseFile("#import-file", path: bad.path)
+            try await browser.waitUntil("the rejection message", "return (document.querySelector('#import-message')?.innerText ?? '').includes('Nothing was changed');")
+            #expect(try storageBytes(fixture) == emptied)
+            await browser.saveScreenshot("import-rejected", root: Self.repository)
+            // A good file: the preview lists what would be added, and Apply makes the tokens appear
+            try await browser.chooseFile("#import-file", path: good.path)
+            try await browser.waitFor(#"#import-preview tr[data-action-kind="added"]"#)
+            #expect(try storageBytes(fixture) == emptied)
+            await browser.saveScreenshot("import-preview", root: Self.repository)
+            try await browser.click(#"button[data-action="apply-import"]"#)
+            try await browser.waitFor(Self.cell + #" .verdict[data-rule="ttl"][data-ok="true"]"#)
+            await browser.saveScreenshot("import-applied", root: Self.repository)
+        }
+    }
+}
