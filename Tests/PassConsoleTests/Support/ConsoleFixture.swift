@@ -152,7 +152,8 @@ struct ConsoleFixture {
         try await waitForApp(app) { pending($0)["loginURL"] is String }
         let login = await post("/api/apps/\(app)/login", json: #"{"username":"\#(user)","password":"\#(password)"}"#)
         try #require(login.status == 202, "\(login.text)")
-        try await waitForApp(app) { $0["authenticated"] as? Bool == true }
+        // The delegate's answer and the flow state (built from the event stream) arrive separately: wait for both.
+        try await waitForApp(app) { $0["authenticated"] as? Bool == true && ($0["flow"] as? [String: Any])?["current"] as? String == "status" }
     }
 
     /// Waits until the history holds at least `count` events (the batcher writes every 50 ms).
