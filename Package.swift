@@ -72,6 +72,7 @@ let package = Package(
             dependencies: [
                 "MicroHTTP", "PassProtocol", "PassBackend", "PassStorage", "AccessEnabler", "PassConsole", "PassHistory",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

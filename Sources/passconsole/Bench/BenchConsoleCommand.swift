@@ -1,0 +1,201 @@
+import AccessEnabler
+import ArgumentParser
+import Foundation
+import GRDB
+import Logging
+import PassConsole
+import PassHistory
+import PassStorage
+
+/// `passconsole bench-console`: the console's history measured against its targets, each beside a baseline run in
+/// the same process — SQLite ingest (events/s, batched) vs bare prepared inserts of the same rows; history page
+/// queries at 1M events; Server-Sent Events latency from a stored event to a connected client.
+struct BenchConsoleCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-console", abstract: "Benchmark the console's history: ingest, page queries, live-feed latency.")
+
+    @Option(help: "Events written by the ingest benchmark.") var ingestEvents = 200_000
+    @Option(help: "Events in the history for the query benchmark.") var historyEvents = 1_000_000
+    @Option(help: "Events per batch (what the console's batcher writes).") var batch = 500
+    @Option(help: "Runs per query.") var queryRuns = 50
+    @Option(help: "Events timed through the live feed.") var liveEvents = 200
+    @Option(help: "Folder for the databases (default: a new temporary folder, removed afterwards).") var folder: String?
+
+    static let ingestTarget = 100_000.0
+    static let queryTargetMs = 20.0
+    static let liveTargetMs = 50.0
+
+    func run() async throws {
+        let root = folder.map { URL(filePath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("bench-console-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { if folder == nil { try? FileManager.default.removeItem(at: root) } }
+        var lines = ["| measurement | ours | baseline | ratio | target |", "| --- | --- | --- | --- | --- |"]
+
+        // 1. Ingest: HistoryDatabase.append in batches vs bare prepared INSERTs of the same encoded rows.
+        var workload = HistoryWorkload()
+        let events = workload.next(ingestEvents)
+        let history = try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
+        let ours = try Self.time {
+            for start in stride(from: 0, to: events.count, by: batch) {
+                try history.append(Array(events[start..<min(start + batch, events.count)]))
+            }
+        }
+        let bare = try Self.bareInsert(events, batch: batch, path: root.appendingPathComponent("bare.sqlite").path)
+        let ourRate = Double(events.count) / ours, bareRate = Double(events.count) / bare
+        print(String(format: "ingest: %.0f events/s (bare prepared inserts %.0f events/s), batch %d", ourRate, bareRate, batch))
+        lines.append("| SQLite ingest, batches of \(batch) | \(Int(ourRate)) events/s | \(Int(bareRate)) events/s (bare INSERTs) | "
+            + String(format: "%.2f", ourRate / bareRate) + " | ≥ \(Int(Self.ingestTarget)) events/s: \(ourRate >= Self.ingestTarget ? "met" : "NOT met") |")
+
+        // 2. Page queries at `historyEvents` events.
+        var remaining = historyEvents - (try history.eventCount)
+        while remaining > 0 {
+            let chunk = workload.next(min(5000, remaining))
+            try history.append(chunk)
+            remaining -= chunk.count
+        }
+        let total = try history.eventCount
+        print("history holds \(total) events")
+        let queries: [(String, HistoryFilter)] = [
+            ("newest page, no filter", HistoryFilter()),
+            ("programmer:REF30 event:callback", HistoryFilter(requestorID: "REF30", kinds: [.callback])),
+            ("status:4xx", { var f = HistoryFilter(); f.httpStatus = .clientError; return f }()),
+            ("text \"not authorized\"", HistoryFilter(text: "not authorized")),
+            ("one session", HistoryFilter(sessionID: try history.sessions().first?.id)),
+        ]
+        for (name, filter) in queries {
+            var samples: [Double] = []
+            for _ in 0..<queryRuns { samples.append(try Self.time { _ = try history.latestPage(matching: filter, limit: 200) } * 1000) }
+            let (p50, p99) = (Self.percentile(samples, 0.5), Self.percentile(samples, 0.99))
+            print(String(format: "page (200 events) %@: p50 %.2f ms, p99 %.2f ms", name, p50, p99))
+            lines.append(String(format: "| page of 200 at %dk events: %@ | p50 %.2f ms, p99 %.2f ms | — | — | < %.0f ms: %@ |",
+                total / 1000, name, p50, p99, Self.queryTargetMs, p99 < Self.queryTargetMs ? "met" : "NOT met"))
+        }
+
+        // 3. Live feed: a stored event to an SSE client connected to a running console.
+        var configuration = ConsoleConfiguration(device: DeviceFolder(root: root.appendingPathComponent("device")))
+        configuration.port = 0
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        let console = Console(configuration: configuration, history: history, logger: logger)
+        try console.start()
+        let port = UInt16(URLComponents(string: console.baseURL)?.port ?? 0)
+        let probe = try SSEProbe(port: port, path: "/api/events/stream?q=app:com.bench.live")
+        var latencies: [Double] = []
+        let session = UUID()
+        for i in 0..<liveEvents {
+            let event = EntitlementEvent(sequence: i, timestamp: Date(), sessionID: session, deviceID: "d",
+                app: AppIdentity(bundleID: "com.bench.live", teamID: "B"), requestorID: "REF30", mvpdID: nil,
+                kind: .apiCall(name: "live\(i)", arguments: [:]))
+            let sent = ContinuousClock.now
+            try history.append([event])
+            guard probe.waitFor("call live\(i)()", timeout: .seconds(5)) else { throw ValidationError("live event \(i) never arrived") }
+            latencies.append(Self.milliseconds(ContinuousClock.now - sent))
+        }
+        await console.shutdown()
+        let (p50, p99) = (Self.percentile(latencies, 0.5), Self.percentile(latencies, 0.99))
+        print(String(format: "live feed: stored event → SSE client p50 %.2f ms, p99 %.2f ms", p50, p99))
+        lines.append(String(format: "| live feed: stored event → browser (SSE), %d events | p50 %.2f ms, p99 %.2f ms | — | — | p99 < %.0f ms: %@ |",
+            liveEvents, p50, p99, Self.liveTargetMs, p99 < Self.liveTargetMs ? "met" : "NOT met"))
+        print("\n" + lines.joined(separator: "\n"))
+    }
+
+    /// The same rows written with one cached prepared INSERT per row, in one transaction per batch, into a table
+    /// of the same shape without the history's session bookkeeping and duplicate checks.
+    static func bareInsert(_ events: [EntitlementEvent], batch: Int, path: String) throws -> Double {
+        let queue = try DatabasePool(path: path)
+        try queue.write { db in
+            try db.execute(sql: """
+                CREATE TABLE event (id INTEGER PRIMARY KEY, sessionID TEXT NOT NULL, sequence INTEGER NOT NULL,
+                timestamp REAL NOT NULL, kind TEXT NOT NULL, requestorID TEXT, mvpdID TEXT, deviceID TEXT NOT NULL,
+                bundleID TEXT, summary TEXT NOT NULL, payload TEXT NOT NULL)
+                """)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return try time {
+            for start in stride(from: 0, to: events.count, by: batch) {
+                let slice = events[start..<min(start + batch, events.count)]
+                let rows = try slice.map { ($0, String(decoding: try encoder.encode($0), as: UTF8.self), $0.summary) }
+                try queue.write { db in
+                    let statement = try db.cachedStatement(sql: """
+                        INSERT INTO event (sessionID, sequence, timestamp, kind, requestorID, mvpdID, deviceID, bundleID, summary, payload)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """)
+                    for (event, payload, summary) in rows {
+                        try statement.execute(arguments: [
+                            event.sessionID.uuidString, event.sequence, event.timestamp.timeIntervalSince1970,
+                            EventKind(event.kind).rawValue, event.requestorID, event.mvpdID, event.deviceID, event.app.bundleID,
+                            summary, payload,
+                        ])
+                    }
+                }
+            }
+        }
+    }
+
+    static func time(_ work: () throws -> Void) throws -> Double {
+        let start = ContinuousClock.now
+        try work()
+        return milliseconds(ContinuousClock.now - start) / 1000
+    }
+
+    static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        let sorted = values.sorted()
+        guard !sorted.isEmpty else { return 0 }
+        return sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]
+    }
+}
+
+/// A plain-socket Server-Sent Events client: reads the stream on its own thread and lets the caller wait for text.
+final class SSEProbe: @unchecked Sendable {
+    private let fd: Int32
+    private let lock = NSCondition()
+    private var received = ""
+
+    init(port: UInt16, path: String) throws {
+        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw ValidationError("cannot connect to the console on port \(port)") }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        Thread { [self] in
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let count = recv(fd, &chunk, chunk.count, 0)
+                guard count > 0 else { return }
+                lock.lock()
+                received += String(decoding: chunk[0..<count], as: UTF8.self)
+                if received.count > 1 << 20 { received = String(received.suffix(4096)) }
+                lock.broadcast()
+                lock.unlock()
+            }
+        }.start()
+    }
+
+    deinit { close(fd) }
+
+    /// Waits until the stream has carried `text`; forgets everything up to it.
+    func waitFor(_ text: String, timeout: Duration) -> Bool {
+        let deadline = Date().addingTimeInterval(Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18)
+        lock.lock()
+        defer { lock.unlock() }
+        while true {
+            if let range = received.range(of: text) {
+                received = String(received[range.upperBound...])
+                return true
+            }
+            guard lock.wait(until: deadline) else { return false }
+        }
+    }
+}

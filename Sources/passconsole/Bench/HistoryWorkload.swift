@@ -1,0 +1,49 @@
+import AccessEnabler
+import Foundation
+
+/// Events shaped like a real history: many app sessions, each a flow's mix of calls, state changes, HTTP
+/// exchanges with XML answers, storage writes, callbacks and tracking events, over several Programmers and MVPDs.
+struct HistoryWorkload {
+    static let requestors = ["REF30", "SPORTS1", "KIDSNET", "NEWS24", "MOVIES"]
+    static let mvpds = ["Cablevision", "Spectrum", "Dish", "Comcast", "Verizon"]
+    private var sequence: [UUID: Int] = [:]
+    private var sessions: [UUID] = (0..<1000).map { _ in UUID() }
+    private var index = 0
+    let start = Date().addingTimeInterval(-86_400)
+
+    /// The next `count` events, round-robin over the sessions.
+    mutating func next(_ count: Int) -> [EntitlementEvent] {
+        (0..<count).map { _ in make() }
+    }
+
+    private mutating func make() -> EntitlementEvent {
+        index += 1
+        let session = sessions[index % sessions.count]
+        let number = sequence[session, default: 0]
+        sequence[session] = number + 1
+        let requestor = Self.requestors[index % Self.requestors.count]
+        let mvpd = Self.mvpds[(index / 7) % Self.mvpds.count]
+        let app = AppIdentity(bundleID: "com.example.app\(index % 40).ios", teamID: "TEAM\(index % 8)")
+        let kind: EntitlementEvent.Kind
+        switch number % 8 {
+        case 0: kind = .apiCall(name: "getAuthorization", arguments: ["resource": "news"])
+        case 1: kind = .stateChanged(flow: "authentication", from: "idle", to: "awaitingLogin(\(mvpd))")
+        case 2:
+            kind = .httpExchange(exchange: HTTPExchange(
+                method: "POST", url: "http://127.0.0.1:8081/adobe-services/1.0/authorizeDevice",
+                parameters: ["requestor_id": requestor, "resource_id": "news", "device_id": "d\(index % 500)"],
+                headers: ["X-Device-Info": "eyJtb2RlbCI6ImlQaG9uZSIsInZlcnNpb24iOiIxNyJ9"],
+                status: index % 50 == 0 ? 403 : 200,
+                responseBody: "<authorization><requestor>\(requestor)</requestor><resource>news</resource><ttl>3600</ttl></authorization>",
+                failure: nil, durationMs: Double(index % 40) + 3.5))
+        case 3: kind = .storageChanged(domain: "team TEAM\(index % 8)", change: "authZ token for news stored (replaces any earlier one)")
+        case 4: kind = .callback(callback: .setToken(token: "<signatureInfo>…[redacted 409 chars]", resource: "news"))
+        case 5: kind = .tracking(event: .authorizationDetection, data: ["YES", mvpd, "guid\(index % 3000)", "NO", "mobile", "ios", "iOS"])
+        case 6: kind = .callback(callback: .setAuthenticationStatus(status: 1, errorCode: ""))
+        default: kind = .error(code: "User Not Authorized Error", message: "0033: The customer is not authorized for premium-drama")
+        }
+        return EntitlementEvent(
+            sequence: number, timestamp: start.addingTimeInterval(Double(index) * 0.01), sessionID: session,
+            deviceID: "device-\(index % 500)", app: app, requestorID: requestor, mvpdID: mvpd, kind: kind)
+    }
+}
