@@ -44,23 +44,34 @@ public final class HistoryDatabase: Sendable {
     public func append(_ events: [EntitlementEvent]) throws -> Int {
         guard !events.isEmpty else { return 0 }
         let encoder = EventCoding.encoder
-        var records = try events.map { try EventRecord($0, encoder: encoder) }
+        let records = try events.map { try EventRecord($0, encoder: encoder) }
         return try writer.write { db in
+            // Cached prepared statements: a batch is hundreds of rows, and building a record's persistence container
+            // per row cost more than SQLite's own work.
+            let upsert = try db.cachedStatement(sql: Self.upsertSessionSQL)
             for session in Self.latestPerSession(events) {
-                try Self.upsertSession(for: session.latest, firstSeen: session.firstSeen, in: db)
+                try upsert.execute(arguments: Self.sessionArguments(session.latest, firstSeen: session.firstSeen))
             }
+            let insert = try db.cachedStatement(sql: Self.insertEventSQL)
             var inserted: [String: Int] = [:]
-            for index in records.indices {
-                try records[index].insert(db, onConflict: .ignore)
-                if db.changesCount > 0 { inserted[records[index].sessionID, default: 0] += 1 }
+            for record in records {
+                try insert.execute(arguments: [
+                    record.sessionID, record.sequence, record.timestamp, record.kind, record.requestorID, record.mvpdID,
+                    record.deviceID, record.bundleID, record.httpStatus, record.summary, record.payload,
+                ])
+                if db.changesCount > 0 { inserted[record.sessionID, default: 0] += 1 }
             }
-            for (sessionID, count) in inserted {
-                try db.execute(
-                    sql: "UPDATE session SET eventCount = eventCount + ? WHERE id = ?", arguments: [count, sessionID])
-            }
+            let count = try db.cachedStatement(sql: "UPDATE session SET eventCount = eventCount + ? WHERE id = ?")
+            for (sessionID, added) in inserted { try count.execute(arguments: [added, sessionID]) }
             return inserted.values.reduce(0, +)
         }
     }
+
+    static let insertEventSQL = """
+        INSERT OR IGNORE INTO event
+            (sessionID, sequence, timestamp, kind, requestorID, mvpdID, deviceID, bundleID, httpStatus, summary, payload)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
 
     /// Deletes a session and, through the foreign key, all its events.
     /// - Returns: whether the session existed.
@@ -163,21 +174,20 @@ public final class HistoryDatabase: Sendable {
         return order.compactMap { summary[$0] }
     }
 
-    /// Creates the session row of `event`, or widens its time span and updates its Programmer.
-    static func upsertSession(for event: EntitlementEvent, firstSeen: Date, in db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO session (id, deviceID, bundleID, teamID, platform, requestorID, firstSeen, lastSeen, eventCount)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
-                ON CONFLICT(id) DO UPDATE SET
-                    requestorID = COALESCE(excluded.requestorID, session.requestorID),
-                    firstSeen = MIN(session.firstSeen, excluded.firstSeen),
-                    lastSeen = MAX(session.lastSeen, excluded.lastSeen)
-                """,
-            arguments: [
-                event.sessionID.uuidString, event.deviceID, event.app.bundleID, event.app.teamID,
-                event.app.platform.rawValue, event.requestorID, firstSeen.timeIntervalSince1970,
-                event.timestamp.timeIntervalSince1970,
-            ])
+    /// Creates the session row of an event, or widens its time span and updates its Programmer.
+    static let upsertSessionSQL = """
+        INSERT INTO session (id, deviceID, bundleID, teamID, platform, requestorID, firstSeen, lastSeen, eventCount)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+        ON CONFLICT(id) DO UPDATE SET
+            requestorID = COALESCE(excluded.requestorID, session.requestorID),
+            firstSeen = MIN(session.firstSeen, excluded.firstSeen),
+            lastSeen = MAX(session.lastSeen, excluded.lastSeen)
+        """
+
+    static func sessionArguments(_ event: EntitlementEvent, firstSeen: Date) -> StatementArguments {
+        [
+            event.sessionID.uuidString, event.deviceID, event.app.bundleID, event.app.teamID, event.app.platform.rawValue,
+            event.requestorID, firstSeen.timeIntervalSince1970, event.timestamp.timeIntervalSince1970,
+        ]
     }
 }

@@ -22,6 +22,11 @@ enum SessionDiagnosis {
                     text: "At \(HealthCard.clock(event.timestamp)) the SDK removed tokens bound to another device ID (\(change)). "
                         + "Either the app was reinstalled or another app of the team with a different bundle-ID prefix signed in: "
                         + "the user must sign in again. This is expected, not a fault.", severity: "warning"))
+            case .storageChanged(_, let change) where change.contains("refused by the server"):
+                verdicts.append(Verdict(id: "server_session_gone", title: "Signed in here, but not on the server",
+                    text: "At \(HealthCard.clock(event.timestamp)) the backend refused a token that looked valid on the device "
+                        + "(the session ended on the server, e.g. the TV provider logged the user out). The SDK cleared the "
+                        + "tokens (\(change)); the user must sign in again.", severity: "warning"))
             case .storageChanged(_, let change) where change.hasPrefix("logout"):
                 verdicts.append(Verdict(id: "logged_out_by_app", title: "Logged out by the app",
                     text: "At \(HealthCard.clock(event.timestamp)) \(event.app.bundleID) called logout, which clears the sign-in "

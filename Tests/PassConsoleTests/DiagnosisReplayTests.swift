@@ -1,0 +1,73 @@
+import AccessEnabler
+import Foundation
+import PassBackend
+import Testing
+@testable import PassConsole
+
+/// Field problems support staff meet most, replayed on the backend: the console names each in the session's health
+/// card (../shared/research/field-problems.md, "the ten that matter most").
+@Suite(.serialized)
+struct DiagnosisReplayTests {
+    func verdicts(_ fixture: ConsoleFixture, app bundleID: String) async throws -> [[String: Any]] {
+        try await fixture.waitForEvents(atLeast: 10)
+        try await Task.sleep(for: .milliseconds(200))  // the batcher writes every 50 ms
+        let sessions = await fixture.get("/api/sessions?q=\(bundleID)").json["sessions"] as? [[String: Any]] ?? []
+        let id = try #require(sessions.first { $0["bundleID"] as? String == bundleID }?["id"] as? String)
+        let health = await fixture.get("/api/sessions/\(id)").json["health"] as? [String: Any] ?? [:]
+        return health["verdicts"] as? [[String: Any]] ?? []
+    }
+
+    @Test func anMVPDDenialIsToldApartFromANetworkFailure() async throws {
+        try await ConsoleFixture.with { fixture in
+            fixture.backend.faults.denials = [Denial(mvpd: "Cablevision", resource: "movies", message: "0033: Movies are not in your package")]
+            fixture.backend.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 503, remaining: 1)]
+            try await fixture.signIn()
+            // The first authorization meets the outage, the second the MVPD's refusal
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
+            try await fixture.waitForApp("news-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of news failed") }
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "movies"])
+            try await fixture.waitForApp("news-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of movies failed") }
+            let found = try await verdicts(fixture, app: "com.example.news.ios")
+            let ids = found.compactMap { $0["id"] as? String }
+            #expect(ids.contains("network_failure"))
+            #expect(ids.contains("mvpd_denied"))
+            let denial = try #require(found.first { $0["id"] as? String == "mvpd_denied" })
+            #expect((denial["text"] as? String)?.contains("Movies are not in your package") == true)
+        }
+    }
+
+    @Test func anotherAppWithAnotherBundlePrefixSignsTheFirstOutAndTheConsoleSaysWhy() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.signIn()
+            // Given a second app of the same team whose bundle ID has another prefix (another vendor ID, another device ID)
+            let other = ConsoleAppSpec(
+                id: "other-ios", name: "Other", app: AppIdentity(bundleID: "com.example.other.app", teamID: "TEAM1234"),
+                requestorID: "REF30", resources: ["news"], mvpds: [.init(id: "Cablevision", displayName: "Optimum")])
+            try fixture.console.addApp(other, device: "phone", serviceProvider: URL(string: fixture.backendURL + "/adobe-services")!)
+            // When it starts, its token sanitizer removes the token bound to the first app's device ID
+            #expect(await fixture.post("/api/apps/other-ios/start").status == 200)
+            try await fixture.waitForApp("other-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            // Then the other app's session names it in words
+            let found = try await verdicts(fixture, app: "com.example.other.app")
+            let verdict = try #require(found.first { $0["id"] as? String == "device_id_changed" })
+            #expect((verdict["text"] as? String)?.contains("different bundle-ID prefix") == true)
+            // And the device page shows the pair as sharing storage but not the sign-in
+            let relations = await fixture.get("/api/devices").json["relations"] as? [[String: Any]] ?? []
+            #expect(relations.contains { $0["a"] as? String == "com.example.news.ios" && $0["b"] as? String == "com.example.other.app"
+                && $0["outcome"] as? String == "sharedStorageReauth" } || relations.contains { $0["b"] as? String == "com.example.news.ios"
+                && $0["a"] as? String == "com.example.other.app" && $0["outcome"] as? String == "sharedStorageReauth" })
+        }
+    }
+
+    @Test func aSessionRevokedOnTheServerIsNamedAsSuch() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.signIn()
+            // Given the server forgets the session (an MVPD-side logout) while the local token still looks valid
+            fixture.backend.revokeSessions()
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
+            try await fixture.waitForApp("news-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of news failed") }
+            let found = try await verdicts(fixture, app: "com.example.news.ios")
+            #expect(found.contains { $0["id"] as? String == "server_session_gone" })
+        }
+    }
+}
