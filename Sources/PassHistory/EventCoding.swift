@@ -19,8 +19,9 @@ enum EventCoding {
         return decoder
     }
 
+    /// The stored JSON of `event`: what ``encoder`` writes, produced by the event's fast writer (the same bytes).
     static func payload(of event: EntitlementEvent, encoder: JSONEncoder) throws -> String {
-        String(decoding: try encoder.encode(event), as: UTF8.self)
+        event.fastJSON(dates: .referenceSeconds)
     }
 
     static func event(fromPayload payload: String, decoder: JSONDecoder) throws -> EntitlementEvent {

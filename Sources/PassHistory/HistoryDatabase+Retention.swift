@@ -40,3 +40,15 @@ extension HistoryDatabase {
         }
     }
 }
+
+extension HistoryDatabase {
+    /// Refreshes SQLite's statistics so the planner picks the right index for each filter (for example the
+    /// `httpStatus` index for `status:4xx`, a few thousand rows, rather than walking a million rows newest-first).
+    /// Cheap when nothing changed much; the console runs it with its retention.
+    public func optimize() throws {
+        try writer.write { db in
+            let analyzed = try db.tableExists("sqlite_stat1")
+            try db.execute(sql: analyzed ? "PRAGMA optimize" : "ANALYZE")
+        }
+    }
+}

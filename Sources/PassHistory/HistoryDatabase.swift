@@ -12,6 +12,9 @@ public final class HistoryDatabase: Sendable {
     public convenience init(path: String) throws {
         var configuration = Configuration()
         configuration.label = "PassHistory"
+        // WAL with synchronous=NORMAL: a commit survives the process being killed (kill -9, a crash) and the file
+        // never corrupts; only a power cut can lose the last commits. FULL would fsync every batch.
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         try self.init(writer: DatabasePool(path: path, configuration: configuration))
     }
 

@@ -103,7 +103,12 @@ public final class Console: HTTPResponder, Sendable {
         let logger = self.logger
         let maintenance = Task.detached {
             while !Task.isCancelled {
-                do { try history.prune(retention) } catch { logger.warning("history retention failed: \(error)") }
+                do {
+                    try history.prune(retention)
+                    try history.optimize()
+                } catch {
+                    logger.warning("history maintenance failed: \(error)")
+                }
                 try? await Task.sleep(for: .seconds(60))
             }
         }

@@ -36,6 +36,8 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         var workload = HistoryWorkload()
         let events = workload.next(ingestEvents)
         let history = try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
+        // Warm-up outside the timing (first-use costs: caches, type metadata, file growth).
+        _ = try Self.bareInsert(Array(workload.next(2000)), batch: batch, path: root.appendingPathComponent("warmup.sqlite").path)
         let ours = try Self.time {
             for start in stride(from: 0, to: events.count, by: batch) {
                 try history.append(Array(events[start..<min(start + batch, events.count)]))
@@ -44,7 +46,7 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         let bare = try Self.bareInsert(events, batch: batch, path: root.appendingPathComponent("bare.sqlite").path)
         let ourRate = Double(events.count) / ours, bareRate = Double(events.count) / bare
         print(String(format: "ingest: %.0f events/s (bare prepared inserts %.0f events/s), batch %d", ourRate, bareRate, batch))
-        lines.append("| SQLite ingest, batches of \(batch) | \(Int(ourRate)) events/s | \(Int(bareRate)) events/s (bare INSERTs) | "
+        lines.append("| SQLite ingest, batches of \(batch) | \(Int(ourRate)) events/s | \(Int(bareRate)) events/s (bare INSERTs, same table and indexes) | "
             + String(format: "%.2f", ourRate / bareRate) + " | ≥ \(Int(Self.ingestTarget)) events/s: \(ourRate >= Self.ingestTarget ? "met" : "NOT met") |")
 
         // 2. Page queries at `historyEvents` events.
@@ -55,6 +57,7 @@ struct BenchConsoleCommand: AsyncParsableCommand {
             remaining -= chunk.count
         }
         let total = try history.eventCount
+        try history.optimize()  // what the console's maintenance does every minute
         print("history holds \(total) events")
         let queries: [(String, HistoryFilter)] = [
             ("newest page, no filter", HistoryFilter()),
@@ -81,6 +84,7 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         try console.start()
         let port = UInt16(URLComponents(string: console.baseURL)?.port ?? 0)
         let probe = try SSEProbe(port: port, path: "/api/events/stream?q=app:com.bench.live")
+        guard probe.waitFor("retry:", timeout: .seconds(5)) else { throw ValidationError("the live feed did not open") }
         var latencies: [Double] = []
         let session = UUID()
         for i in 0..<liveEvents {
@@ -100,16 +104,23 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         print("\n" + lines.joined(separator: "\n"))
     }
 
-    /// The same rows written with one cached prepared INSERT per row, in one transaction per batch, into a table
-    /// of the same shape without the history's session bookkeeping and duplicate checks.
+    /// The same rows written with one cached prepared `INSERT OR IGNORE` per row (encoded with `JSONEncoder`), in
+    /// one transaction per batch, into a table with the history's columns and indexes but without its session
+    /// bookkeeping.
     static func bareInsert(_ events: [EntitlementEvent], batch: Int, path: String) throws -> Double {
-        let queue = try DatabasePool(path: path)
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        let queue = try DatabasePool(path: path, configuration: configuration)
         try queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE event (id INTEGER PRIMARY KEY, sessionID TEXT NOT NULL, sequence INTEGER NOT NULL,
                 timestamp REAL NOT NULL, kind TEXT NOT NULL, requestorID TEXT, mvpdID TEXT, deviceID TEXT NOT NULL,
-                bundleID TEXT, summary TEXT NOT NULL, payload TEXT NOT NULL)
+                bundleID TEXT, httpStatus INTEGER, summary TEXT NOT NULL, payload TEXT NOT NULL, UNIQUE (sessionID, sequence))
                 """)
+            // The history's own indexes, so the ratio is the history's overhead over SQLite doing the same work.
+            for column in ["timestamp", "kind", "requestorID", "mvpdID", "deviceID", "bundleID", "httpStatus"] {
+                try db.execute(sql: "CREATE INDEX event_on_\(column) ON event(\(column))")
+            }
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -119,7 +130,7 @@ struct BenchConsoleCommand: AsyncParsableCommand {
                 let rows = try slice.map { ($0, String(decoding: try encoder.encode($0), as: UTF8.self), $0.summary) }
                 try queue.write { db in
                     let statement = try db.cachedStatement(sql: """
-                        INSERT INTO event (sessionID, sequence, timestamp, kind, requestorID, mvpdID, deviceID, bundleID, summary, payload)
+                        INSERT OR IGNORE INTO event (sessionID, sequence, timestamp, kind, requestorID, mvpdID, deviceID, bundleID, summary, payload)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)
                     for (event, payload, summary) in rows {

@@ -1,13 +1,15 @@
 import AccessEnabler
 import Foundation
 
-/// Events shaped like a real history: many app sessions, each a flow's mix of calls, state changes, HTTP
-/// exchanges with XML answers, storage writes, callbacks and tracking events, over several Programmers and MVPDs.
+/// Events shaped like a real history: app sessions that each run a flow (about 40 events in a row, a few sessions
+/// interleaved, as several apps report at once), mixing calls, state changes, HTTP exchanges with XML answers, storage
+/// writes, callbacks and tracking events over several Programmers and MVPDs.
 struct HistoryWorkload {
     static let requestors = ["REF30", "SPORTS1", "KIDSNET", "NEWS24", "MOVIES"]
     static let mvpds = ["Cablevision", "Spectrum", "Dish", "Comcast", "Verizon"]
     private var sequence: [UUID: Int] = [:]
-    private var sessions: [UUID] = (0..<1000).map { _ in UUID() }
+    /// The sessions reporting now; each is replaced by a new one after its flow.
+    private var sessions: [UUID] = (0..<8).map { _ in UUID() }
     private var index = 0
     let start = Date().addingTimeInterval(-86_400)
 
@@ -18,7 +20,13 @@ struct HistoryWorkload {
 
     private mutating func make() -> EntitlementEvent {
         index += 1
-        let session = sessions[index % sessions.count]
+        let slot = index % sessions.count
+        var session = sessions[slot]
+        if sequence[session, default: 0] >= 40 {
+            sequence[session] = nil
+            session = UUID()
+            sessions[slot] = session
+        }
         let number = sequence[session, default: 0]
         sequence[session] = number + 1
         let requestor = Self.requestors[index % Self.requestors.count]
