@@ -81,6 +81,8 @@ struct ServeCommand: AsyncParsableCommand {
               History:     \(history)
               Demo users:  alice/alice123, bob/bob123, carol/carol123, dave/dave123 (swift run passconsole demo)
             """ + (loopback ? "" : "\n  Access token written to \(accessTokenFile)"))
+        // Whoever reads stdout through a pipe or file (a script, a test) gets the URLs now, not at exit.
+        fflush(nil)
         await Bootstrap.waitForTermination()
         await console.shutdown()
         await backend.shutdown()

@@ -153,38 +153,8 @@ struct FlowCLI {
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
     }
 
-    /// The built `passconsole`: `PASSCONSOLE_BINARY`, else next to the test bundle, else `.build/debug`.
-    static let binary: URL? = {
-        let fileManager = FileManager.default
-        var candidates: [URL] = []
-        if let explicit = ProcessInfo.processInfo.environment["PASSCONSOLE_BINARY"] {
-            candidates.append(URL(fileURLWithPath: explicit))
-        }
-        // Linux: the test bundle is an executable in the build folder; macOS: a .xctest bundle in it.
-        if let executable = Bundle.main.executableURL { candidates.append(executable.deletingLastPathComponent()) }
-        candidates.append(Bundle.main.bundleURL)
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        for bundle in Bundle.allBundles where bundle.bundlePath.hasSuffix(".xctest") {
-            candidates.append(bundle.bundleURL.deletingLastPathComponent())
-        }
-        if let first = CommandLine.arguments.first {
-            candidates.append(URL(fileURLWithPath: first).deletingLastPathComponent())
-        }
-        let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent()
-        candidates.append(package.appendingPathComponent(".build/debug"))
-        for candidate in candidates {
-            let file = candidate.lastPathComponent == "passconsole" ? candidate : candidate.appendingPathComponent("passconsole")
-            var isDirectory: ObjCBool = false
-            if fileManager.fileExists(atPath: file.path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                fileManager.isExecutableFile(atPath: file.path)
-            {
-                return file
-            }
-        }
-        return nil
-    }()
+    /// The built `passconsole` (see ``BuiltBinary``).
+    static let binary: URL? = BuiltBinary.passconsole
 
-    static let missingMessage: Comment =
-        "the passconsole binary was not found next to the test bundle or in .build/debug: build it first (swift build), or set PASSCONSOLE_BINARY"
+    static let missingMessage = Comment(rawValue: BuiltBinary.missingMessage)
 }

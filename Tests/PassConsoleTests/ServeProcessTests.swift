@@ -1,0 +1,71 @@
+import AccessEnabler
+import Foundation
+import PassHistory
+import PassTestSupport
+import Testing
+
+/// `passconsole serve` as `make run` starts it: the console, the backend and the demo apps in one process; and the
+/// history surviving a `kill -9`.
+@Suite(.serialized)
+struct ServeProcessTests {
+    /// Starts `passconsole serve` on free ports with its files in `folder`; returns the process and the console URL.
+    func serve(_ folder: URL) async throws -> (Process, String) {
+        let binary = try #require(BuiltBinary.passconsole, Comment(rawValue: BuiltBinary.missingMessage))
+        let process = Process()
+        process.executableURL = binary
+        process.currentDirectoryURL = BuiltBinary.packageRoot
+        process.arguments = ["serve", "--port", "0", "--backend-port", "0", "--device", folder.appendingPathComponent("device").path,
+                             "--history", folder.appendingPathComponent("history.sqlite").path]
+        let output = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(6)).out")
+        FileManager.default.createFile(atPath: output.path, contents: nil)
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try ProcessLauncher.run(process)
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            if let line = text.split(separator: "\n").first(where: { $0.contains("Console:") }),
+                let url = line.split(separator: " ").last.map({ String($0).trimmingCharacters(in: CharacterSet(charactersIn: "/")) })
+            {
+                return (process, url)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        process.terminate()
+        Issue.record("serve printed no console URL: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
+        throw CancellationError()
+    }
+
+    @Test func serveRunsTheDemoAndItsHistorySurvivesAKill9() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // Given the console as make run starts it
+        let (process, url) = try await serve(folder)
+        let client = TestHTTPClient(baseURL: url)
+        // Then the three demo apps run and have reported their setRequestor
+        let apps = try await client.get("/api/apps").json["apps"] as? [[String: Any]] ?? []
+        #expect(Set(apps.compactMap { $0["id"] as? String }) == ["news-ios", "sports-ios", "kids-tvos"])
+        #expect(apps.allSatisfy { $0["running"] as? Bool == true })
+        #expect(try await client.get("/").status == 200)
+        // When another process reports events and the console is killed without warning
+        let session = UUID()
+        let app = AppIdentity(bundleID: "com.crash.test", teamID: "CRASH1")
+        let events = (0..<100).map { i in
+            EntitlementEvent(sequence: i, timestamp: Date(), sessionID: session, deviceID: "d", app: app, requestorID: "REF30",
+                mvpdID: nil, kind: .apiCall(name: "call\(i)", arguments: [:]))
+        }
+        let ingest = try await client.send("POST", "/api/ingest", headers: ["Content-Type": "application/x-ndjson"],
+            body: try EntitlementEvent.Wire.ndjson(events))
+        #expect(ingest.json["accepted"] as? Int == 100)
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        // Then the history file holds every event it acknowledged, and a restarted console shows them
+        let history = try HistoryDatabase(path: folder.appendingPathComponent("history.sqlite").path)
+        #expect(try history.count(matching: HistoryFilter(sessionID: session)) == 100)
+        let (restarted, again) = try await serve(folder)
+        defer { restarted.terminate() }
+        let sessions = try await TestHTTPClient(baseURL: again).get("/api/sessions?q=com.crash.test").json["sessions"] as? [[String: Any]]
+        #expect(sessions?.first?["eventCount"] as? Int == 100)
+    }
+}
