@@ -24,42 +24,41 @@ extension EntitlementEngine {
 
     func getAuthentication(forceAuthn: Bool, data: [String: String]?) async {
         guard let requestor else { return }
-        // Step 1–2: a valid token ends the flow at once.
-        if !forceAuthn, let valid = validAuthentication() {
-            callback(.setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: valid.mvpd)
-            trackAuthentication(success: true, mvpd: valid.mvpd, guid: valid.token.guid, cached: true)
-            return
+        let storage = loadStorage()
+        let valid = forceAuthn ? nil : validAuthentication()
+        let cached = storage.currentMvpd(requestor: requestor.id).flatMap { mvpd in
+            storage.bucket(requestor: requestor.id, mvpd: mvpd)?.canAuthenticate == true && requestor.mvpd(mvpd) != nil ? mvpd : nil
         }
-        if authentication != .idle && authentication != .pickingProvider {
-            fail("flow", "getAuthentication while authentication is \(authentication.description): restarting it.")
+        let request = AuthenticationStateMachine.Request(
+            validMvpd: valid?.mvpd, forced: forceAuthn, preselected: preselectedMvpd.flatMap { requestor.mvpd($0) != nil ? $0 : nil },
+            cachedMvpd: cached, platformPicker: usesPlatformPicker(requestor), hasProviders: !requestor.mvpds.isEmpty)
+        let (action, interrupted) = advanceAuthentication { $0.getAuthentication(request) }
+        if let interrupted {
+            fail("flow", "getAuthentication while authentication is \(interrupted.description): restarting it.")
             pollTask?.cancel()
         }
-        genericData = data.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
-        // Step 3: a cached MVPD that may authenticate, or one the app chose, skips the picker.
-        let storage = loadStorage()
-        if let chosen = preselectedMvpd, requestor.mvpd(chosen) != nil {
-            preselectedMvpd = nil
-            await startLogin(mvpd: chosen)
-            return
+        if case .alreadyAuthenticated = action {} else {
+            genericData = data.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
         }
-        if let cached = storage.currentMvpd(requestor: requestor.id),
-            storage.bucket(requestor: requestor.id, mvpd: cached)?.canAuthenticate == true, requestor.mvpd(cached) != nil
-        {
-            await startLogin(mvpd: cached)
-            return
-        }
-        // Step 4: the system picker when platform SSO is possible, else the SDK's own picker.
-        if usesPlatformPicker(requestor) {
+        switch action {
+        case .alreadyAuthenticated(let mvpd):
+            // Step 1–2: a valid token ends the flow at once.
+            callback(.setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: mvpd)
+            trackAuthentication(success: true, mvpd: mvpd, guid: valid?.token.guid, cached: true)
+        case .login(let mvpd):
+            // Step 3: a cached MVPD that may authenticate, or one the app chose, skips the picker.
+            if mvpd == request.preselected { preselectedMvpd = nil }
+            await startLogin(mvpd: mvpd)
+        case .platformSignIn:
+            // Step 4 with Apple SSO: the system picker.
             await platformSignIn(requestor)
-            return
-        }
-        guard !requestor.mvpds.isEmpty else {
+        case .noProviders:
             callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.genericAuthentication.rawValue))
             trackAuthentication(success: false, mvpd: nil, guid: nil, cached: false)
-            return
+        case .showPicker:
+            // Step 4: the SDK's own picker.
+            callback(.displayProviderDialog(mvpds: requestor.mvpds))
         }
-        setAuthentication(.pickingProvider)
-        callback(.displayProviderDialog(mvpds: requestor.mvpds))
     }
 
     func setSelectedProvider(_ mvpdID: String?) async {
@@ -77,9 +76,10 @@ extension EntitlementEngine {
         if previous != mvpd.ID {
             callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd.ID)), mvpd: mvpd.ID)
         }
-        switch authentication {
-        case .pickingProvider: await startLogin(mvpd: mvpd.ID)
-        default: preselectedMvpd = mvpd.ID  // Remembered for the next getAuthentication.
+        switch authenticationMachine.providerSelected(mvpd.ID) {
+        case .login(let id): await startLogin(mvpd: id)
+        case .remember(let id): preselectedMvpd = id  // Remembered for the next getAuthentication.
+        case .cancel: cancelAuthentication()
         }
     }
 
@@ -96,7 +96,7 @@ extension EntitlementEngine {
             await startSecondScreen(mvpd: mvpd)
             return
         }
-        setAuthentication(.awaitingLogin(mvpd: mvpd, passive: false))
+        advanceAuthentication { $0.loginPageOpened(mvpd: mvpd, passive: false) }
         let url = client().loginURL(
             requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: configuration.redirectURL, genericData: genericData)
         callback(.navigateToUrl(url: url, useSVC: info.useSVC), mvpd: mvpd)
@@ -108,7 +108,7 @@ extension EntitlementEngine {
         pollTask?.cancel()
         pollTask = nil
         preselectedMvpd = nil
-        setAuthentication(.idle)
+        advanceAuthentication { $0.finished() }
         updateStorage("cancel: erased the current MVPD of \(requestor.id)") { $0.eraseCurrentMvpd(requestor: requestor.id) }
         callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.providerNotSelected.rawValue))
         status(.N005)
@@ -118,26 +118,24 @@ extension EntitlementEngine {
 
     func handleExternalURL(_ url: String) async {
         emit(.apiCall(name: "handleExternalURL", arguments: ["url": url]))
-        switch authentication {
-        case .loggingOut:
-            setAuthentication(.idle)
+        let error = URLComponents(string: url)?.queryItems?.first(where: { $0.name == "error" })?.value
+        switch advanceAuthentication({ $0.redirectReceived(error: error) }) {
+        case .logoutFinished:
             callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.USER_AUTHENTICATED))
-        case .awaitingLogin(let mvpd, _):
-            if let error = URLComponents(string: url)?.queryItems?.first(where: { $0.name == "error" })?.value {
-                fail(ErrorCode.providerNotSelected.rawValue, "The login ended with error \(error).")
-                cancelAuthentication()
-                return
-            }
+        case .loginFailed(let error):
+            fail(ErrorCode.providerNotSelected.rawValue, "The login ended with error \(error).")
+            cancelAuthentication()
+        case .fetchToken(let mvpd):
             await fetchAuthNToken(mvpd: mvpd)
-        default:
-            fail(ErrorCode.internalError.rawValue, "handleExternalURL(\(url)) while no login or logout is in progress: ignored.")
+        case .ignored(let state):
+            fail(ErrorCode.internalError.rawValue, "handleExternalURL(\(url)) while authentication is \(state): ignored.")
         }
     }
 
     /// Step 9: `sessionDevice` after the login; stores the token and reports the result.
     func fetchAuthNToken(mvpd: String) async {
         guard let requestor else { return }
-        setAuthentication(.fetchingToken(mvpd: mvpd))
+        advanceAuthentication { $0.tokenRequested(mvpd: mvpd) }
         let failureCode: ErrorCode
         let message: String
         do {
@@ -148,7 +146,7 @@ extension EntitlementEngine {
                     updateStorage("authN token stored for \(requestor.id)/\(token.mvpdID)", mvpd: token.mvpdID) {
                         $0.storeAuthentication(requestor: requestor.id, mvpd: token.mvpdID, authnToken: serialized, userMeta: userMeta)
                     }
-                    setAuthentication(.idle)
+                    advanceAuthentication { $0.finished() }
                     callback(.setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: token.mvpdID)
                     trackAuthentication(success: true, mvpd: token.mvpdID, guid: token.guid, cached: false)
                     await runWaitingAuthorizations()
@@ -175,7 +173,7 @@ extension EntitlementEngine {
     func authenticationFailed(mvpd: String, code: ErrorCode, message: String) {
         guard let requestor else { return }
         fail(code.rawValue, message)
-        setAuthentication(.idle)
+        advanceAuthentication { $0.finished() }
         updateStorage("authentication failed: cleared \(requestor.id)/\(mvpd)", mvpd: mvpd) {
             $0.clearTokens(requestor: requestor.id, mvpd: mvpd)
             $0.eraseCurrentMvpd(requestor: requestor.id)

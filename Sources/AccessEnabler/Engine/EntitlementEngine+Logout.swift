@@ -16,13 +16,13 @@ extension EntitlementEngine {
         switch platform {
         case .iOS:
             // The web view follows the chain through the MVPD's logout page; handleExternalURL ends the flow.
-            setAuthentication(.loggingOut)
+            advanceAuthentication { $0.logoutStarted() }
             callback(.navigateToUrl(url: url, useSVC: mvpd.flatMap { requestor.mvpd($0)?.useSVC } ?? false), mvpd: mvpd)
         case .tvOS:
             // No web view on tvOS: end the server session directly.
             let transport = makeTransport()
             _ = try? await transport.get(URL(string: url)!)
-            setAuthentication(.idle)
+            advanceAuthentication { $0.finished() }
             callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: mvpd)
         }
         if viaPlatformSSO {

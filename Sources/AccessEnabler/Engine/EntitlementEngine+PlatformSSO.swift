@@ -12,12 +12,11 @@ extension EntitlementEngine {
     func platformSignIn(_ requestor: ConfiguredRequestor) async {
         guard let services = configuration.platformServices else { return }
         let offered = requestor.mvpds.filter(\.enablePlatformServices)
-        setAuthentication(.pickingProvider)
         callback(.presentTvProviderDialog)
         let result = await services.requestSignIn(mvpds: offered)
         switch result {
         case .signedIn(let mvpd, let saml):
-            setAuthentication(.fetchingToken(mvpd: mvpd))
+            advanceAuthentication { $0.tokenRequested(mvpd: mvpd) }
             do {
                 try await client().exchangePlatformToken(requestorID: requestor.id, deviceID: deviceID, mvpdID: mvpd, samlResponse: saml)
             } catch {

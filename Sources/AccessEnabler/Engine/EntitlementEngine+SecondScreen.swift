@@ -50,7 +50,7 @@ extension EntitlementEngine {
         }
         switch action {
         case .showCode(let registration):
-            setAuthentication(.polling(mvpd: registration.mvpd, code: registration.code))
+            advanceAuthentication { $0.codeShown(mvpd: registration.mvpd, code: registration.code) }
             let activation = client.activationURL
             let provider = requestor.mvpd(mvpd)?.displayName ?? mvpd
             status(
@@ -131,14 +131,14 @@ extension EntitlementEngine {
     /// Someone signed in with the code: fetch and store the authN token (`sessionDevice` finds the session the
     /// REST sign-in opened, both being keyed by requestor and device), then `setAuthenticationStatus(1)`.
     private func finishSecondScreen(_ registration: Machine.Registration) async {
-        guard authentication == .polling(mvpd: registration.mvpd, code: registration.code) else { return }
+        guard authenticationMachine.isPolling(mvpd: registration.mvpd, code: registration.code) else { return }
         await fetchAuthNToken(mvpd: registration.mvpd)
     }
 
     /// Whether this task is live and the engine still shows `registration`'s code.
     private func isShowing(_ registration: Machine.Registration?) -> Bool {
         guard let registration, !Task.isCancelled else { return false }
-        return authentication == .polling(mvpd: registration.mvpd, code: registration.code)
+        return authenticationMachine.isPolling(mvpd: registration.mvpd, code: registration.code)
     }
 
     /// Frees a code nobody will use. Runs in a fresh task: the poll task is usually cancelled by now, and a

@@ -86,11 +86,11 @@ extension EntitlementEngine {
     func passiveAuthentication(mvpd: String) async {
         guard let requestor else { return }
         status(.N001, message: "Passive authentication with \(mvpd)")
-        setAuthentication(.awaitingLogin(mvpd: mvpd, passive: true))
+        advanceAuthentication { $0.loginPageOpened(mvpd: mvpd, passive: true) }
         let sdk = client()
         let redirect = sdk.sp.absoluteString + SDKEndpoint.completePassiveAuthentication.rawValue
         let url = sdk.loginURL(requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: redirect, passive: true)
-        defer { if case .awaitingLogin(_, true) = authentication { setAuthentication(.idle) } }
+        defer { advanceAuthentication { $0.passiveLoginEnded() } }
         guard let answer = try? await makeTransport().get(URL(string: url)!), (300..<400).contains(answer.status),
             let location = answer.headers["location"], !location.contains("error=")
         else {

@@ -17,7 +17,9 @@ actor EntitlementEngine {
 
     var requestorMachine = RequestorStateMachine()
     var requestor: ConfiguredRequestor?
-    var authentication = AuthenticationFlow.idle
+    /// Where authentication stands; changed only through ``advanceAuthentication(_:)``.
+    private(set) var authenticationMachine = AuthenticationStateMachine()
+    var authentication: AuthenticationStateMachine.State { authenticationMachine.state }
     /// `getAuthorization` calls waiting for a login to finish.
     var waitingAuthorizations: [(resource: String, data: [String: String]?)] = []
     /// The MVPD the app chose with `setSelectedProvider` before a `getAuthentication` needed it.
@@ -105,10 +107,13 @@ actor EntitlementEngine {
         emit(.stateChanged(flow: flow, from: from, to: to))
     }
 
-    func setAuthentication(_ next: AuthenticationFlow) {
-        let previous = authentication.description
-        authentication = next
-        transition("authentication", from: previous, to: next.description)
+    /// Feeds the authentication machine one input and publishes the state change, if any.
+    @discardableResult
+    func advanceAuthentication<T>(_ input: (inout AuthenticationStateMachine) -> T) -> T {
+        let previous = authenticationMachine.description
+        let result = input(&authenticationMachine)
+        transition("authentication", from: previous, to: authenticationMachine.description)
+        return result
     }
 
     func fail(_ code: String, _ message: String) {
@@ -183,31 +188,5 @@ struct ConfiguredRequestor: Sendable {
     func mvpd(_ id: String) -> MVPD? { mvpds.first { $0.ID == id } }
     var tracking: TrackingData {
         TrackingData(deviceType: configuration.device, clientType: configuration.clientType, os: configuration.os)
-    }
-}
-
-/// Where authentication stands (observable: the console shows it).
-enum AuthenticationFlow: Sendable, Equatable {
-    case idle
-    /// The picker is shown; `setSelectedProvider` continues.
-    case pickingProvider
-    /// The login page is loading in the app's web view; `handleExternalURL` continues.
-    case awaitingLogin(mvpd: String, passive: Bool)
-    /// tvOS: a registration code is shown; polling until someone signs in with it.
-    case polling(mvpd: String, code: String)
-    /// Fetching the authN token after the login.
-    case fetchingToken(mvpd: String)
-    /// The logout page is loading; `handleExternalURL` finishes it.
-    case loggingOut
-
-    var description: String {
-        switch self {
-        case .idle: "idle"
-        case .pickingProvider: "pickingProvider"
-        case .awaitingLogin(let mvpd, _): "awaitingLogin(\(mvpd))"
-        case .polling(let mvpd, let code): "polling(\(mvpd), \(code))"
-        case .fetchingToken(let mvpd): "fetchingToken(\(mvpd))"
-        case .loggingOut: "loggingOut"
-        }
     }
 }
