@@ -97,7 +97,7 @@ extension EntitlementEngine {
             return
         }
         advanceAuthentication { $0.loginPageOpened(mvpd: mvpd, passive: false) }
-        let url = client().loginURL(
+        let url = client(for: mvpd).loginURL(
             requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: configuration.redirectURL, genericData: genericData)
         callback(.navigateToUrl(url: url, useSVC: info.useSVC), mvpd: mvpd)
     }
@@ -139,7 +139,7 @@ extension EntitlementEngine {
         let failureCode: ErrorCode
         let message: String
         do {
-            switch try await client().sessionDevice(requestorID: requestor.id, deviceID: deviceID) {
+            switch try await client(for: mvpd).sessionDevice(requestorID: requestor.id, deviceID: deviceID) {
             case .token(let serialized, let userMeta):
                 let (validity, token) = TokenValidity.authN(serialized, allowedMvpds: requestor.allowedMvpds, now: now())
                 if validity.isValid, let token {

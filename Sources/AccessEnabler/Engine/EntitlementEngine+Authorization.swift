@@ -21,7 +21,7 @@ extension EntitlementEngine {
             return
         }
         let mvpd = authentication.mvpd
-        let client = client()
+        let client = client(for: mvpd)
         let genericData = data.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
         var authz = storage.bucket(requestor: requestor.id, mvpd: mvpd)?.authzTokens[resource]
         var cached = true
@@ -107,7 +107,7 @@ extension EntitlementEngine {
             return
         }
         do {
-            let answer = try await client().preauthorize(
+            let answer = try await client(for: authentication.mvpd).preauthorize(
                 requestorID: requestor.id, deviceID: deviceID, resources: resources, authnToken: authentication.serialized)
             updateStorage("preauthorization answer stored", mvpd: authentication.mvpd) {
                 $0.storePreauthorized(requestor: requestor.id, mvpd: authentication.mvpd, resources: answer.authorizedIDs)

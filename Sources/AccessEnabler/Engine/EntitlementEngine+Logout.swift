@@ -12,7 +12,7 @@ extension EntitlementEngine {
         pollTask = nil
         waitingAuthorizations = []
         updateStorage("logout: cleared every Programmer and MVPD") { $0.clearAll() }
-        let url = client().logoutURL(requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: configuration.redirectURL)
+        let url = client(for: mvpd).logoutURL(requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: configuration.redirectURL)
         switch platform {
         case .iOS:
             // The web view follows the chain through the MVPD's logout page; handleExternalURL ends the flow.

@@ -18,7 +18,7 @@ extension EntitlementEngine {
         case .signedIn(let mvpd, let saml):
             advanceAuthentication { $0.tokenRequested(mvpd: mvpd) }
             do {
-                try await client().exchangePlatformToken(requestorID: requestor.id, deviceID: deviceID, mvpdID: mvpd, samlResponse: saml)
+                try await client(for: mvpd).exchangePlatformToken(requestorID: requestor.id, deviceID: deviceID, mvpdID: mvpd, samlResponse: saml)
             } catch {
                 status(.AAPL_ERROR, message: "The platform sign-in could not be exchanged: \(error)")
                 authenticationFailed(mvpd: mvpd, code: .genericAuthentication, message: "Token exchange failed: \(error)")

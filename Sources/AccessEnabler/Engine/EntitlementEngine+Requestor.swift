@@ -10,24 +10,40 @@ extension EntitlementEngine {
         requestorMachine.setRequestorStarted()
         pendingRequestorID = requestorID
         transition("requestor", from: before, to: requestorMachine.description)
-        let base = serviceProviders?.first ?? configuration.defaultServiceProvider
-        Task { await self.configure(requestorID: requestorID, base: base) }
+        let bases = serviceProviders.flatMap { $0.isEmpty ? nil : $0 } ?? [configuration.defaultServiceProvider]
+        let clients = bases.map { client(base: $0) }
+        Task { await self.configure(requestorID: requestorID, clients: clients) }
     }
 
-    /// Fetches the configuration, runs the importer, sanitizer and passive authentication, reports
-    /// `setRequestorComplete`, then runs the calls that waited.
-    private func configure(requestorID: String, base: URL) async {
-        let result: Result<RequestorConfiguration, EntitlementError>
-        do {
-            result = .success(try await client(base: base).configuration(requestorID: requestorID))
-        } catch {
-            result = .failure(Self.configurationError(error, requestorID: requestorID))
+    /// Fetches the configuration from every service provider at once (spec §1.3: the MVPD lists are merged, for an
+    /// MVPD offered twice the fastest answer wins, and each MVPD's later calls go to the provider it came from), runs
+    /// the importer, sanitizer and passive authentication, reports `setRequestorComplete`, then runs the calls that
+    /// waited.
+    private func configure(requestorID: String, clients: [SDKClient]) async {
+        let answers = await withTaskGroup(of: (Int, Result<RequestorConfiguration, SDKClient.Failure>).self) { group in
+            for (index, client) in clients.enumerated() {
+                group.addTask {
+                    do throws(SDKClient.Failure) {
+                        return (index, .success(try await client.configuration(requestorID: requestorID)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            var inArrivalOrder: [(Int, Result<RequestorConfiguration, SDKClient.Failure>)] = []
+            for await answer in group { inArrivalOrder.append(answer) }
+            return inArrivalOrder
+        }
+        let result = Self.merge(answers, bases: clients.map(\.base), requestorID: requestorID)
+        for (index, answer) in answers where clients.count > 1 {
+            if case .failure(let failure) = answer {
+                fail(ErrorCode.providerNotAvailable.rawValue, "Service provider \(clients[index].base) did not configure "
+                    + "\(requestorID): \(Self.configurationError(failure, requestorID: requestorID).message)")
+            }
         }
         switch result {
-        case .success(let configuration):
-            requestor = ConfiguredRequestor(
-                id: requestorID, serviceProvider: base, configuration: configuration,
-                mvpds: configuration.mvpds.map { MVPD($0, baseURL: base) })
+        case .success(let configured):
+            requestor = configured
             await prepareStorage()
         case .failure(let error):
             requestor = nil
@@ -45,6 +61,30 @@ extension EntitlementEngine {
             callback(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_ERROR))
             for call in draining { enqueue { await self.refuse(call) } }
         }
+    }
+
+    /// The requestor configured by the answers, merged in arrival order; the first URL's failure when none succeeded.
+    static func merge(
+        _ answers: [(Int, Result<RequestorConfiguration, SDKClient.Failure>)], bases: [URL], requestorID: String
+    ) -> Result<ConfiguredRequestor, EntitlementError> {
+        var merged: ConfiguredRequestor?
+        for (index, answer) in answers {
+            guard case .success(let configuration) = answer else { continue }
+            let base = bases[index]
+            if merged == nil {
+                merged = ConfiguredRequestor(id: requestorID, serviceProvider: base, configuration: configuration, mvpds: [])
+            }
+            for info in configuration.mvpds where merged?.mvpd(info.id) == nil {
+                merged?.mvpds.append(MVPD(info, baseURL: base))
+                merged?.mvpdServiceProviders[info.id] = base
+            }
+        }
+        if let merged { return .success(merged) }
+        let first = answers.min { $0.0 < $1.0 }
+        guard case .failure(let failure)? = first?.1 else {
+            return .failure(EntitlementError(.requestorNotSet, "No service provider answered for \(requestorID)."))
+        }
+        return .failure(configurationError(failure, requestorID: requestorID))
     }
 
     static func configurationError(_ failure: SDKClient.Failure, requestorID: String) -> EntitlementError {

@@ -87,7 +87,7 @@ extension EntitlementEngine {
         guard let requestor else { return }
         status(.N001, message: "Passive authentication with \(mvpd)")
         advanceAuthentication { $0.loginPageOpened(mvpd: mvpd, passive: true) }
-        let sdk = client()
+        let sdk = client(for: mvpd)
         let redirect = sdk.sp.absoluteString + SDKEndpoint.completePassiveAuthentication.rawValue
         let url = sdk.loginURL(requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: redirect, passive: true)
         defer { advanceAuthentication { $0.passiveLoginEnded() } }

@@ -175,6 +175,11 @@ actor EntitlementEngine {
     func client(base: URL? = nil) -> SDKClient {
         SDKClient(base: base ?? requestor?.serviceProvider ?? configuration.defaultServiceProvider, transport: makeTransport(), platform: platform)
     }
+
+    /// The client for calls about `mvpd`: the service provider that offered it (several may be configured).
+    func client(for mvpd: String?) -> SDKClient {
+        client(base: mvpd.flatMap { requestor?.mvpdServiceProviders[$0] })
+    }
 }
 
 /// The requestor `setRequestor` configured: its ID, service provider and MVPD list.
@@ -183,6 +188,8 @@ struct ConfiguredRequestor: Sendable {
     var serviceProvider: URL
     var configuration: RequestorConfiguration
     var mvpds: [MVPD]
+    /// The service provider each MVPD came from (setRequestor with several providers).
+    var mvpdServiceProviders: [String: URL] = [:]
 
     var allowedMvpds: Set<String> { Set(mvpds.map(\.ID)) }
     func mvpd(_ id: String) -> MVPD? { mvpds.first { $0.ID == id } }
