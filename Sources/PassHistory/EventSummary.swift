@@ -28,7 +28,8 @@ extension EntitlementEvent {
     static func arguments(of callback: EntitlementCallback) -> String {
         switch callback {
         case .setRequestorComplete(let status): "\(status)"
-        case .setAuthenticationStatus(let status, let errorCode): [String(status), errorCode].compactMap { $0 }.joined(separator: ", ")
+        case .setAuthenticationStatus(let status, let errorCode):
+            [String(status), errorCode].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ", ")
         case .displayProviderDialog(let mvpds): "\(mvpds.count) MVPDs"
         case .navigateToUrl(let url, _): shortURL(url)
         case .setToken(_, let resource): resource

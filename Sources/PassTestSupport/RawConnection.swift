@@ -8,22 +8,31 @@ import Glibc
 /// (slowloris), streamed answers read as they come (Server-Sent Events), and abrupt disconnects.
 public final class RawConnection: @unchecked Sendable {
     private let fd: Int32
-    private var buffer = Data()
+    private var buffer: Data
 
     /// Connects to `127.0.0.1:port`.
+    ///
+    /// The socket is opened in a local first and stored only once connected: when a class's initializer throws after
+    /// every stored property is set, its deinitializer still runs, and closing the descriptor there as well as here
+    /// closed it twice — by then the number could belong to a socket libmicrohttpd had just accepted, which then
+    /// aborted the test process ("Close socket failed").
     public init(port: UInt16) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard socketFD >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
         guard result == 0 else {
-            close(fd)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED)
+            let code = errno
+            close(socketFD)
+            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
         }
+        fd = socketFD
+        buffer = Data()
     }
 
     deinit { close(fd) }

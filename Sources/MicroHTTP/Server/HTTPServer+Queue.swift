@@ -61,6 +61,7 @@ extension HTTPServer {
                     on: connection)
             }
             mhdResponse = MHD_create_response_from_fd(Int(size), fd)
+            if mhdResponse == nil { close(fd) }  // libmicrohttpd owns the descriptor only once the response exists
         case .eventStream(let subscription):
             mhdResponse = streamResponse(subscription, connection)
 
