@@ -9,6 +9,8 @@ extension Console {
         var nextCursor: Int64?
         var total: Int
         var matching: Int
+        /// True when ``matching`` is a lower bound (counting stops at 100,000).
+        var matchingCapped: Bool
     }
 
     static func filter(_ request: Request) throws(HTTPError) -> HistoryFilter {
@@ -29,8 +31,9 @@ extension Console {
                 page = try console.history.latestPage(matching: filter, before: request.query("before").flatMap(Int64.init), limit: limit)
             }
             let total = try console.history.eventCount
-            let matching = filter.isEmpty ? total : try console.history.count(matching: filter)
-            return .api(EventPage(events: page.events.map(EventView.init), nextCursor: page.nextCursor, total: total, matching: matching))
+            let matching: (count: Int, capped: Bool) = filter.isEmpty ? (total, false) : try console.history.count(matching: filter, upTo: 100_000)
+            return .api(EventPage(events: page.events.map(EventView.init), nextCursor: page.nextCursor, total: total,
+                matching: matching.count, matchingCapped: matching.capped))
         }
         router.get("/api/events/stream") { request in
             let console = try box.get()
