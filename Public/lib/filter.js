@@ -103,7 +103,7 @@ export function filterBar({ value = '', onChange, placeholder, presets = [] }) {
     if (!current) return cue.replaceChildren();
     const hidden = counts ? Math.max(0, counts.total - counts.matching) : null;
     fill(cue, h('span.icon', { 'aria-hidden': 'true' }, '⚲'), ' ',
-      hidden === null ? 'Filter on' : `Filter on: ${hidden.toLocaleString()} hidden`, ' · ',
+      hidden === null ? 'Filter on' : counts.capped ? `Filter on: at most ${hidden.toLocaleString()} hidden` : `Filter on: ${hidden.toLocaleString()} hidden`, ' · ',
       h('button.linkish', { type: 'button', 'data-action': 'clear-filter', onclick: () => commit('') }, 'Clear'));
   }
 

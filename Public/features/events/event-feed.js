@@ -58,7 +58,7 @@ export function createFeed({ query, direct, candidate = () => true, onReset, onN
       const events = [...page.events].sort((a, b) => b.id - a.id);
       newest = events[0]?.id ?? newest;
       oldest = events.at(-1)?.id ?? null;
-      meta = { total: page.total, matching: page.matching };
+      meta = { total: page.total, matching: page.matching, capped: page.matchingCapped === true };
       onReset({ events, ...meta, hasOlder: events.length >= PAGE || page.nextCursor != null, error: null });
     } catch (error) {
       if (mine === generation) onReset({ events: [], total: 0, matching: 0, hasOlder: false, error });
@@ -83,7 +83,7 @@ export function createFeed({ query, direct, candidate = () => true, onReset, onN
         const page = await get('/api/events', { q: query(), after: cursor, limit: PAGE }, { quiet: true });
         if (mine !== generation) return;
         found.push(...page.events.filter((e) => e.id > newest));
-        setMeta({ total: page.total, matching: page.matching });
+        setMeta({ total: page.total, matching: page.matching, capped: page.matchingCapped === true });
         if (page.nextCursor == null || !page.events.length) break;
         cursor = page.nextCursor;
       }

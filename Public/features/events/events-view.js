@@ -67,7 +67,7 @@ export function mount(root, route, ctx) {
   function paint() {
     bar.setCounts(meta);
     countLine.textContent = query
-      ? `${plural(table.size, 'event')} listed · ${meta.matching.toLocaleString()} match · ${meta.total.toLocaleString()} in total`
+      ? `${plural(table.size, 'event')} listed · ${meta.matching.toLocaleString()}${meta.capped ? '+' : ''} match · ${meta.total.toLocaleString()} in total`
       : `${plural(table.size, 'event')} listed · ${meta.total.toLocaleString()} in total`;
     message.hidden = table.size > 0;
     table.el.hidden = table.size === 0;
@@ -109,9 +109,9 @@ export function mount(root, route, ctx) {
   const feed = createFeed({
     query: () => query,
     direct: () => !query,
-    onReset: ({ events, total, matching, hasOlder, error }) => {
+    onReset: ({ events, total, matching, capped, hasOlder, error }) => {
       loadError = error;
-      meta = { total, matching };
+      meta = { total, matching, capped };
       table.reset(events);
       older.hidden = !hasOlder;
       paint();
