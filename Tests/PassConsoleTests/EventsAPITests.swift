@@ -34,6 +34,36 @@ struct EventsAPITests {
         }
     }
 
+    @Test func pagesCarryTheStoredEventsAsTheWireFormWithTheirHTTPFields() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.signIn()
+            try await fixture.waitForEvents(atLeast: 20)
+            let answer = await fixture.get("/api/events?limit=500")
+            let items = try #require(answer.json["events"] as? [[String: Any]])
+            let stored = try fixture.console.history.latestPage(limit: 500).events
+            #expect(items.count == stored.count)
+            let decoder = EntitlementEvent.Wire.decoder()
+            for (item, expected) in zip(items, stored) {
+                #expect(item["id"] as? Int == Int(expected.id))
+                #expect(item["summary"] as? String == expected.summary)
+                #expect(item["kind"] as? String == EventKind(expected.event.kind).rawValue)
+                let eventJSON = try JSONSerialization.data(withJSONObject: try #require(item["event"]))
+                let event = try decoder.decode(EntitlementEvent.self, from: eventJSON)
+                #expect(event.kind == expected.event.kind)
+                #expect(abs(event.timestamp.timeIntervalSince(expected.event.timestamp)) < 0.001)
+                #expect((item["event"] as? [String: Any])?["timestamp"] is String)
+                if case .httpExchange(let exchange) = expected.event.kind {
+                    let http = try #require(item["http"] as? [String: Any])
+                    #expect(http["method"] as? String == exchange.method)
+                    #expect(http["url"] as? String == exchange.url)
+                    #expect(http["status"] as? Int == exchange.status)
+                } else {
+                    #expect(item["http"] is NSNull)
+                }
+            }
+        }
+    }
+
     @Test func exportsHoldWhatTheFilterShowsAndDecodeBack() async throws {
         try await ConsoleFixture.with { fixture in
             try await fixture.signIn()

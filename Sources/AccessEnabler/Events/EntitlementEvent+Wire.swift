@@ -42,6 +42,23 @@ extension EntitlementEvent {
             return Data(text.utf8)
         }
 
+        /// `text` as a JSON string literal, quotes included (escaped as `JSONEncoder` escapes it).
+        public static func jsonString(_ text: String) -> String {
+            var writer = FastJSONWriter(dates: .iso8601)
+            writer.string(text)
+            return writer.output
+        }
+
+        /// Stored event JSON (dates as seconds since 2001, ``EntitlementEvent/fastJSON(dates:)`` with
+        /// `.referenceSeconds`) turned into the wire form by rewriting its one top-level date, the last key of the
+        /// sorted object, without decoding the event. `nil` when the text does not end that way.
+        public static func fromStored(_ stored: String) -> String? {
+            guard stored.hasSuffix("}"), let key = stored.range(of: ",\"timestamp\":", options: .backwards) else { return nil }
+            let number = stored[key.upperBound..<stored.index(before: stored.endIndex)]
+            guard let seconds = Double(number) else { return nil }
+            return stored[..<key.upperBound] + jsonString(format(Date(timeIntervalSinceReferenceDate: seconds))) + "}"
+        }
+
         /// `2026-11-23T14:32:05.120Z`.
         public static func format(_ date: Date) -> String {
             date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))

@@ -4,15 +4,6 @@ import MicroHTTP
 import PassHistory
 
 extension Console {
-    struct EventPage: Encodable {
-        var events: [EventView]
-        var nextCursor: Int64?
-        var total: Int
-        var matching: Int
-        /// True when ``matching`` is a lower bound (counting stops at 100,000).
-        var matchingCapped: Bool
-    }
-
     static func filter(_ request: Request) throws(HTTPError) -> HistoryFilter {
         do { return try FilterQuery(request.query("q")).filter } catch {
             throw HTTPError(.badRequest, code: "invalid_filter", message: error.message, detail: request.query("q"))
@@ -24,16 +15,14 @@ extension Console {
             let console = try box.get()
             let filter = try filter(request)
             let limit = min(max(1, request.query("limit").flatMap(Int.init) ?? 200), 5000)
-            let page: HistoryPage
-            if let after = request.query("after").flatMap(Int64.init) {
-                page = try console.history.page(matching: filter, after: after, limit: limit)
-            } else {
-                page = try console.history.latestPage(matching: filter, before: request.query("before").flatMap(Int64.init), limit: limit)
-            }
+            let page = try console.history.rawPage(
+                matching: filter, before: request.query("before").flatMap(Int64.init),
+                after: request.query("after").flatMap(Int64.init), limit: limit)
             let total = try console.history.eventCount
-            let matching: (count: Int, capped: Bool) = filter.isEmpty ? (total, false) : try console.history.count(matching: filter, upTo: 100_000)
-            return .api(EventPage(events: page.events.map(EventView.init), nextCursor: page.nextCursor, total: total,
-                matching: matching.count, matchingCapped: matching.capped))
+            let matching: (count: Int, capped: Bool) = filter.isEmpty
+                ? (total, false) : try console.history.count(matching: filter, upTo: 100_000)
+            return .json(data: Data(RawEventPage.json(page.events, nextCursor: page.nextCursor, total: total,
+                matching: matching.count, capped: matching.capped).utf8))
         }
         router.get("/api/events/stream") { request in
             let console = try box.get()

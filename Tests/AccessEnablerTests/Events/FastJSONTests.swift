@@ -67,3 +67,14 @@ struct FastJSONTests {
         }
     }
 }
+
+extension FastJSONTests {
+    @Test func storedJSONBecomesTheWireFormWithoutDecoding() throws {
+        for event in Self.events {
+            let wire = try #require(EntitlementEvent.Wire.fromStored(event.fastJSON(dates: .referenceSeconds)))
+            #expect(wire == event.fastJSON(dates: .iso8601))
+        }
+        #expect(EntitlementEvent.Wire.fromStored("{\"a\":1}") == nil)
+        #expect(EntitlementEvent.Wire.jsonString("a\"b\n") == #""a\"b\n""#)
+    }
+}
