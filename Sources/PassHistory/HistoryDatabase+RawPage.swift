@@ -34,16 +34,20 @@ extension HistoryDatabase {
             if let before { request = request.filter(EventRecord.Columns.id < before) }
         }
         let exchange = "$.kind.httpExchange.exchange"
-        let rows = try writer.read { db in
-            try request.limit(limit + 1).select(
-                sql: """
-                    id, summary, kind, payload, httpStatus,
+        let rows = try writer.read { db -> [Row] in
+            // IDs first, then the rows: a filter served by an index other than the row order (status:4xx) sorts only
+            // the matching IDs, read from the index, instead of whole rows with their JSON.
+            let ids = try request.limit(limit + 1).select(EventRecord.Columns.id).asRequest(of: Int64.self).fetchAll(db)
+            guard !ids.isEmpty else { return [] }
+            let order = after == nil ? "DESC" : "ASC"
+            return try Row.fetchAll(db, sql: """
+                SELECT id, summary, kind, payload, httpStatus,
                     CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).method') END AS httpMethod,
                     CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).url') END AS httpURL,
                     CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).durationMs') END AS httpDuration,
                     CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).failure') END AS httpFailure
-                    """
-            ).asRequest(of: Row.self).fetchAll(db)
+                FROM event WHERE id IN (\(ids.map(String.init).joined(separator: ","))) ORDER BY id \(order)
+                """)
         }
         let events = rows.prefix(limit).map { row -> RawStoredEvent in
             var http: RawStoredEvent.HTTP?
