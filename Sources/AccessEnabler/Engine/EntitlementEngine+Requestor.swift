@@ -22,13 +22,7 @@ extension EntitlementEngine {
     private func configure(requestorID: String, clients: [SDKClient]) async {
         let answers = await withTaskGroup(of: (Int, Result<RequestorConfiguration, SDKClient.Failure>).self) { group in
             for (index, client) in clients.enumerated() {
-                group.addTask {
-                    do throws(SDKClient.Failure) {
-                        return (index, .success(try await client.configuration(requestorID: requestorID)))
-                    } catch {
-                        return (index, .failure(error))
-                    }
-                }
+                group.addTask { (index, await Self.fetchConfiguration(client, requestorID: requestorID)) }
             }
             var inArrivalOrder: [(Int, Result<RequestorConfiguration, SDKClient.Failure>)] = []
             for await answer in group { inArrivalOrder.append(answer) }
@@ -60,6 +54,16 @@ extension EntitlementEngine {
         case .fail(let draining):
             callback(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_ERROR))
             for call in draining { enqueue { await self.refuse(call) } }
+        }
+    }
+
+    /// One provider's configuration answer. (A function rather than a typed `do throws(…)` inside the task-group
+    /// closure: that form crashed the release build with a garbage index.)
+    static func fetchConfiguration(_ client: SDKClient, requestorID: String) async -> Result<RequestorConfiguration, SDKClient.Failure> {
+        do {
+            return .success(try await client.configuration(requestorID: requestorID))
+        } catch {
+            return .failure(error)
         }
     }
 
