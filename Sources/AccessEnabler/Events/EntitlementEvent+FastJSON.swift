@@ -24,9 +24,9 @@ struct FastJSONWriter {
     let dates: EntitlementEvent.JSONDates
     var output = ""
 
-    init(dates: EntitlementEvent.JSONDates) {
+    init(dates: EntitlementEvent.JSONDates, capacity: Int = 512) {
         self.dates = dates
-        output.reserveCapacity(512)
+        output.reserveCapacity(capacity)
     }
 
     mutating func event(_ event: EntitlementEvent) {

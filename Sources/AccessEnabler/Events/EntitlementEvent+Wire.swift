@@ -44,7 +44,7 @@ extension EntitlementEvent {
 
         /// `text` as a JSON string literal, quotes included (escaped as `JSONEncoder` escapes it).
         public static func jsonString(_ text: String) -> String {
-            var writer = FastJSONWriter(dates: .iso8601)
+            var writer = FastJSONWriter(dates: .iso8601, capacity: text.utf8.count + 2)
             writer.string(text)
             return writer.output
         }
@@ -53,10 +53,17 @@ extension EntitlementEvent {
         /// `.referenceSeconds`) turned into the wire form by rewriting its one top-level date, the last key of the
         /// sorted object, without decoding the event. `nil` when the text does not end that way.
         public static func fromStored(_ stored: String) -> String? {
-            guard stored.hasSuffix("}"), let key = stored.range(of: ",\"timestamp\":", options: .backwards) else { return nil }
-            let number = stored[key.upperBound..<stored.index(before: stored.endIndex)]
-            guard let seconds = Double(number) else { return nil }
-            return stored[..<key.upperBound] + jsonString(format(Date(timeIntervalSinceReferenceDate: seconds))) + "}"
+            // Byte-level: the last `:` precedes the date (a number has none), and must follow `"timestamp"`.
+            let utf8 = stored.utf8
+            guard utf8.last == UInt8(ascii: "}"), let colon = utf8.lastIndex(of: UInt8(ascii: ":")) else { return nil }
+            let key = Array("\"timestamp\"".utf8)
+            guard utf8.distance(from: utf8.startIndex, to: colon) >= key.count,
+                utf8[utf8.index(colon, offsetBy: -key.count)..<colon].elementsEqual(key)
+            else { return nil }
+            let numberStart = utf8.index(after: colon)
+            let numberEnd = utf8.index(before: utf8.endIndex)
+            guard let seconds = Double(Substring(stored[numberStart..<numberEnd])) else { return nil }
+            return String(stored[..<numberStart]) + jsonString(format(Date(timeIntervalSinceReferenceDate: seconds))) + "}"
         }
 
         /// `2026-11-23T14:32:05.120Z`.
