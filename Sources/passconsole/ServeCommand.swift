@@ -97,6 +97,7 @@ struct ServeCommand: AsyncParsableCommand {
     static func writeSecret(_ secret: String, to path: String) throws {
         let url = URL(filePath: path)
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        guard FileManager.default.createFile(atPath: path, contents: Data((secret + "\n").utf8), attributes: [.posixPermissions: 0o600])
+        else { throw ValidationError("Cannot write the access token to \(path); pick another file with --access-token-file.") }
     }
 }

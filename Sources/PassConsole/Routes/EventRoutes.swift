@@ -15,14 +15,11 @@ extension Console {
             let console = try box.get()
             let filter = try filter(request)
             let limit = min(max(1, request.query("limit").flatMap(Int.init) ?? 200), 5000)
-            let page = try console.history.rawPage(
+            let page = try console.history.rawPageWithCounts(
                 matching: filter, before: request.query("before").flatMap(Int64.init),
                 after: request.query("after").flatMap(Int64.init), limit: limit)
-            let total = try console.history.eventCount
-            let matching: (count: Int, capped: Bool) = filter.isEmpty
-                ? (total, false) : try console.history.count(matching: filter, upTo: 100_000)
-            return .json(data: Data(RawEventPage.json(page.events, nextCursor: page.nextCursor, total: total,
-                matching: matching.count, capped: matching.capped).utf8))
+            return .json(data: Data(RawEventPage.json(page.events, nextCursor: page.nextCursor, total: page.total,
+                matching: page.matching, capped: page.matchingCapped).utf8))
         }
         router.get("/api/events/stream") { request in
             let console = try box.get()
