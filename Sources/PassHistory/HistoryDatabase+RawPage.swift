@@ -41,10 +41,11 @@ extension HistoryDatabase {
     ) throws -> RawPage {
         try writer.read { db in
             let (events, next) = try Self.rawPage(db, matching: filter, before: before, after: after, limit: limit)
-            let total = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(eventCount), 0) FROM session") ?? 0
+            let total = try Self.totalEvents(db)
             if filter.isEmpty {
                 return RawPage(events: events, nextCursor: next, total: total, matching: total, matchingCapped: false)
             }
+            // Counting stops past `countLimit`: a broad filter over a million events would walk them all.
             let found = try filter.request(after: nil).limit(countLimit + 1).fetchCount(db)
             return RawPage(events: events, nextCursor: next, total: total, matching: min(found, countLimit),
                 matchingCapped: found > countLimit)

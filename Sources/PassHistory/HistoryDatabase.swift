@@ -125,16 +125,6 @@ public final class HistoryDatabase: Sendable {
         try writer.read { db in try filter.request(after: nil).fetchCount(db) }
     }
 
-    /// How many stored events match `filter`, counting at most `limit`: a broad filter over a million events would
-    /// otherwise walk them all for a number people read as "many".
-    /// - Returns: the count, and whether counting stopped at `limit`.
-    public func count(matching filter: HistoryFilter, upTo limit: Int) throws -> (count: Int, capped: Bool) {
-        try writer.read { db in
-            let found = try filter.request(after: nil).limit(limit + 1).fetchCount(db)
-            return (min(found, limit), found > limit)
-        }
-    }
-
     /// Every session, the most recently active first.
     public func sessions() throws -> [HistorySession] {
         try writer.read { db in try HistorySession.order(Column("lastSeen").desc, Column("id")).fetchAll(db) }
@@ -167,7 +157,17 @@ public final class HistoryDatabase: Sendable {
     /// How many events the history holds: the sum of the sessions' counts, kept current by every write, so it costs
     /// nothing at a million events (a `COUNT(*)` walks an index).
     public var eventCount: Int {
-        get throws { try writer.read { db in try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(eventCount), 0) FROM session") ?? 0 } }
+        get throws { try writer.read(Self.totalEvents) }
+    }
+
+    /// The sum of the sessions' event counts (equal to the number of stored events).
+    static func totalEvents(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(eventCount), 0) FROM session") ?? 0
+    }
+
+    /// How many sessions the history holds.
+    public var sessionCount: Int {
+        get throws { try writer.read { db in try HistorySession.fetchCount(db) } }
     }
 
     /// The ID of the newest stored event (`nil` when empty): observe after it to get only what comes next.

@@ -47,7 +47,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.backendURL = backend.baseURL
         let loopback = configuration.isLoopback
         if !loopback {
-            let token = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"] ?? Self.randomToken()
+            let token = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"] ?? Console.newAccessToken()
             try Self.writeSecret(token, to: accessTokenFile)
             configuration.accessToken = token
         }
@@ -86,11 +86,6 @@ struct ServeCommand: AsyncParsableCommand {
         await Bootstrap.waitForTermination()
         await console.shutdown()
         await backend.shutdown()
-    }
-
-    static func randomToken() -> String {
-        var generator = SystemRandomNumberGenerator()
-        return (0..<24).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
     }
 
     /// Writes `secret` readable by its owner only.

@@ -33,7 +33,6 @@ public final class EventReporter: Sendable {
         var dropped = 0
         var droppedReported = 0
         var sent = 0
-        var failures = 0
         var lastError: String?
         var sources: [Task<Void, Never>] = []
         var wake: CheckedContinuation<Void, Never>?
@@ -200,10 +199,7 @@ public final class EventReporter: Sendable {
             let status = (response as? HTTPURLResponse)?.statusCode ?? 0
             guard (200..<300).contains(status) else { throw ReportError(message: "the console answered \(status)") }
         } catch {
-            state.withLock {
-                $0.failures += 1
-                $0.lastError = (error as? ReportError)?.message ?? "\(error)"
-            }
+            state.withLock { $0.lastError = (error as? ReportError)?.message ?? "\(error)" }
             return false
         }
         state.withLock { state in

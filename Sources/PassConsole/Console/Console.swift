@@ -121,6 +121,9 @@ public final class Console: HTTPResponder, Sendable {
     /// The address the console answers on, once started.
     public var baseURL: String { state.withLock { $0.server?.baseURL } ?? "http://\(configuration.host):\(configuration.port)" }
 
+    /// A new random access token (64 hex digits), for a console listening beyond loopback.
+    public static func newAccessToken() -> String { AccessGuard.randomToken() }
+
     /// The CSRF token the page sends with every change (tests and scripts read it from `GET /api/overview`).
     public var csrfToken: String { accessGuard.csrfToken }
 

@@ -25,7 +25,7 @@ extension Console {
         router.get("/api/overview") { _ in
             let console = try box.get()
             let counts = Overview.Counts(
-                events: try console.history.eventCount, sessions: try console.history.sessions().count,
+                events: try console.history.eventCount, sessions: try console.history.sessionCount,
                 ingestDropped: await console.droppedCount(), ingestPending: await console.batcher.pendingCount)
             return .api(Overview(
                 version: AccessEnabler.version, startedAt: console.startedAt, backendURL: console.configuration.backendURL,
