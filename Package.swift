@@ -58,7 +58,11 @@ let package = Package(
         ),
         .target(
             name: "PassHistory",
-            dependencies: ["AccessEnabler", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "AccessEnabler", .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API, for the ingest loop's binds (see EventInsertStatement).
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "PassConsole",

@@ -3,19 +3,18 @@ import Foundation
 import GRDB
 
 /// A row of the `event` table: the indexed columns filters use, the one-line summary, and the whole event as JSON.
-struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
+/// The session (and with it the device and the app) is named by its `session.key`.
+struct EventRecord: Codable, FetchableRecord, TableRecord {
     static let databaseTableName = "event"
 
     var id: Int64?
-    var sessionID: String
+    var sessionKey: Int64
     var sequence: Int
     /// Seconds since 1970.
     var timestamp: Double
     var kind: String
     var requestorID: String?
     var mvpdID: String?
-    var deviceID: String
-    var bundleID: String?
     /// The HTTP status of an `httpExchange` (0 when no answer came), `nil` for other kinds.
     var httpStatus: Int?
     var summary: String
@@ -23,34 +22,13 @@ struct EventRecord: Codable, FetchableRecord, MutablePersistableRecord {
 
     enum Columns {
         static let id = Column(CodingKeys.id)
-        static let sessionID = Column(CodingKeys.sessionID)
+        static let sessionKey = Column(CodingKeys.sessionKey)
         static let timestamp = Column(CodingKeys.timestamp)
         static let kind = Column(CodingKeys.kind)
         static let requestorID = Column(CodingKeys.requestorID)
         static let mvpdID = Column(CodingKeys.mvpdID)
-        static let deviceID = Column(CodingKeys.deviceID)
-        static let bundleID = Column(CodingKeys.bundleID)
         static let httpStatus = Column(CodingKeys.httpStatus)
         static let summary = Column(CodingKeys.summary)
-    }
-
-    init(_ event: EntitlementEvent, encoder: JSONEncoder) throws {
-        id = nil
-        sessionID = event.sessionID.uuidString
-        sequence = event.sequence
-        timestamp = event.timestamp.timeIntervalSince1970
-        kind = EventKind(event.kind).rawValue
-        requestorID = event.requestorID
-        mvpdID = event.mvpdID
-        deviceID = event.deviceID
-        bundleID = event.app.bundleID
-        if case .httpExchange(let exchange) = event.kind { httpStatus = exchange.status ?? 0 } else { httpStatus = nil }
-        summary = event.summary
-        payload = try EventCoding.payload(of: event, encoder: encoder)
-    }
-
-    mutating func didInsert(_ inserted: InsertionSuccess) {
-        id = inserted.rowID
     }
 
     func stored(decoder: JSONDecoder) throws -> StoredEvent {

@@ -63,7 +63,7 @@ extension HistoryDatabase {
         -> (events: [RawStoredEvent], nextCursor: Int64?)
     {
         let limit = max(1, limit)
-        var request = filter.request(after: after)
+        var request = filter.request(after: after, walkingRows: try filter.walksRows(db))
         if after == nil {
             request = request.reversed()
             if let before { request = request.filter(EventRecord.Columns.id < before) }

@@ -33,7 +33,7 @@ extension HistoryDatabase {
             }
             guard deleted > 0 else { return 0 }
             try db.execute(sql: """
-                UPDATE session SET eventCount = (SELECT COUNT(*) FROM event WHERE event.sessionID = session.id)
+                UPDATE session SET eventCount = (SELECT COUNT(*) FROM event WHERE event.sessionKey = session.key)
                 """)
             try db.execute(sql: "DELETE FROM session WHERE eventCount = 0")
             return deleted

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import Synchronization
 import GRDB
 
 /// The event history in SQLite: owns the database connection, migrates the schema when it opens, and offers
@@ -54,35 +55,44 @@ public final class HistoryDatabase: Sendable {
     @discardableResult
     public func append(_ events: [EntitlementEvent]) throws -> Int {
         guard !events.isEmpty else { return 0 }
-        let encoder = EventCoding.encoder
-        let records = try events.map { try EventRecord($0, encoder: encoder) }
+        // Encoded before the write transaction, so other writers need not wait for it, and on every core: the JSON and
+        // the summary are a third of an event's cost.
+        let rows = Self.encode(events)
         return try writer.write { db in
             // Cached prepared statements: a batch is hundreds of rows, and building a record's persistence container
             // per row cost more than SQLite's own work.
             let upsert = try db.cachedStatement(sql: Self.upsertSessionSQL)
+            var keys: [UUID: Int64] = [:]
             for session in Self.latestPerSession(events) {
-                try upsert.execute(arguments: Self.sessionArguments(session.latest, firstSeen: session.firstSeen))
+                let arguments = Self.sessionArguments(session.latest, firstSeen: session.firstSeen)
+                keys[session.latest.sessionID] = try Int64.fetchOne(upsert, arguments: arguments)
             }
-            let insert = try db.cachedStatement(sql: Self.insertEventSQL)
-            var inserted: [String: Int] = [:]
-            for record in records {
-                try insert.execute(arguments: [
-                    record.sessionID, record.sequence, record.timestamp, record.kind, record.requestorID, record.mvpdID,
-                    record.deviceID, record.bundleID, record.httpStatus, record.summary, record.payload,
-                ])
-                if db.changesCount > 0 { inserted[record.sessionID, default: 0] += 1 }
+            let insert = try EventInsertStatement(db)
+            var inserted: [Int64: Int] = [:]
+            for (event, payload, summary) in rows {
+                guard let key = keys[event.sessionID] else { continue }
+                if try insert.insert(event, sessionKey: key, payload: payload, summary: summary) { inserted[key, default: 0] += 1 }
             }
-            let count = try db.cachedStatement(sql: "UPDATE session SET eventCount = eventCount + ? WHERE id = ?")
-            for (sessionID, added) in inserted { try count.execute(arguments: [added, sessionID]) }
+            // The rows went in through the C API: tell GRDB's observers (the live feed) once.
+            if !inserted.isEmpty { try db.notifyChanges(in: Table("event")) }
+            let count = try db.cachedStatement(sql: "UPDATE session SET eventCount = eventCount + ? WHERE key = ?")
+            for (key, added) in inserted { try count.execute(arguments: [added, key]) }
             return inserted.values.reduce(0, +)
         }
     }
 
-    static let insertEventSQL = """
-        INSERT OR IGNORE INTO event
-            (sessionID, sequence, timestamp, kind, requestorID, mvpdID, deviceID, bundleID, httpStatus, summary, payload)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
+    /// Each event with its stored JSON and summary, encoded in parallel chunks for a large batch.
+    static func encode(_ events: [EntitlementEvent]) -> [(event: EntitlementEvent, payload: String, summary: String)] {
+        let chunks = events.count >= 64 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
+        let size = (events.count + chunks - 1) / chunks
+        let parts = Mutex([[(event: EntitlementEvent, payload: String, summary: String)]](repeating: [], count: chunks))
+        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
+            let slice = events[min(events.count, chunk * size)..<min(events.count, (chunk + 1) * size)]
+            let encoded = slice.map { (event: $0, payload: $0.fastJSON(dates: .referenceSeconds), summary: $0.summary) }
+            parts.withLock { $0[chunk] = encoded }
+        }
+        return parts.withLock { $0.flatMap { $0 } }
+    }
 
     /// Deletes a session and, through the foreign key, all its events.
     /// - Returns: whether the session existed.
@@ -101,7 +111,9 @@ public final class HistoryDatabase: Sendable {
     public func page(matching filter: HistoryFilter = .all, after cursor: Int64? = nil, limit: Int = 100) throws -> HistoryPage {
         let limit = max(1, limit)
         let decoder = EventCoding.decoder
-        let records = try writer.read { db in try filter.request(after: cursor).limit(limit + 1).fetchAll(db) }
+        let records = try writer.read { db in
+            try filter.request(after: cursor, walkingRows: try filter.walksRows(db)).limit(limit + 1).fetchAll(db)
+        }
         let events = try records.prefix(limit).map { try $0.stored(decoder: decoder) }
         return HistoryPage(events: events, nextCursor: records.count > limit ? events.last?.id : nil)
     }
@@ -113,9 +125,11 @@ public final class HistoryDatabase: Sendable {
     {
         let limit = max(1, limit)
         let decoder = EventCoding.decoder
-        var request = filter.request(after: nil).reversed()
-        if let cursor { request = request.filter(EventRecord.Columns.id < cursor) }
-        let records = try writer.read { db in try request.limit(limit + 1).fetchAll(db) }
+        let records = try writer.read { db in
+            var request = filter.request(after: nil, walkingRows: try filter.walksRows(db)).reversed()
+            if let cursor { request = request.filter(EventRecord.Columns.id < cursor) }
+            return try request.limit(limit + 1).fetchAll(db)
+        }
         let events = try records.prefix(limit).map { try $0.stored(decoder: decoder) }
         return HistoryPage(events: events, nextCursor: records.count > limit ? events.last?.id : nil)
     }
@@ -142,8 +156,8 @@ public final class HistoryDatabase: Sendable {
                 SELECT * FROM session
                 WHERE id LIKE ?1 ESCAPE '\\' OR deviceID LIKE ?1 ESCAPE '\\' OR bundleID LIKE ?1 ESCAPE '\\'
                    OR teamID LIKE ?1 ESCAPE '\\' OR requestorID LIKE ?1 ESCAPE '\\'
-                   OR id IN (SELECT sessionID FROM event WHERE mvpdID = ?2)
-                   OR id IN (SELECT sessionID FROM event WHERE summary LIKE ?1 ESCAPE '\\')
+                   OR key IN (SELECT sessionKey FROM event WHERE mvpdID = ?2)
+                   OR key IN (SELECT sessionKey FROM event WHERE summary LIKE ?1 ESCAPE '\\')
                 ORDER BY lastSeen DESC, id LIMIT ?3
                 """, arguments: [like, trimmed, limit])
         }
@@ -151,7 +165,7 @@ public final class HistoryDatabase: Sendable {
 
     /// The session with this ID, if stored.
     public func session(_ id: UUID) throws -> HistorySession? {
-        try writer.read { db in try HistorySession.fetchOne(db, key: id.uuidString) }
+        try writer.read { db in try HistorySession.filter(Column("id") == id.uuidString).fetchOne(db) }
     }
 
     /// How many events the history holds: the sum of the sessions' counts, kept current by every write, so it costs
@@ -196,7 +210,7 @@ public final class HistoryDatabase: Sendable {
         return order.compactMap { summary[$0] }
     }
 
-    /// Creates the session row of an event, or widens its time span and updates its Programmer.
+    /// Creates the session row of an event, or widens its time span and updates its Programmer; returns its key.
     static let upsertSessionSQL = """
         INSERT INTO session (id, deviceID, bundleID, teamID, platform, requestorID, firstSeen, lastSeen, eventCount)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
@@ -204,6 +218,7 @@ public final class HistoryDatabase: Sendable {
             requestorID = COALESCE(excluded.requestorID, session.requestorID),
             firstSeen = MIN(session.firstSeen, excluded.firstSeen),
             lastSeen = MAX(session.lastSeen, excluded.lastSeen)
+        RETURNING key
         """
 
     static func sessionArguments(_ event: EntitlementEvent, firstSeen: Date) -> StatementArguments {

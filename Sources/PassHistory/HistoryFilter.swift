@@ -3,7 +3,8 @@ import Foundation
 import GRDB
 
 /// Which events a history query returns. Every criterion left `nil` (or `kinds` empty) matches everything;
-/// the others must all match. Each one is served by an index of the `event` table.
+/// the others must all match. Each one is served by an index: of the `event` table, or for the device, the app and
+/// the session, of the `session` table.
 public struct HistoryFilter: Codable, Sendable, Equatable {
     /// Only this session's events.
     public var sessionID: UUID?
@@ -79,21 +80,26 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
     /// Matches every event.
     public static let all = HistoryFilter()
 
-    /// The filter applied to `event` rows with `id` in `(after, upTo]`, in `id` order.
-    func request(after cursor: Int64?, upTo last: Int64? = nil) -> QueryInterfaceRequest<EventRecord> {
+    /// The filter applied to `event` rows with `id` in `(after, upTo]`, in `id` order. With `walkingRows`, a device or
+    /// app filter tests each row's session instead of reading the sessions' events through the session index (see
+    /// ``walksRows(_:)``).
+    func request(after cursor: Int64?, upTo last: Int64? = nil, walkingRows: Bool = false) -> QueryInterfaceRequest<EventRecord> {
         typealias C = EventRecord.Columns
         var request = EventRecord.all()
         if let cursor { request = request.filter(C.id > cursor) }
         if let last { request = request.filter(C.id <= last) }
-        if let sessionID { request = request.filter(C.sessionID == sessionID.uuidString) }
-        if let deviceID { request = request.filter(C.deviceID == deviceID) }
+        // Device, app and session live on the session row; events name it by its key. `+sessionKey` keeps SQLite from
+        // using the key's index.
+        let key = walkingRows ? "+sessionKey" : "sessionKey"
+        if let sessionID { request = request.filter(sql: "sessionKey = (SELECT key FROM session WHERE id = ?)", arguments: [sessionID.uuidString]) }
+        if let deviceID { request = request.filter(sql: "\(key) IN (SELECT key FROM session WHERE deviceID = ?)", arguments: [deviceID]) }
         if let requestorID { request = request.filter(C.requestorID == requestorID) }
         if let mvpdID { request = request.filter(C.mvpdID == mvpdID) }
         if !kinds.isEmpty { request = request.filter(kinds.map(\.rawValue).contains(C.kind)) }
         if let text, !text.isEmpty { request = request.filter(C.summary.like("%\(Self.escapeLike(text))%", escape: "\\")) }
         if let from { request = request.filter(C.timestamp >= from.timeIntervalSince1970) }
         if let until { request = request.filter(C.timestamp < until.timeIntervalSince1970) }
-        if let bundleID { request = request.filter(C.bundleID == bundleID) }
+        if let bundleID { request = request.filter(sql: "\(key) IN (SELECT key FROM session WHERE bundleID = ?)", arguments: [bundleID]) }
         if let httpStatus {
             if let range = httpStatus.sqlRange {
                 request = request.filter(C.httpStatus >= range.low && C.httpStatus <= range.high)
@@ -108,9 +114,28 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         if !excludedMvpdIDs.isEmpty { request = request.filter(C.mvpdID == nil || !excludedMvpdIDs.contains(C.mvpdID)) }
         if !excludedKinds.isEmpty { request = request.filter(!excludedKinds.map(\.rawValue).contains(C.kind)) }
         if !excludedBundleIDs.isEmpty {
-            request = request.filter(C.bundleID == nil || !excludedBundleIDs.contains(C.bundleID))
+            let excluded = excludedBundleIDs.sorted()
+            let marks = Array(repeating: "?", count: excluded.count).joined(separator: ",")
+            request = request.filter(
+                sql: "sessionKey NOT IN (SELECT key FROM session WHERE bundleID IN (\(marks)))", arguments: StatementArguments(excluded))
         }
         return request.order(C.id)
+    }
+
+    /// Whether a newest-first page for this filter is found faster by walking the events in row order than through the
+    /// session index. Only a device or app filter (without a session) asks: through the index, SQLite reads every event
+    /// of the matching sessions and sorts them, which is quick for a device seen a few times and slow for the one
+    /// device of a demo console (hundreds of thousands of events); walking finds a page after about
+    /// `page × total ÷ matching` rows, quick exactly when the other is slow. The sessions' counts decide (over 1%: walk).
+    func walksRows(_ db: Database) throws -> Bool {
+        guard sessionID == nil, deviceID != nil || bundleID != nil else { return false }
+        var clauses: [String] = []
+        var arguments = StatementArguments()
+        if let deviceID { clauses.append("deviceID = ?"); arguments += [deviceID] }
+        if let bundleID { clauses.append("bundleID = ?"); arguments += [bundleID] }
+        let matching = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(eventCount), 0) FROM session WHERE "
+            + clauses.joined(separator: " AND "), arguments: arguments) ?? 0
+        return matching * 100 > (try HistoryDatabase.totalEvents(db))
     }
 
     static func escapeLike(_ text: String) -> String {

@@ -6,6 +6,8 @@ import Testing
 
 @Suite("HistoryDatabase")
 struct HistoryDatabaseTests {
+    static let allMigrations = ["v1", "v2-console", "v3-compact-keys"]
+
     @Test("a fresh file is migrated to the latest schema, WAL, and reopening keeps the data")
     func migrationsAndReopen() async throws {
         let directory = try TemporaryDirectory()
@@ -13,35 +15,59 @@ struct HistoryDatabaseTests {
         let events = factory.flow()
         do {
             let history = try HistoryDatabase(path: directory.historyPath)
-            #expect(try history.appliedMigrations() == ["v1", "v2-console"])
+            #expect(try history.appliedMigrations() == HistoryDatabaseTests.allMigrations)
             let mode = try await history.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
             #expect(mode == "wal")
             try history.append(events)
         }
         let reopened = try HistoryDatabase(path: directory.historyPath)
-        #expect(try reopened.appliedMigrations() == ["v1", "v2-console"])
+        #expect(try reopened.appliedMigrations() == HistoryDatabaseTests.allMigrations)
         #expect(try reopened.eventCount == events.count)
         #expect(try reopened.page().events.map(\.event) == events)
     }
 
-    @Test("a file written before v2 upgrades in place: its events get their app and HTTP status columns")
+    @Test("a file written by v1 upgrades in place: events keep their IDs, sessions, filters, and the ID counter")
     func upgradesFromV1() async throws {
         let queue = try DatabaseQueue()
         try HistoryDatabase.migrator.migrate(queue, upTo: "v1")
+        var factory = EventFactory(), otherFactory = EventFactory(sessionID: UUID(), deviceID: "d2")
+        let events = factory.flow()
+        let first = factory.sessionID, other = otherFactory.sessionID
+        let call = otherFactory.make(.apiCall(name: "x", arguments: [:])), gone = otherFactory.make(.apiCall(name: "gone", arguments: [:]))
         try await queue.write { db in
-            try db.execute(sql: """
-                INSERT INTO session (id, deviceID, bundleID, teamID, platform, firstSeen, lastSeen, eventCount)
-                VALUES ('S1', 'd', 'com.old.app', 'T', 'ios', 0, 0, 1)
-                """)
-            try db.execute(sql: """
-                INSERT INTO event (sessionID, sequence, timestamp, kind, deviceID, summary, payload)
-                VALUES ('S1', 0, 0, 'apiCall', 'd', 'call x()', '{}')
-                """)
+            for (sessionID, bundle, device) in [(first, "com.old.app", "d1"), (other, "com.other.app", "d2")] {
+                try db.execute(sql: """
+                    INSERT INTO session (id, deviceID, bundleID, teamID, platform, firstSeen, lastSeen, eventCount)
+                    VALUES (?, ?, ?, 'T', 'ios', 0, 0, ?)
+                    """, arguments: [sessionID.uuidString, device, bundle, sessionID == other ? 1 : events.count])
+            }
+            for event in events + [call, gone] {
+                try db.execute(sql: """
+                    INSERT INTO event (sessionID, sequence, timestamp, kind, requestorID, mvpdID, deviceID, summary, payload)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [event.sessionID.uuidString, event.sequence, event.timestamp.timeIntervalSince1970,
+                        EventKind(event.kind).rawValue, event.requestorID, event.mvpdID, event.deviceID, event.summary,
+                        try EventCoding.payload(of: event, encoder: EventCoding.encoder)])
+            }
+            // The newest row deleted: its ID must not be handed out again after the upgrade.
+            try db.execute(sql: "DELETE FROM event WHERE sessionID = ? AND sequence = ?", arguments: [other.uuidString, gone.sequence])
         }
+        let idsBefore = try await queue.read { try Int64.fetchAll($0, sql: "SELECT id FROM event ORDER BY id") }
         let history = try HistoryDatabase(writer: queue)
-        #expect(try history.appliedMigrations() == ["v1", "v2-console"])
-        let bundle = try await queue.read { try String.fetchOne($0, sql: "SELECT bundleID FROM event") }
-        #expect(bundle == "com.old.app")
+        #expect(try history.appliedMigrations() == HistoryDatabaseTests.allMigrations)
+        #expect(try history.page(limit: 100).events.map(\.id) == idsBefore)
+        #expect(try history.page(matching: HistoryFilter(sessionID: factory.sessionID)).events.map(\.event) == events)
+        var byApp = HistoryFilter()
+        byApp.bundleID = "com.other.app"
+        #expect(try history.page(matching: byApp).events.map(\.event) == [call])
+        #expect(try history.page(matching: HistoryFilter(deviceID: "d2")).events.count == 1)
+        #expect(try history.session(other)?.bundleID == "com.other.app")
+        // New events get IDs above every ID ever handed out, including the deleted one.
+        let next = factory.flow()
+        try history.append(next)
+        let newest = try history.latestPage(limit: 1).events.first?.id ?? 0
+        #expect(newest > (idsBefore.last ?? 0) + 1)
+        #expect(try history.eventCount == events.count * 2 + 1)
     }
 
     @Test("the schema enforces its invariants")
@@ -50,17 +76,19 @@ struct HistoryDatabaseTests {
             let (indexes, foreignKeys) = try await history.writer.read { db in
                 (try db.indexes(on: "event").map(\.columns), try db.foreignKeys(on: "event"))
             }
-            #expect(indexes.contains(["sessionID", "sequence"]))
-            for column in ["timestamp", "kind", "requestorID", "mvpdID", "deviceID"] {
+            #expect(indexes.contains(["sessionKey", "sequence"]))
+            for column in ["timestamp", "kind", "requestorID", "mvpdID", "httpStatus"] {
                 #expect(indexes.contains([column]))
             }
+            let sessionIndexes = try await history.writer.read { db in try db.indexes(on: "session").map(\.columns) }
+            for column in ["id", "deviceID", "bundleID", "lastSeen"] { #expect(sessionIndexes.contains([column])) }
             #expect(foreignKeys.map(\.destinationTable) == ["session"])
             // An event without its session is refused by the foreign key.
             await #expect(throws: DatabaseError.self) {
                 try await history.writer.write { db in
                     try db.execute(sql: """
-                        INSERT INTO event (sessionID, sequence, timestamp, kind, deviceID, summary, payload)
-                        VALUES ('nope', 1, 0, 'error', 'd', 's', '{}')
+                        INSERT INTO event (sessionKey, sequence, timestamp, kind, summary, payload)
+                        VALUES (987654, 1, 0, 'error', 's', '{}')
                         """)
                 }
             }

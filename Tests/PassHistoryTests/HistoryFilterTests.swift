@@ -45,6 +45,39 @@ struct HistoryFilterTests {
         }
     }
 
+    @Test("a device or app filter gives the same newest pages whether its events are many (rows walked) or few (index)")
+    func deviceAndAppFiltersEitherWay() async throws {
+        try await withHistory { history in
+            // The demo device: 300 events of one app; a device seen once: 2 events (under 1% of the history).
+            var busy = EventFactory()
+            var rare = EventFactory(deviceID: "device-rare", app: AppIdentity(bundleID: "com.rare.app", teamID: "T2"))
+            let busyEvents = (0..<300).map { busy.make(.apiCall(name: "call\($0)", arguments: [:])) }
+            let rareEvents = [rare.make(.apiCall(name: "rare0", arguments: [:])), rare.make(.apiCall(name: "rare1", arguments: [:]))]
+            try history.append(Array(busyEvents[..<150]) + rareEvents)
+            try history.append(Array(busyEvents[150...]))
+            let total = try history.eventCount
+            let busySession = busy.sessionID
+            let walks = try await history.writer.read { db in
+                [try HistoryFilter(deviceID: "device-A").walksRows(db), try HistoryFilter(deviceID: "device-rare").walksRows(db),
+                 try HistoryFilter(sessionID: busySession, deviceID: "device-A").walksRows(db)]
+            }
+            #expect(walks == [true, false, false])
+            #expect(total == 302)
+            var byApp = HistoryFilter()
+            byApp.bundleID = "com.rare.app"
+            for filter in [HistoryFilter(deviceID: "device-rare"), byApp] {
+                #expect(try history.latestPage(matching: filter, limit: 10).events.map(\.event) == rareEvents.reversed())
+            }
+            byApp.bundleID = busy.app.bundleID
+            for filter in [HistoryFilter(deviceID: "device-A"), byApp] {
+                let page = try history.latestPage(matching: filter, limit: 100)
+                #expect(page.events.map(\.event) == Array(busyEvents.suffix(100).reversed()))
+                let raw = try history.rawPage(matching: filter, limit: 100)
+                #expect(raw.events.map(\.id) == page.events.map(\.id))
+            }
+        }
+    }
+
     @Test("text search looks in the summary, case-insensitively, with % and _ taken literally")
     func textSearch() async throws {
         try await withHistory { history in

@@ -8,8 +8,10 @@ struct HistoryWorkload {
     static let requestors = ["REF30", "SPORTS1", "KIDSNET", "NEWS24", "MOVIES"]
     static let mvpds = ["Cablevision", "Spectrum", "Dish", "Comcast", "Verizon"]
     private var sequence: [UUID: Int] = [:]
-    /// The sessions reporting now; each is replaced by a new one after its flow.
-    private var sessions: [UUID] = (0..<8).map { _ in UUID() }
+    /// The sessions reporting now, each with its number (which picks its app and device); each is replaced by a new
+    /// one after its flow.
+    private var sessions: [(id: UUID, number: Int)] = (0..<8).map { (UUID(), $0) }
+    private var sessionsStarted = 8
     private var index = 0
     let start = Date().addingTimeInterval(-86_400)
 
@@ -21,17 +23,18 @@ struct HistoryWorkload {
     private mutating func make() -> EntitlementEvent {
         index += 1
         let slot = index % sessions.count
-        var session = sessions[slot]
-        if sequence[session, default: 0] >= 40 {
-            sequence[session] = nil
-            session = UUID()
-            sessions[slot] = session
+        if sequence[sessions[slot].id, default: 0] >= 40 {
+            sequence[sessions[slot].id] = nil
+            sessions[slot] = (UUID(), sessionsStarted)
+            sessionsStarted += 1
         }
+        let (session, sessionNumber) = sessions[slot]
         let number = sequence[session, default: 0]
         sequence[session] = number + 1
         let requestor = Self.requestors[index % Self.requestors.count]
         let mvpd = Self.mvpds[(index / 7) % Self.mvpds.count]
-        let app = AppIdentity(bundleID: "com.example.app\(index % 40).ios", teamID: "TEAM\(index % 8)")
+        // One app on one device per session, as an SDK instance reports.
+        let app = AppIdentity(bundleID: "com.example.app\(sessionNumber % 40).ios", teamID: "TEAM\(sessionNumber % 8)")
         let kind: EntitlementEvent.Kind
         switch number % 8 {
         case 0: kind = .apiCall(name: "getAuthorization", arguments: ["resource": "news"])
@@ -52,6 +55,6 @@ struct HistoryWorkload {
         }
         return EntitlementEvent(
             sequence: number, timestamp: start.addingTimeInterval(Double(index) * 0.01), sessionID: session,
-            deviceID: "device-\(index % 500)", app: app, requestorID: requestor, mvpdID: mvpd, kind: kind)
+            deviceID: "device-\(sessionNumber % 500)", app: app, requestorID: requestor, mvpdID: mvpd, kind: kind)
     }
 }
