@@ -26,10 +26,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
+        // The HTTP date format, shared by the server (Last-Modified, Date) and the SDK (reading a server's Date).
+        .target(name: "HTTPDateFormat"),
         .target(
             name: "MicroHTTP",
             dependencies: [
-                "CMicroHTTPD",
+                "CMicroHTTPD", "HTTPDateFormat",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -42,7 +44,7 @@ let package = Package(
         .target(
             name: "PassBackend",
             dependencies: [
-                "MicroHTTP", "PassProtocol",
+                "MicroHTTP", "PassProtocol", "HTTPDateFormat",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -51,7 +53,7 @@ let package = Package(
         .target(
             name: "AccessEnabler",
             dependencies: [
-                "PassProtocol", "PassStorage",
+                "PassProtocol", "PassStorage", "HTTPDateFormat",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPDateFormat
 import Logging
 import MicroHTTP
 import PassProtocol
@@ -39,22 +40,31 @@ public struct PassBackend: HTTPResponder {
         guard faults.rules.isEmpty, faults.throttle == nil else { return nil }
         let request = RESTFormat.normalize(request)
         guard router.hasInlineRoute(for: request) else { return nil }
-        return router.respondInline(to: request)
+        return router.respondInline(to: request).map(dated)
+    }
+
+    /// The answer with the backend's own clock in its `Date` header (the clock-offset fault included), so a client
+    /// can compare its clock with the server's; libmicrohttpd adds no second one.
+    func dated(_ response: Response) -> Response {
+        var response = response
+        response.headers.removeAll { $0.name.lowercased() == "date" }
+        response.headers.append((name: "Date", value: HTTPDate.format(service.now())))
+        return response
     }
 
     public func respond(to request: Request) async -> Response {
         let request = RESTFormat.normalize(request)
-        if let refusal = service.throttle(request) { return refusal }
+        if let refusal = service.throttle(request) { return dated(refusal) }
         let fault = service.takeFault(for: request)
         if let latency = fault?.latencyMs, latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }
         if let status = fault?.status {
-            return PassBackend.injectedFailure(status: status, request: request)
+            return dated(PassBackend.injectedFailure(status: status, request: request))
         }
         var response = await router.respond(to: request)
         if fault?.malformed == true, case .data(let data) = response.body {
             response.body = .data(data.prefix(data.count / 2))
         }
-        return response
+        return dated(response)
     }
 
     /// Renders thrown errors: REST errors in the format asked for, token rejections and ``HTTPError`` as JSON.

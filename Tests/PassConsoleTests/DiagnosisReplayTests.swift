@@ -70,4 +70,20 @@ struct DiagnosisReplayTests {
             #expect(found.contains { $0["id"] as? String == "server_session_gone" })
         }
     }
+
+    @Test func aDeviceClockTwoDaysBehindIsNamedWithItsOffset() async throws {
+        try await ConsoleFixture.with { fixture in
+            // Given the demo device's clock set two days back (the backend keeps the right time)
+            fixture.clock.advance(by: -2 * 86_400)
+            try await fixture.signIn()
+            // Then the SDK warned with CFG100, and the session's card names the offset measured on the answers
+            let app = try await fixture.app("news-ios")
+            let callbacks = app["callbacks"] as? [[String: Any]] ?? []
+            #expect(callbacks.contains { ($0["text"] as? String ?? "\($0)").contains("CFG100") })
+            let found = try await verdicts(fixture, app: "com.example.news.ios")
+            let verdict = try #require(found.first { $0["id"] as? String == "clock_offset" })
+            #expect((verdict["title"] as? String)?.hasPrefix("Device clock off by 2 d") == true)
+            #expect((verdict["text"] as? String)?.contains("behind the backend's") == true)
+        }
+    }
 }

@@ -16,6 +16,9 @@ import PassProtocol
 public final class AccessEnabler: Sendable {
     /// The SDK version reported by ``getVersion()`` and sent as `client_version`.
     public static let version = "3.9.0-passconsole"
+    /// How far the device's clock may be from the service's before setRequestor warns with `CFG100` (and the console
+    /// names a clock offset): the 1-second resolution of `Date` headers plus time for a slow answer.
+    public static let clockSkewTolerance: TimeInterval = 120
 
     let engine: EntitlementEngine
     let dispatcher: CallbackDispatcher

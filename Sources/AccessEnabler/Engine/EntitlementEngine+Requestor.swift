@@ -38,6 +38,7 @@ extension EntitlementEngine {
         switch result {
         case .success(let configured):
             requestor = configured
+            checkDeviceClock()
             await prepareStorage()
         case .failure(let error):
             requestor = nil
@@ -55,6 +56,15 @@ extension EntitlementEngine {
             callback(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_ERROR))
             for call in draining { enqueue { await self.refuse(call) } }
         }
+    }
+
+    /// Warns with `CFG100` when the device's clock and the service's (its answer's `Date`) disagree by more than
+    /// ``AccessEnabler/clockSkewTolerance``: tokens' lifetimes are judged by the device's clock.
+    func checkDeviceClock() {
+        guard let offset = transport?.serverClockOffset(localNow: now()), abs(offset) > AccessEnabler.clockSkewTolerance else { return }
+        let direction = offset > 0 ? "behind" : "ahead of"
+        status(.CFG100, message: "The device's clock is \(Int(abs(offset).rounded())) s \(direction) the service's: "
+            + "check the date, time and time zone.", extra: ["clockOffsetSeconds": String(Int(offset.rounded()))])
     }
 
     /// One provider's configuration answer. (A function rather than a typed `do throws(…)` inside the task-group

@@ -90,6 +90,10 @@ struct FastJSONWriter {
                 output += ",\"responseBody\":"
                 string(body)
             }
+            if let serverDate = exchange.serverDate {
+                output += ",\"serverDate\":"
+                date(serverDate)
+            }
             if let status = exchange.status {
                 output += ",\"status\":"
                 output += String(status)

@@ -50,8 +50,9 @@ extension EntitlementEvent {
         }
 
         /// Stored event JSON (dates as seconds since 2001, ``EntitlementEvent/fastJSON(dates:)`` with
-        /// `.referenceSeconds`) turned into the wire form by rewriting its one top-level date, the last key of the
-        /// sorted object, without decoding the event. `nil` when the text does not end that way.
+        /// `.referenceSeconds`) turned into the wire form by rewriting its dates — the top-level one, the last key of
+        /// the sorted object, and an HTTP exchange's `serverDate` — without decoding the event. `nil` when the text
+        /// does not end that way.
         public static func fromStored(_ stored: String) -> String? {
             // Byte-level: the last `:` precedes the date (a number has none), and must follow `"timestamp"`.
             let utf8 = stored.utf8
@@ -63,7 +64,19 @@ extension EntitlementEvent {
             let numberStart = utf8.index(after: colon)
             let numberEnd = utf8.index(before: utf8.endIndex)
             guard let seconds = Double(Substring(stored[numberStart..<numberEnd])) else { return nil }
-            return String(stored[..<numberStart]) + jsonString(format(Date(timeIntervalSinceReferenceDate: seconds))) + "}"
+            let head = rewritingServerDate(stored[..<numberStart])
+            return head + jsonString(format(Date(timeIntervalSinceReferenceDate: seconds))) + "}"
+        }
+
+        /// `text` with an exchange's `,"serverDate":<seconds>` as an ISO string. Inside a JSON string every quote is
+        /// escaped, so `,"serverDate":` with bare quotes can only be the key.
+        static func rewritingServerDate(_ text: Substring) -> String {
+            guard let key = text.range(of: ",\"serverDate\":") else { return String(text) }
+            var end = key.upperBound
+            while end < text.endIndex, text[end] != ",", text[end] != "}" { end = text.index(after: end) }
+            guard let seconds = Double(text[key.upperBound..<end]) else { return String(text) }
+            return String(text[..<key.upperBound]) + jsonString(format(Date(timeIntervalSinceReferenceDate: seconds)))
+                + String(text[end...])
         }
 
         /// `2026-11-23T14:32:05.120Z`.

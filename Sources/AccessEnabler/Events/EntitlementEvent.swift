@@ -72,10 +72,12 @@ public struct HTTPExchange: Codable, Sendable, Equatable {
     public var failure: String?
     /// Duration in milliseconds.
     public var durationMs: Double
+    /// The server's clock when it answered (its `Date` header), to compare with the device's clock.
+    public var serverDate: Date?
 
     public init(
         method: String, url: String, parameters: [String: String], headers: [String: String] = [:], status: Int?,
-        responseBody: String?, failure: String?, durationMs: Double
+        responseBody: String?, failure: String?, durationMs: Double, serverDate: Date? = nil
     ) {
         self.method = method
         self.url = url
@@ -85,6 +87,7 @@ public struct HTTPExchange: Codable, Sendable, Equatable {
         self.responseBody = responseBody
         self.failure = failure
         self.durationMs = durationMs
+        self.serverDate = serverDate
     }
 }
 

@@ -1,4 +1,6 @@
 import Foundation
+import HTTPDateFormat
+import Synchronization
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -16,6 +18,8 @@ final class HTTPTransport: Sendable {
     struct Unreachable: Error, Sendable { var reason: String }
 
     private let session: URLSession
+    /// The newest answer's `Date` header and when it arrived.
+    private let serverClock = Mutex<(date: Date, receivedAt: ContinuousClock.Instant)?>(nil)
     let record: @Sendable (HTTPExchange) -> Void
     let commonHeaders: @Sendable () -> [String: String]
 
@@ -65,7 +69,7 @@ final class HTTPTransport: Sendable {
         let allHeaders = commonHeaders().merging(headers) { $1 }
         for (name, value) in allHeaders { request.setValue(value, forHTTPHeaderField: name) }
         let started = ContinuousClock.now
-        func exchange(status: Int?, body: String?, failure: String?) -> HTTPExchange {
+        func exchange(status: Int?, body: String?, failure: String?, serverDate: Date? = nil) -> HTTPExchange {
             var redactedHeaders = allHeaders
             if let authorization = redactedHeaders["Authorization"] { redactedHeaders["Authorization"] = EntitlementEvent.shorten(authorization) }
             let elapsed = ContinuousClock.now - started
@@ -73,7 +77,8 @@ final class HTTPTransport: Sendable {
                 method: request.httpMethod ?? "GET", url: request.url?.absoluteString ?? "",
                 parameters: Dictionary(parameters, uniquingKeysWith: { a, b in a + "," + b }), headers: redactedHeaders,
                 status: status, responseBody: body, failure: failure,
-                durationMs: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+                durationMs: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
+                serverDate: serverDate)
         }
         do {
             let (data, response) = try await session.data(for: request)
@@ -81,13 +86,24 @@ final class HTTPTransport: Sendable {
             let body = String(decoding: data, as: UTF8.self)
             var headers: [String: String] = [:]
             for (name, value) in http?.allHeaderFields ?? [:] { headers[String(describing: name).lowercased()] = String(describing: value) }
-            record(exchange(status: http?.statusCode ?? 0, body: body, failure: nil))
+            let serverDate = headers["date"].flatMap(HTTPDate.parse)
+            if let serverDate { serverClock.withLock { $0 = (serverDate, ContinuousClock.now) } }
+            record(exchange(status: http?.statusCode ?? 0, body: body, failure: nil, serverDate: serverDate))
             return Answer(status: http?.statusCode ?? 0, body: body, headers: headers)
         } catch {
             let reason = (error as NSError).localizedDescription
             record(exchange(status: nil, body: nil, failure: reason))
             throw Unreachable(reason: reason)
         }
+    }
+
+    /// How far the server's clock is ahead of `localNow` (negative: behind), from the newest answer's `Date`
+    /// header; nil before any answer carried one. Whole seconds: the header has no finer resolution.
+    func serverClockOffset(localNow: Date) -> TimeInterval? {
+        guard let seen = serverClock.withLock({ $0 }) else { return nil }
+        let since = ContinuousClock.now - seen.receivedAt
+        let localThen = localNow.addingTimeInterval(-(Double(since.components.seconds) + Double(since.components.attoseconds) / 1e18))
+        return seen.date.timeIntervalSince(localThen)
     }
 
     static func encode(_ items: [(String, String)]) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPDateFormat
 import Synchronization
 
 #if canImport(Glibc)

@@ -62,6 +62,7 @@ struct HealthCard: Encodable, Sendable {
             lines.append("Last authentication answer at \(clock(status.timestamp)): status \(value)"
                 + (code.flatMap { $0.isEmpty ? nil : " (\($0): \(ErrorExplanation.words(for: $0)))" } ?? "") + ".")
         }
+        if let offset = ClockOffset.measure(events) { lines.append(offset.sentence) }
         for event in events.suffix(500) {
             if case .callback(.tokenRequestFailed(let resource, let code, let description)) = event.kind {
                 lines.append("At \(clock(event.timestamp)) '\(resource)' failed with \(code): \(ErrorExplanation.words(for: code))"

@@ -82,6 +82,13 @@ enum SessionDiagnosis {
                     + "adobepass://ios.app, the app did not intercept the redirect; otherwise the user never finished.",
                 severity: "error"))
         }
+        if let offset = ClockOffset.measure(events), offset.isWrong {
+            verdicts.append(Verdict(id: "clock_offset", title: "Device clock off by \(Duration.words(abs(offset.seconds)))",
+                text: offset.sentence + " The SDK judges token lifetimes by the device's clock, so sign-ins and "
+                    + "authorizations can look expired early or alive too long, and the player's server may refuse short "
+                    + "media tokens as expired. Not a provider problem: set the device's date and time to automatic.",
+                severity: "error"))
+        }
         if !regcodes.isEmpty {
             verdicts.append(Verdict(id: "second_screen_code", title: "Second-screen code",
                 text: "The TV showed \(regcodes.joined(separator: ", ")); "
