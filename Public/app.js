@@ -2,7 +2,7 @@
 import { overview, get } from './lib/api.js';
 import * as live from './lib/live.js';
 import { parseHash, hashFor } from './lib/route.js';
-import { startTicker, debounce } from './lib/dom.js';
+import { startTicker, debounce, h, fill } from './lib/dom.js';
 import { plural, clockSkewMs, span, exactTime, setServerNow } from './lib/format.js';
 import { banner } from './lib/ui.js';
 
@@ -75,6 +75,7 @@ async function refreshOverview() {
     if (c.ingestPending) parts.push(`${c.ingestPending} waiting to be saved`);
     if (c.ingestDropped) parts.push(`⚠ ${plural(c.ingestDropped, 'event')} dropped (reporters sent faster than the console could save)`);
     setText('ctx-counts', parts.join(' · '));
+    paintFleet(data.fleet ?? []);
     const skew = clockSkewMs();
     const skewEl = document.getElementById('ctx-skew');
     skewEl.hidden = Math.abs(skew) < 2000;
@@ -83,6 +84,17 @@ async function refreshOverview() {
     setText('ctx-backend', 'Backend: console unreachable');
     if (error.status !== 401) banner('Cannot reach the console.', error.detail ?? error.message);
   }
+}
+
+/** Failures hitting an app on every device: one banner each, on every page, with a link to the sessions. */
+function paintFleet(alerts) {
+  const el = document.getElementById('fleet');
+  el.hidden = alerts.length === 0;
+  fill(el, ...alerts.map((alert) => h('div.fleet-alert', { 'data-alert': alert.id },
+    h('span.icon', { 'aria-hidden': 'true' }, '⚠'), ' ',
+    h('strong', null, `Not a user problem — ${alert.title}. `),
+    h('span', null, alert.text, ' '),
+    h('a', { href: hashFor('sessions', [], { q: alert.bundleID }) }, `See the ${plural(alert.sessions, 'session')}`))));
 }
 
 function paintLive({ status, paused }) {

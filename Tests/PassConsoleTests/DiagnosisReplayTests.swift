@@ -86,4 +86,38 @@ struct DiagnosisReplayTests {
             #expect((verdict["text"] as? String)?.contains("behind the backend's") == true)
         }
     }
+
+    @Test func anAppConfiguredForAnotherEnvironmentFailsOnEveryDeviceAndGetsOneBanner() async throws {
+        try await ConsoleFixture.with { fixture in
+            // Given one app build whose requestor ID exists only in another environment, on two devices
+            let provider = URL(string: fixture.backendURL + "/adobe-services")!
+            for (id, device) in [("staging-phone", "phone"), ("staging-tv", "tv")] {
+                try fixture.console.addApp(ConsoleAppSpec(
+                    id: id, name: "Staging build", app: AppIdentity(bundleID: "com.example.staging.app", teamID: "TEAM9"),
+                    requestorID: "REF30_STAGING", resources: ["news"], mvpds: []), device: device, serviceProvider: provider)
+            }
+            // When it starts on the first device only, it is one user's problem: no banner
+            #expect(await fixture.post("/api/apps/staging-phone/start").status == 200)
+            try await fixture.waitForApp("staging-phone") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            try await Task.sleep(for: .milliseconds(200))
+            #expect((await fixture.get("/api/overview").json["fleet"] as? [Any])?.isEmpty == true)
+            // When it fails on the second device too, the overview carries one banner for the app
+            #expect(await fixture.post("/api/apps/staging-tv/start").status == 200)
+            try await fixture.waitForApp("staging-tv") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            var alerts: [[String: Any]] = []
+            for _ in 0..<50 where alerts.isEmpty {
+                try await Task.sleep(for: .milliseconds(100))
+                alerts = await fixture.get("/api/overview").json["fleet"] as? [[String: Any]] ?? []
+            }
+            let alert = try #require(alerts.first)
+            #expect(alerts.count == 1)
+            #expect(alert["id"] as? String == "wrong_environment")
+            #expect(alert["code"] as? String == "CFG400")
+            #expect(alert["devices"] as? Int == 2)
+            #expect((alert["text"] as? String)?.contains("REF30_STAGING is unknown") == true)
+            #expect((alert["text"] as? String)?.contains("127.0.0.1") == true)
+            // And a good app of the console raises nothing
+            #expect(!alerts.contains { $0["bundleID"] as? String == "com.example.news.ios" })
+        }
+    }
 }

@@ -19,6 +19,8 @@ extension Console {
         var csrfToken: String
         var tokenRequired: Bool
         var counts: Counts
+        /// Failures hitting an app on every device (``FleetDiagnosis``): shown as a banner on every page.
+        var fleet: [FleetDiagnosis.Alert]
     }
 
     static func addOverviewRoutes(to router: inout Router, _ box: ConsoleBox) {
@@ -31,7 +33,9 @@ extension Console {
                 version: AccessEnabler.version, startedAt: console.startedAt, backendURL: console.configuration.backendURL,
                 deviceFolder: console.configuration.device.root.path(percentEncoded: false),
                 historyFile: console.history.path, csrfToken: console.csrfToken,
-                tokenRequired: console.configuration.accessToken != nil, counts: counts))
+                tokenRequired: console.configuration.accessToken != nil, counts: counts,
+                fleet: FleetDiagnosis.alerts(try console.history.fleetSignals(now: console.configuration.now()),
+                    consoleBackend: console.configuration.backendURL)))
         }
         router.get("/api/audit") { request in
             let console = try box.get()
