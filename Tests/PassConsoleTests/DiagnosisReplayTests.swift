@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import PassBackend
+import PassTestSupport
 import Testing
 @testable import PassConsole
 
@@ -118,6 +119,35 @@ struct DiagnosisReplayTests {
             #expect((alert["text"] as? String)?.contains("127.0.0.1") == true)
             // And a good app of the console raises nothing
             #expect(!alerts.contains { $0["bundleID"] as? String == "com.example.news.ios" })
+        }
+    }
+
+    @Test func aSecondScreenCodeThatNeverActivatesSaysWhyFromTheBackendsAttempts() async throws {
+        try await ConsoleFixture.with { fixture in
+            // Given the TV app showing a registration code
+            #expect(await fixture.post("/api/apps/kids-tvos/start").status == 200)
+            try await fixture.waitForApp("kids-tvos") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            try await fixture.call("kids-tvos", "getAuthentication")
+            try await fixture.waitForApp("kids-tvos") { pending($0)["providerDialog"] is [Any] || pending($0)["regcode"] is [String: Any] }
+            if try await pending(fixture.app("kids-tvos"))["regcode"] == nil {
+                try await fixture.call("kids-tvos", "setSelectedProvider", ["mvpd": "Dish"])
+            }
+            try await fixture.waitForApp("kids-tvos") { pending($0)["regcode"] is [String: Any] }
+            let code = try #require((try await pending(fixture.app("kids-tvos"))["regcode"] as? [String: Any])?["code"] as? String)
+            // When a second screen uses it for another requestor, then through a link whose &reg_code became ®_code
+            let client = TestHTTPClient(baseURL: fixture.backendURL)
+            let wrong = try await client.get("/api/v1/authenticate?reg_code=\(code)&requestor_id=REF30&mso_id=Dish")
+            #expect(wrong.status == 400)
+            let mangled = try await client.get("/api/v1/authenticate?%C2%AE_code=\(code)&requestor_id=KIDSNET&mso_id=Dish")
+            #expect(mangled.status == 400)
+            // Then the TV's session says the code never activated, lists both attempts and gives the last one's reason
+            let found = try await verdicts(fixture, app: "com.kidsnet.tv.app")
+            let verdict = try #require(found.first { $0["id"] as? String == "second_screen_code_not_activated" })
+            let text = try #require(verdict["text"] as? String)
+            #expect((verdict["title"] as? String) == "Code \(code) never activated")
+            #expect(text.contains("was refused: The link says ®_code instead of reg_code"))
+            #expect(text.contains("belongs to KIDSNET, but the sign-in named REF30"))
+            #expect(text.contains("valid until"))
         }
     }
 }

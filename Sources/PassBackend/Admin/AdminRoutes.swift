@@ -10,6 +10,8 @@ import PassProtocol
 ///   `{"offsetSeconds": n}` moves it.
 /// - `GET /admin/sessions` — live sessions; `POST /admin/sessions/revoke` with optional `deviceId`/`requestor`
 ///   ends them on the server while devices keep their tokens.
+/// - `GET /admin/regcodes/{code}` — a registration code's life: made, expires, activated, and every second-screen
+///   attempt to use it; `GET /admin/activations` — the newest attempts for any code.
 /// - `POST /admin/statements/revoke` with `{"softwareStatement": "…"}` revokes an app's registration.
 /// - `POST|GET /verify` with `token` (raw or Base64) and optional `resource` — the media token verifier: valid
 ///   once, then `TOKEN_ALREADY_USED`.
@@ -26,6 +28,14 @@ enum AdminRoutes {
 
     struct StatementRevocation: Decodable {
         var softwareStatement: String
+    }
+
+    /// JSON with ISO 8601 dates, for answers people and other tools read.
+    static func isoJSON(_ value: some Encodable) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        return .json(data: try encoder.encode(value))
     }
 
     static func register(in router: inout Router, service: BackendService) {
@@ -49,6 +59,17 @@ enum AdminRoutes {
             if let offset = change.offsetSeconds { service.clock.offsetSeconds = offset }
             if let advance = change.advanceSeconds { service.clock.advance(by: advance) }
             return clockAnswer(service)
+        }
+        router.get("/admin/regcodes/{code}") { request in
+            let code = request.pathParameters["code"] ?? ""
+            guard let life = service.regcodeLife(code) else {
+                throw HTTPError(.notFound, code: "unknown_code", message: "No registration code \(code.uppercased()) is known here "
+                    + "(never made, or expired more than an hour ago).")
+            }
+            return try isoJSON(life)
+        }
+        router.get("/admin/activations") { request in
+            try isoJSON(["attempts": service.recentActivations(limit: request.query("limit").flatMap(Int.init) ?? 100)])
         }
         router.get("/admin/sessions") { _ in .json(service.sessions.sorted { $0.issued < $1.issued }) }
         router.post("/admin/sessions/revoke") { request in

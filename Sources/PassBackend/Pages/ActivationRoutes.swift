@@ -12,15 +12,41 @@ enum ActivationRoutes {
         router.get("/activate/done") { request in donePage(request, service) }
     }
 
-    /// Starts the MVPD login for a registration code; the session lands on the device that created the code.
+    /// Starts the MVPD login for a registration code; the session lands on the device that created the code. Every
+    /// call is remembered as an ``ActivationAttempt``, refused or not.
     static func authenticate(_ request: Request, _ service: BackendService) throws -> Response {
+        var attempt = ActivationAttempt(
+            at: service.now(), code: (request.parameter("reg_code") ?? request.parameter("\u{AE}_code") ?? "").uppercased(),
+            via: "authenticate", requestorID: request.parameter("requestor_id"), mvpdID: request.parameter("mso_id"),
+            outcome: "accepted", detail: "The sign-in with the TV provider started.")
+        do {
+            let response = try startLogin(request, service)
+            service.recordActivation(attempt)
+            return response
+        } catch let error as HTTPError {
+            attempt.outcome = error.code
+            attempt.detail = error.message
+            service.recordActivation(attempt)
+            throw error
+        }
+    }
+
+    static func startLogin(_ request: Request, _ service: BackendService) throws -> Response {
+        if request.parameter("reg_code") == nil, request.parameter("\u{AE}_code") != nil {
+            throw HTTPError(.badRequest, code: "mangled_parameter", message: "The link says ®_code instead of reg_code: "
+                + "something turned “&reg” into “®” (an HTML page that did not escape the ampersand).")
+        }
         let code = try SDKRoutes.required(request, "reg_code")
         let requestorID = try SDKRoutes.required(request, "requestor_id")
-        guard let record = service.regcode(code), record.code.requestor == requestorID else {
-            throw HTTPError(.badRequest, code: "unknown_regcode", message: "No registration code \(code.uppercased()) for \(requestorID).")
+        guard let record = service.regcode(code) else {
+            throw HTTPError(.badRequest, code: "unknown_code", message: "No registration code \(code.uppercased()) exists here.")
+        }
+        guard record.code.requestor == requestorID else {
+            throw HTTPError(.badRequest, code: "wrong_requestor", message: "The code \(record.code.code) belongs to "
+                + "\(record.code.requestor), but the sign-in named \(requestorID) (another app or environment).")
         }
         guard record.expires > service.now() else {
-            throw HTTPError(.badRequest, code: "expired_regcode", message: "The registration code \(record.code.code) has expired.")
+            throw HTTPError(.badRequest, code: "expired", message: "The registration code \(record.code.code) has expired.")
         }
         guard let mvpdID = RESTCall.nonEmpty(request.parameter("mso_id")) ?? record.code.mvpd else {
             throw HTTPError(.badRequest, code: "missing_parameter", message: "The parameter mso_id is required.")
@@ -44,12 +70,19 @@ enum ActivationRoutes {
         guard let code = RESTCall.nonEmpty(request.parameter("code")?.trimmingCharacters(in: .whitespaces).uppercased()) else {
             return .html(codeForm(message: nil))
         }
+        func attempt(_ outcome: String, _ detail: String, requestor: String? = nil) {
+            service.recordActivation(ActivationAttempt(at: service.now(), code: code, via: "activation page",
+                requestorID: requestor, mvpdID: nil, outcome: outcome, detail: detail))
+        }
         guard let record = service.regcode(code) else {
+            attempt("unknown_code", "Someone typed \(code), which is not a code this service made.")
             return .html(codeForm(message: "The code \(code) is not valid. Check the code on your TV and try again."), status: .notFound)
         }
         guard record.expires > service.now() else {
+            attempt("expired", "Someone typed \(code) after it expired.", requestor: record.code.requestor)
             return .html(codeForm(message: "The code \(code) has expired. Ask your TV for a new code."), status: .gone)
         }
+        attempt("code_accepted", "Someone typed the code; the TV providers were listed.", requestor: record.code.requestor)
         let requestorID = record.code.requestor
         let programmer = service.programmer(requestorID)?.name ?? requestorID
         let mvpds = (record.code.mvpd.map { [$0] } ?? service.programmer(requestorID)?.mvpds ?? []).compactMap(service.mvpd)

@@ -40,6 +40,33 @@ extension BackendService {
         return state.withLock { $0.session(record.code.requestor, info.deviceId, appID: appID) }
     }
 
+    /// How many second-screen attempts the backend keeps (oldest dropped first).
+    static let keptActivationAttempts = 1000
+
+    /// Remembers a second-screen use of a code.
+    func recordActivation(_ attempt: ActivationAttempt) {
+        state.withLock { state in
+            state.activationAttempts.append(attempt)
+            if state.activationAttempts.count > Self.keptActivationAttempts { state.activationAttempts.removeFirst() }
+        }
+    }
+
+    /// A code's life (nil when the backend never made it or forgot it): its record, its sign-in, its attempts.
+    public func regcodeLife(_ code: String) -> RegcodeLife? {
+        guard let record = regcode(code) else { return nil }
+        let code = record.code.code
+        let attempts = state.withLock { $0.activationAttempts.filter { $0.code == code } }
+        return RegcodeLife(
+            code: code, requestor: record.code.requestor, deviceId: record.code.info.deviceId,
+            created: EpochMilliseconds.date(record.code.generated), expires: record.expires,
+            activated: session(for: record).map { !$0.revoked } ?? false, attempts: attempts)
+    }
+
+    /// The newest second-screen attempts, newest first.
+    public func recentActivations(limit: Int = 100) -> [ActivationAttempt] {
+        state.withLock { Array($0.activationAttempts.suffix(limit).reversed()) }
+    }
+
     private static func randomCode() -> String {
         let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
         return String((0..<7).map { _ in alphabet.randomElement()! })

@@ -66,6 +66,8 @@ struct BackendState: Sendable {
     var sessions: [String: AuthSession] = [:]
     var authorizations: [String: AuthZRecord] = [:]
     var regcodes: [String: RegistrationRecord] = [:]
+    /// Second-screen uses of codes, oldest first (at most ``BackendService/keptActivationAttempts``).
+    var activationAttempts: [ActivationAttempt] = []
     var usedMediaTokens: [String: Date] = [:]
     var nonces: [String: Date] = [:]
     var idpSessions: [String: IdPSession] = [:]

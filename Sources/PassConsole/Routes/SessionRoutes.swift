@@ -2,6 +2,7 @@ import AccessEnabler
 import Foundation
 import MicroHTTP
 import PassHistory
+import PassProtocol
 
 extension Console {
     struct SessionDetail: Encodable {
@@ -24,8 +25,14 @@ extension Console {
             let now = console.configuration.now()
             let storage = try? StorageReport.build(
                 devices: console.configuration.devices, apps: console.knownApps(), allowedMvpds: console.catalog.allowedMvpds, now: now)
+            // The backend's side of each registration code the TV showed (who tried to use it, and how).
+            var regcodes: [String: RegcodeLife] = [:]
+            if let admin = BackendAdmin(baseURL: console.configuration.backendURL) {
+                for code in SecondScreenCode.codes(in: events) { regcodes[code] = await admin.regcodeLife(code) }
+            }
             return .api(SessionDetail(
-                session: session, health: HealthCard.make(session: session, events: events, storage: storage, now: now),
+                session: session,
+                health: HealthCard.make(session: session, events: events, storage: storage, now: now, regcodes: regcodes),
                 flow: FlowProgress.replay(events)))
         }
     }

@@ -22,7 +22,9 @@ struct HealthCard: Encodable, Sendable {
     var verdicts: [Verdict]
 
     /// The card for `session`, from its events and the storage its app reads now.
-    static func make(session: HistorySession, events: [EntitlementEvent], storage: StorageReport?, now: Date) -> HealthCard {
+    static func make(
+        session: HistorySession, events: [EntitlementEvent], storage: StorageReport?, now: Date, regcodes: [String: RegcodeLife] = [:]
+    ) -> HealthCard {
         var lines: [String] = []
         let requestor = session.requestorID ?? "no Programmer yet"
         let domains = storage?.domains.filter { domain in
@@ -70,7 +72,7 @@ struct HealthCard: Encodable, Sendable {
             }
         }
         return HealthCard(headline: headline, lines: lines,
-            verdicts: SessionDiagnosis.diagnose(events: events, session: session, now: now))
+            verdicts: SessionDiagnosis.diagnose(events: events, session: session, now: now, regcodes: regcodes))
     }
 
     /// `2026-11-24 14:32 UTC`.

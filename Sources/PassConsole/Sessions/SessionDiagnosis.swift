@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import PassProtocol
 import PassHistory
 
 /// Names, in words, the field problems support staff meet most (../shared/research/field-problems.md, "the ten
@@ -10,11 +11,13 @@ enum SessionDiagnosis {
     /// How long a login page may stay open before the console calls the login stuck.
     static let stuckLoginAfter: TimeInterval = 120
 
-    static func diagnose(events: [EntitlementEvent], session: HistorySession, now: Date = Date()) -> [Verdict] {
+    /// - Parameter regcodes: the backend's record of each registration code the session's TV showed, when known.
+    static func diagnose(
+        events: [EntitlementEvent], session: HistorySession, now: Date = Date(), regcodes lives: [String: RegcodeLife] = [:]
+    ) -> [Verdict] {
         var verdicts: [Verdict] = []
         var loginOpenedAt: Date?
         var externalURLCalls = 0
-        var regcodes: [String] = []
         for event in events {
             switch event.kind {
             case .storageChanged(_, let change) where change.hasPrefix("sanitizer removed"):
@@ -65,8 +68,6 @@ enum SessionDiagnosis {
                 loginOpenedAt = nil
             case .callback(.setAuthenticationStatus):
                 loginOpenedAt = nil
-            case .stateChanged("authentication", _, let to) where to.hasPrefix("polling"):
-                if let code = FlowProgress.code(in: to), !regcodes.contains(code) { regcodes.append(code) }
             case .callback(.status(let dictionary)):
                 if let code = dictionary["status"] ?? dictionary["code"], code.hasPrefix("VSA") || code == "N003" || code == "N004" || code == "N005" {
                     verdicts.append(Verdict(id: "apple_sso", title: "Apple single sign-on: \(code)",
@@ -89,12 +90,8 @@ enum SessionDiagnosis {
                     + "media tokens as expired. Not a provider problem: set the device's date and time to automatic.",
                 severity: "error"))
         }
-        if !regcodes.isEmpty {
-            verdicts.append(Verdict(id: "second_screen_code", title: "Second-screen code",
-                text: "The TV showed \(regcodes.joined(separator: ", ")); "
-                    + (events.contains { if case .callback(.setAuthenticationStatus(1, _)) = $0.kind { true } else { false } }
-                        ? "it was activated and the TV signed in." : "it has not been activated."),
-                severity: "info"))
+        for code in SecondScreenCode.codes(in: events) {
+            verdicts.append(SecondScreenCode.verdict(code: code, events: events, life: lives[code], now: now))
         }
         return verdicts
     }

@@ -1,0 +1,28 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import PassProtocol
+
+/// What the console asks the entitlement backend about directly (its `/admin` routes): things only the server saw,
+/// such as the second-screen attempts to use a registration code.
+struct BackendAdmin: Sendable {
+    let baseURL: URL
+
+    init?(baseURL: String?) {
+        guard let baseURL, let url = URL(string: baseURL) else { return nil }
+        self.baseURL = url
+    }
+
+    /// The backend's record of a registration code; nil when it does not know the code or cannot be reached.
+    func regcodeLife(_ code: String) async -> RegcodeLife? {
+        var request = URLRequest(url: baseURL.appendingPathComponent("admin/regcodes/\(code)"))
+        request.timeoutInterval = 2
+        guard let (data, response) = try? await URLSession.shared.data(for: request),
+            (response as? HTTPURLResponse)?.statusCode == 200
+        else { return nil }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try? decoder.decode(RegcodeLife.self, from: data)
+    }
+}
