@@ -86,4 +86,18 @@ struct RouterTests {
         let response = await Self.router().respond(to: Request(method: "GET", path: "/hello/there"))
         #expect(String(decoding: response.bodyData, as: UTF8.self) == "hello there")
     }
+
+    @Test func aRouteStartingWithACaptureStillWinsOverTheMountAndOtherPathsReachTheFiles() async throws {
+        let (root, _) = try StaticFilesTests.makeRoot()
+        var router = Router()
+        router.get("/api/ping") { _ in .text("pong") }
+        router.get("/{name}/info") { request in .text("info of \(request.pathParameters["name"] ?? "")") }
+        router.mount(StaticFiles(root: root), at: "/")
+        try await TestServer.with(router) { _, client async throws in
+            #expect(try await client.get("/js/info").text == "info of js")
+            #expect(try await client.get("/js/app.js").text == "export const x = 1;")
+            #expect(try await client.get("/api/ping").text == "pong")
+            #expect(try await client.get("/nothing-here").status == 404)
+        }
+    }
 }

@@ -1,5 +1,5 @@
 import Foundation
-import MicroHTTP
+@testable import MicroHTTP
 import PassTestSupport
 import Testing
 
@@ -70,5 +70,48 @@ struct StaticFilesTests {
             #expect(symlink.text != "secret")
             #expect(try await client.get("/missing.js").status == 404)
         }
+    }
+
+    /// Adds a header to every answer of the router it wraps (as a middleware would).
+    struct Tagging: HTTPResponder {
+        let router: Router
+        func respondInline(to request: Request) -> Response? {
+            guard var response = router.respondInline(to: request) else { return nil }
+            if request.path.hasSuffix("tagged.js") { response.addHeader("X-Tag", "added") }
+            return response
+        }
+        func respond(to request: Request) async -> Response { respondInline(to: request) ?? Response(status: .notFound) }
+    }
+
+    @Test func aCachedFileIsServedFromItsPreparedAnswerUntilItChangesOrSomeoneEditsTheAnswer() async throws {
+        let (root, _) = try Self.makeRoot()
+        try "export const tag = 1;".write(toFile: root + "/js/tagged.js", atomically: true, encoding: .utf8)
+        try await TestServer.with(Tagging(router: Self.router(root))) { server, client async throws in
+            // The same bytes and headers on every request, over one kept-alive connection and over new ones.
+            var etags: Set<String> = []
+            for _ in 0..<20 {
+                let answer = try await client.get("/js/app.js")
+                #expect(answer.text == "export const x = 1;")
+                #expect(answer.header("content-type") == "text/javascript; charset=utf-8")
+                etags.insert(answer.header("etag") ?? "")
+            }
+            #expect(etags.count == 1)
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /js/app.js HTTP/1.1\r\nHost: x\r\n\r\nGET /js/app.js HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            let both = await connection.read(until: "Connection: close", timeout: .seconds(5))
+            #expect(both.hasPrefix("HTTP/1.1 200 OK") && both.contains("export const x = 1;HTTP/1.1 200 OK"))
+            // A header added after the file server answered is sent (the prepared answer is not used for it).
+            #expect(try await client.get("/js/tagged.js").header("x-tag") == "added")
+            #expect(try await client.get("/js/tagged.js").header("x-tag") == "added")
+            // A changed file is served new.
+            try await Task.sleep(for: .milliseconds(20))
+            try "export const x = 3;".write(toFile: root + "/js/app.js", atomically: true, encoding: .utf8)
+            #expect(try await client.get("/js/app.js").text == "export const x = 3;")
+        }
+    }
+
+    @Test func onlyDotSegmentsLeaveTheRoot() {
+        for path in ["/..", "/a/../b", "/.", "/a/./b", "/a\\b", "/x\u{0}y", "../"] { #expect(StaticFiles.leavesRoot(path), "\(path)") }
+        for path in ["/", "/...", "/.well-known/x", "/a..b", "/js/app.js", ""] { #expect(!StaticFiles.leavesRoot(path), "\(path)") }
     }
 }

@@ -17,7 +17,10 @@ public struct Response: Sendable {
     /// Response headers, in order; a name may repeat (`Set-Cookie`).
     public var headers: [(name: String, value: String)]
     /// The body.
-    public var body: Body
+    public var body: Body { didSet { prepared = nil } }
+    /// The same answer built once for libmicrohttpd (a cached static file), used when status and headers still
+    /// match it; changing the body drops it.
+    public var prepared: PreparedResponse?
 
     /// Creates a response.
     public init(status: HTTPStatus = .ok, headers: [(name: String, value: String)] = [], body: Body = .data(Data())) {

@@ -29,6 +29,9 @@ public struct Router: HTTPResponder {
     }
 
     private var routes: [Route] = []
+    /// Every route's first path segment when all of them start with a literal (`nil` otherwise): a path whose
+    /// first segment is none of them goes straight to the mounts (a static file skips the route table).
+    private var heads: Set<String>? = []
     private var mounts: [(prefix: String, files: StaticFiles)] = []
     /// Renders errors thrown by handlers; the default renders ``HTTPError`` as JSON and anything else as a 500.
     public var errorRenderer: @Sendable (any Error, Request) -> Response = Router.defaultErrorResponse
@@ -38,12 +41,17 @@ public struct Router: HTTPResponder {
 
     /// Adds a route for `method` and `pattern`.
     public mutating func on(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        routes.append(Route(method: method.uppercased(), pattern: RoutePattern(pattern), action: .deferred(handler)))
+        add(Route(method: method.uppercased(), pattern: RoutePattern(pattern), action: .deferred(handler)))
     }
 
     /// Adds a route answered inline on the network thread (cheap, non-blocking handlers only).
     public mutating func on(_ method: String, _ pattern: String, inline handler: @escaping InlineHandler) {
-        routes.append(Route(method: method.uppercased(), pattern: RoutePattern(pattern), action: .inline(handler)))
+        add(Route(method: method.uppercased(), pattern: RoutePattern(pattern), action: .inline(handler)))
+    }
+
+    private mutating func add(_ route: Route) {
+        routes.append(route)
+        if case .literal(let head)? = route.pattern.segments.first { heads?.insert(head) } else { heads = nil }
     }
 
     /// Adds a `GET` route (which also answers `HEAD`).
@@ -69,6 +77,9 @@ public struct Router: HTTPResponder {
 
     func match(_ request: Request) -> Match {
         var allowed: [String] = []
+        if let heads, let head = Self.firstSegment(of: request.path), !heads.contains(String(head)) {
+            return mounted(request)
+        }
         let segments = RoutePattern.segments(of: request.path)
         for route in routes {
             guard let parameters = route.pattern.match(segments) else { continue }
@@ -78,12 +89,22 @@ public struct Router: HTTPResponder {
             allowed.append(route.method)
         }
         if !allowed.isEmpty { return .methodNotAllowed(allowed) }
+        return mounted(request)
+    }
+
+    /// The mount serving `request` (GET and HEAD only), or not found.
+    private func mounted(_ request: Request) -> Match {
         if request.method == "GET" || request.method == "HEAD" {
             for mount in mounts where (request.path + "/").hasPrefix(mount.prefix) {
                 return .staticFiles(mount.files, String(request.path.dropFirst(mount.prefix.count - 1)))
             }
         }
         return .notFound
+    }
+
+    /// `app.js` of `/app.js`, `api` of `/api/events`; nil for `/`.
+    static func firstSegment(of path: String) -> Substring? {
+        path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true).first
     }
 
     /// True when `request` matches a route registered with `inline:` (its answer needs no task).

@@ -17,8 +17,7 @@ public final class StaticFiles: Sendable {
     /// Sent as `Cache-Control`; browsers revalidate with the `ETag`.
     public let cacheControl: String
     private let cache = Mutex<[String: CachedFile]>([:])
-    /// Recent `realpath` answers (one second): resolving costs four `readlink` calls per request. A cached answer
-    /// is always a path inside the root, so staleness can only serve an in-root file, never one outside it.
+    /// Recent answers of ``locate`` by requested path (one second): resolving costs four `readlink` calls per request.
     private let resolved = Mutex<[String: (path: String, at: ContinuousClock.Instant)]>([:])
     private static let cacheableSize: UInt64 = 256 * 1024
     private static let cacheEntries = 512
@@ -32,6 +31,8 @@ public final class StaticFiles: Sendable {
         /// of a cached answer's cost).
         var etag: String
         var headers: [(name: String, value: String)]
+        /// The `200` answer built once for libmicrohttpd.
+        var prepared: PreparedResponse
     }
 
     /// Creates a file server for `root` (resolved now; a missing root serves nothing but `404`s).
@@ -42,26 +43,60 @@ public final class StaticFiles: Sendable {
 
     /// The answer for `relativePath` (decoded, starting with `/`).
     public func response(for relativePath: String, request: Request) -> Response {
-        let components = relativePath.split(separator: "/", omittingEmptySubsequences: true)
-        // Byte checks: `Substring.contains(String)` goes through Foundation's `range(of:)`, a hot spot per request.
-        if components.contains(where: { $0 == ".." || $0 == "." || $0.utf8.contains { $0 == 0 || $0 == 0x5C } }) {
+        if Self.leavesRoot(relativePath) {
             return HTTPError(.forbidden, code: "path_forbidden", message: "Paths may not leave the served folder.")
                 .response
         }
-        var candidate = root + "/" + components.joined(separator: "/")
         var info = stat()
-        guard let resolved = resolveInsideRoot(candidate), stat(resolved, &info) == 0 else { return notFound(relativePath) }
-        candidate = resolved
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            guard let index = Self.resolve(candidate + "/index.html"), index.hasPrefix(root + "/"),
-                stat(index, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG
-            else { return notFound(relativePath) }
-            candidate = index
-        }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return notFound(relativePath) }
-        return fileResponse(path: candidate, size: UInt64(info.st_size), mtime: Int(info.st_mtim.tv_sec),
+        guard let path = locate(relativePath, &info) else { return notFound(relativePath) }
+        return fileResponse(path: path, size: UInt64(info.st_size), mtime: Int(info.st_mtim.tv_sec),
             nanos: Int(info.st_mtim.tv_nsec), request: request)
     }
+
+    /// Whether a segment of `path` is `..` or `.`, or holds a NUL or a backslash (bytes only: no allocation).
+    static func leavesRoot(_ path: String) -> Bool {
+        var segmentLength = 0, dots = 0
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "/") {
+                if segmentLength > 0, dots == segmentLength, dots <= 2 { return true }
+                segmentLength = 0
+                dots = 0
+                continue
+            }
+            if byte == 0 || byte == 0x5C { return true }
+            segmentLength += 1
+            if byte == UInt8(ascii: ".") { dots += 1 }
+        }
+        return segmentLength > 0 && dots == segmentLength && dots <= 2
+    }
+
+    /// The regular file inside the root that `relativePath` names (a folder's `index.html`), its `stat` in `info`.
+    private func locate(_ relativePath: String, _ info: inout stat) -> String? {
+        let now = ContinuousClock.now
+        // Resolved within the last second: one `stat` instead of `realpath`'s `readlink` calls.
+        if let hit = resolved.withLock({ $0[relativePath] }), now - hit.at < .seconds(1),
+            stat(hit.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG
+        {
+            return hit.path
+        }
+        let components = relativePath.split(separator: "/", omittingEmptySubsequences: true)
+        guard var path = Self.resolve(root + "/" + components.joined(separator: "/")), isInsideRoot(path),
+            stat(path, &info) == 0
+        else { return nil }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            guard let index = Self.resolve(path + "/index.html"), isInsideRoot(index), stat(index, &info) == 0 else { return nil }
+            path = index
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        // A cached answer is always a file inside the root, so staleness can only serve an in-root file.
+        resolved.withLock { entries in
+            if entries.count >= 1024 { entries.removeAll() }
+            entries[relativePath] = (path, now)
+        }
+        return path
+    }
+
+    private func isInsideRoot(_ path: String) -> Bool { path == root || path.hasPrefix(root + "/") }
 
     private func fileResponse(path: String, size: UInt64, mtime: Int, nanos: Int, request: Request) -> Response {
         let cacheable = size <= Self.cacheableSize
@@ -83,29 +118,25 @@ public final class StaticFiles: Sendable {
             return Response(status: .notModified, headers: headers)
         }
         guard cacheable else { return Response(headers: headers, body: .file(path: path, size: size)) }
-        if let hit { return Response(headers: headers, body: .data(hit.data)) }
+        if let hit {
+            var response = Response(headers: headers, body: .data(hit.data))
+            response.prepared = hit.prepared
+            return response
+        }
         guard let data = FileManager.default.contents(atPath: path) else { return notFound(path) }
+        let prepared = PreparedResponse(headers: headers, data: data)
         cache.withLock { entries in
             if entries.count >= Self.cacheEntries { entries.removeAll() }
-            entries[path] = CachedFile(size: size, mtime: mtime, nanos: nanos, data: data, etag: etag, headers: headers)
+            entries[path] = CachedFile(
+                size: size, mtime: mtime, nanos: nanos, data: data, etag: etag, headers: headers, prepared: prepared)
         }
-        return Response(headers: headers, body: .data(data))
+        var response = Response(headers: headers, body: .data(data))
+        response.prepared = prepared
+        return response
     }
 
     private func notFound(_ path: String) -> Response {
         HTTPError(.notFound, code: "file_not_found", message: "No such file.", detail: path).response
-    }
-
-    /// `realpath(candidate)` when it lies inside the root, from the one-second cache when possible.
-    private func resolveInsideRoot(_ candidate: String) -> String? {
-        let now = ContinuousClock.now
-        if let hit = resolved.withLock({ $0[candidate] }), now - hit.at < .seconds(1) { return hit.path }
-        guard let path = Self.resolve(candidate), path == root || path.hasPrefix(root + "/") else { return nil }
-        resolved.withLock { entries in
-            if entries.count >= 1024 { entries.removeAll() }
-            entries[candidate] = (path, now)
-        }
-        return path
     }
 
     private static func resolve(_ path: String) -> String? {
