@@ -26,12 +26,12 @@ let package = Package(
             pkgConfig: "libmicrohttpd",
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
-        // The HTTP date format, shared by the server (Last-Modified, Date) and the SDK (reading a server's Date).
-        .target(name: "HTTPDateFormat"),
+        // Dates in the wire's fixed formats (HTTP-date, ISO 8601 with milliseconds), shared by the server and the SDK.
+        .target(name: "WireDates"),
         .target(
             name: "MicroHTTP",
             dependencies: [
-                "CMicroHTTPD", "HTTPDateFormat",
+                "CMicroHTTPD", "WireDates",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -44,7 +44,7 @@ let package = Package(
         .target(
             name: "PassBackend",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "HTTPDateFormat",
+                "MicroHTTP", "PassProtocol", "WireDates",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -53,7 +53,7 @@ let package = Package(
         .target(
             name: "AccessEnabler",
             dependencies: [
-                "PassProtocol", "PassStorage", "HTTPDateFormat",
+                "PassProtocol", "PassStorage", "WireDates",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]

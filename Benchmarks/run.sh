@@ -440,7 +440,7 @@ stop_pid "$BACKEND_PID"
 echo
 log "Console history: SQLite ingest, page queries at ${HISTORY_EVENTS:-1000000} events, live feed latency (passconsole bench-console)"
 CONSOLE_TABLE=""
-if "$BIN" bench-console --history-events "${HISTORY_EVENTS:-1000000}" --folder "$WORK" >"$WORK/console.out" 2>"$WORK/console.err"; then
+if "$BIN" bench-console --history-events "${HISTORY_EVENTS:-1000000}" --folder "$WORK/console" >"$WORK/console.out" 2>"$WORK/console.err"; then
     sed 's/^/  /' "$WORK/console.out"
     CONSOLE_TABLE=$(grep '^|' "$WORK/console.out")
 else

@@ -1,5 +1,5 @@
 import Foundation
-import HTTPDateFormat
+import WireDates
 import Logging
 import MicroHTTP
 import PassProtocol

@@ -1,4 +1,5 @@
 import Foundation
+import WireDates
 
 extension EntitlementEvent {
     /// The one wire form of events between processes: what the ``EventReporter`` sends, what a console's ingest
@@ -81,7 +82,7 @@ extension EntitlementEvent {
 
         /// `2026-11-23T14:32:05.120Z`.
         public static func format(_ date: Date) -> String {
-            date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+            ISODate.format(date)
         }
 
         /// Reads `2026-11-23T14:32:05.120Z` or `2026-11-23T14:32:05Z` (any offset).

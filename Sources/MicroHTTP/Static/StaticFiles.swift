@@ -1,5 +1,5 @@
 import Foundation
-import HTTPDateFormat
+import WireDates
 import Synchronization
 
 #if canImport(Glibc)

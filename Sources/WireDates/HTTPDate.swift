@@ -10,7 +10,7 @@ public enum HTTPDate {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
         let dayNumber = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - dayNumber * 86400
-        let (year, month, day) = civil(fromDays: dayNumber)
+        let (year, month, day) = Civil.date(fromDays: dayNumber)
         let weekday = days[((dayNumber % 7) + 7) % 7]
         // Plain string building: `String(format:)` went through CFString and cost more than the rest of a
         // static file answer.
@@ -32,12 +32,15 @@ public enum HTTPDate {
         else { return nil }
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
         guard time.count == 3 else { return nil }
-        let days = daysFromCivil(year: year, month: month + 1, day: day)
+        let days = Civil.days(year: year, month: month + 1, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86400 + time[0] * 3600 + time[1] * 60 + time[2]))
     }
+}
 
-    // Howard Hinnant's civil-calendar algorithms: exact for the proleptic Gregorian calendar, no Calendar needed.
-    private static func civil(fromDays z: Int) -> (Int, Int, Int) {
+/// Howard Hinnant's civil-calendar algorithms: exact for the proleptic Gregorian calendar, no Calendar needed.
+enum Civil {
+    /// Year, month (1–12) and day of the `z`th day since 1970-01-01.
+    static func date(fromDays z: Int) -> (Int, Int, Int) {
         let z = z + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let doe = z - era * 146_097
@@ -49,7 +52,8 @@ public enum HTTPDate {
         return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+    /// Days since 1970-01-01 of a date.
+    static func days(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yoe = y - era * 400
