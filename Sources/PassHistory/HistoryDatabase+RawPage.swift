@@ -81,15 +81,15 @@ extension HistoryDatabase {
                     CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).failure') END AS httpFailure
                 FROM event WHERE id IN (\(ids.map(String.init).joined(separator: ","))) ORDER BY id \(order)
                 """)
+        // Columns by position: by name, GRDB lowercases the name on every read.
         let events = rows.prefix(limit).map { row -> RawStoredEvent in
             var http: RawStoredEvent.HTTP?
-            if let method: String = row["httpMethod"] {
-                let status: Int? = row["httpStatus"]
+            if let method: String = row[5] {
+                let status: Int? = row[4]
                 http = RawStoredEvent.HTTP(
-                    method: method, url: row["httpURL"] ?? "", status: status == 0 ? nil : status,
-                    durationMs: row["httpDuration"] ?? 0, failure: row["httpFailure"])
+                    method: method, url: row[6] ?? "", status: status == 0 ? nil : status, durationMs: row[7] ?? 0, failure: row[8])
             }
-            return RawStoredEvent(id: row["id"], summary: row["summary"], kind: row["kind"], payload: row["payload"], http: http)
+            return RawStoredEvent(id: row[0], summary: row[1], kind: row[2], payload: row[3], http: http)
         }
         return (events, rows.count > limit ? events.last?.id : nil)
     }
