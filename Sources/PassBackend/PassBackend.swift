@@ -47,7 +47,9 @@ public struct PassBackend: HTTPResponder {
     /// can compare its clock with the server's; libmicrohttpd adds no second one.
     func dated(_ response: Response) -> Response {
         var response = response
-        response.headers.removeAll { $0.name.lowercased() == "date" }
+        if response.headers.contains(where: { $0.name.equalsIgnoringASCIICase("Date") }) {
+            response.headers.removeAll { $0.name.equalsIgnoringASCIICase("Date") }
+        }
         response.headers.append((name: "Date", value: HTTPDate.format(service.now())))
         return response
     }

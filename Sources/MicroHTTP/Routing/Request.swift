@@ -124,7 +124,7 @@ public enum FormEncoding {
 extension String {
     /// Equality ignoring ASCII case, for header names (tokens are ASCII): byte-wise, without Foundation's
     /// Unicode-aware `caseInsensitiveCompare`, which showed up in per-request profiles.
-    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+    public func equalsIgnoringASCIICase(_ other: String) -> Bool {
         var a = utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {

@@ -24,11 +24,18 @@ struct ClockOffset: Equatable {
     /// Beyond the SDK's tolerance (it warns with CFG100 past it too).
     var isWrong: Bool { abs(seconds) > AccessEnabler.clockSkewTolerance }
 
+    /// The size of the offset in words: whole minutes past two minutes (a `Date` header truncates to the second,
+    /// so a two-day offset measures as 1 d 23 h 59 min 59.4 s), whole seconds below.
+    var magnitude: String {
+        let size = abs(seconds)
+        return Duration.words(size >= 120 ? (size / 60).rounded() * 60 : size.rounded())
+    }
+
     /// `The device's clock is 2 d behind the backend's.` / `… agrees with the backend's (within 1 s).`
     var sentence: String {
         // `Date` headers have whole seconds: under 2 s is as close as can be told.
         guard abs(seconds) >= 2 else { return "The device's clock agrees with the backend's (within 1 s, \(samples) answers)." }
         let direction = seconds > 0 ? "behind" : "ahead of"
-        return "The device's clock is \(Duration.words(abs(seconds))) \(direction) the backend's (\(samples) answers)."
+        return "The device's clock is \(magnitude) \(direction) the backend's (\(samples) answers)."
     }
 }

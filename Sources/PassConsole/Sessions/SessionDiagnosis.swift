@@ -84,7 +84,7 @@ enum SessionDiagnosis {
                 severity: "error"))
         }
         if let offset = ClockOffset.measure(events), offset.isWrong {
-            verdicts.append(Verdict(id: "clock_offset", title: "Device clock off by \(Duration.words(abs(offset.seconds)))",
+            verdicts.append(Verdict(id: "clock_offset", title: "Device clock off by \(offset.magnitude)",
                 text: offset.sentence + " The SDK judges token lifetimes by the device's clock, so sign-ins and "
                     + "authorizations can look expired early or alive too long, and the player's server may refuse short "
                     + "media tokens as expired. Not a provider problem: set the device's date and time to automatic.",

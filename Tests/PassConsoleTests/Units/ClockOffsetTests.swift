@@ -23,6 +23,9 @@ struct ClockOffsetTests {
         #expect(abs(offset.seconds - 172_800) < 1)
         #expect(offset.isWrong)
         #expect(offset.sentence.contains("behind the backend's"))
+        // A two-day offset measured through a whole-second Date header still reads as two days.
+        let truncated = try #require(ClockOffset.measure([exchange(at: 1000.6, serverAt: 1000 + 172_800, durationMs: 0)]))
+        #expect(truncated.magnitude == Duration.words(172_800))
     }
 
     @Test func aRightClockIsSaidToAgreeAndNoAnswerMeansNoFigure() throws {
