@@ -1,13 +1,24 @@
 import Foundation
+import Synchronization
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the date format of HTTP headers.
 public enum HTTPDate {
     private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
     private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
+    /// The last date formatted: a server dates every answer, and most answers of one second share it.
+    private static let last = Mutex<(seconds: Int, text: String)>((Int.min, ""))
+
     /// Formats a date in GMT.
     public static func format(_ date: Date) -> String {
         let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        if let hit = last.withLock({ $0.seconds == seconds ? $0.text : nil }) { return hit }
+        let text = build(seconds)
+        last.withLock { $0 = (seconds, text) }
+        return text
+    }
+
+    private static func build(_ seconds: Int) -> String {
         let dayNumber = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         let secondOfDay = seconds - dayNumber * 86400
         let (year, month, day) = Civil.date(fromDays: dayNumber)

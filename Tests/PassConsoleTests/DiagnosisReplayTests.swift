@@ -150,4 +150,30 @@ struct DiagnosisReplayTests {
             #expect(text.contains("valid until"))
         }
     }
+
+    @Test func aRealSessionOfTheSDKKeepsEveryRuleOfItsCallbackContract() async throws {
+        try await ConsoleFixture.with { fixture in
+            // A full life: login through the picker and the MVPD page, authorizations (one denied), a check, a logout
+            fixture.backend.faults.denials = [Denial(mvpd: "Cablevision", resource: "movies", message: "0033: not in package")]
+            try await fixture.signIn()
+            for resource in ["news", "movies"] {
+                try await fixture.call("news-ios", "getAuthorization", ["resource": resource])
+                try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains {
+                    ["setToken", "tokenRequestFailed"].contains($0["name"] as? String) && "\($0)".contains(resource) } }
+            }
+            try await fixture.call("news-ios", "checkAuthentication")
+            try await fixture.call("news-ios", "logout")
+            try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
+            try await fixture.waitForEvents(atLeast: 30)
+            try await Task.sleep(for: .milliseconds(200))
+            let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
+            let id = try #require(sessions.first?["id"] as? String)
+            let rules = await fixture.get("/api/sessions/\(id)").json["contract"] as? [[String: Any]] ?? []
+            let broken = rules.filter { $0["status"] as? String == "broken" }
+            #expect(broken.isEmpty, "\(broken)")
+            let kept = Set(rules.filter { $0["status"] as? String == "kept" }.compactMap { $0["id"] as? String })
+            #expect(kept.isSuperset(of: ["requestor_first", "one_authorization_answer", "authorization_tracked",
+                "authentication_tracked", "documented_error_codes", "media_tokens_not_stored", "check_is_local", "logout_ends_signed_out"]))
+        }
+    }
 }

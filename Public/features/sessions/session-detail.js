@@ -63,6 +63,28 @@ function timeline(session, events) {
   }));
 }
 
+const CONTRACT = {
+  kept: { icon: '✓', label: 'Kept' },
+  broken: { icon: '✗', label: 'Broken' },
+  unexercised: { icon: '–', label: 'Not exercised' },
+};
+
+/** The SDK's delegate contract, rule by rule, as this session's callbacks kept or broke it. */
+function contractCard(rules) {
+  const broken = rules.filter((r) => r.status === 'broken').length;
+  return h('section.card.contract', { id: 'contract-card', 'aria-labelledby': 'contract-heading' },
+    h('h3', { id: 'contract-heading' }, 'Callback contract ',
+      h('span.muted.small', null, broken ? `(${broken} rule${broken === 1 ? '' : 's'} broken)` : '(every rule this session exercised was kept)')),
+    h('ul.contract-rules', null, rules.map((r) => {
+      const look = CONTRACT[r.status] ?? CONTRACT.unexercised;
+      return h(`li.contract-${r.status}`, { 'data-rule': r.id },
+        h('span.icon', { 'aria-hidden': 'true' }, look.icon), ' ',
+        h('strong', null, `${look.label}: `), r.rule,
+        r.checked ? h('span.muted.small', null, ` (checked ${r.checked}×)`) : null,
+        r.violations?.length ? h('ul', null, r.violations.map((v) => h('li', null, v))) : null);
+    })));
+}
+
 /** Load and render session `id` into `el`. Returns false when it failed. */
 export async function renderSession(el, id) {
   let data;
@@ -88,6 +110,7 @@ export async function renderSession(el, id) {
     h('p.links', null, h('a', { href: hashFor('events', [], { q: `session:${s.id}` }) }, 'Events of this session'), ' · ',
       h('a', { href: hashFor('network', [], { q: `session:${s.id}` }) }, 'Its HTTP exchanges')),
     healthCard(s, data.health ?? { headline: 'No health summary.', lines: [], verdicts: [] }),
+    contractCard(data.contract ?? []),
     h('section.card', { 'aria-label': 'Flow' }, h('h3', null, 'Flow'), flowDiagram(data.flow)),
     h('section.card', { 'aria-labelledby': 'timeline-heading' },
       h('h3', { id: 'timeline-heading' }, 'Timeline ', h('span.muted.small', null, '(oldest first; “+ms” is the time since the previous event)')),

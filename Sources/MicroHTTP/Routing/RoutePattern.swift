@@ -20,22 +20,28 @@ struct RoutePattern: Sendable {
         path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     }
 
-    /// The captured parameters when `path` matches, otherwise `nil`.
+    /// The captured parameters when `path` matches, otherwise `nil`. The shape (length and literals) is checked
+    /// first without allocating: a request is tried against every route, and most of them fail on it.
     func match(_ path: [String]) -> [String: String]? {
+        if case .rest? = segments.last {
+            guard path.count >= segments.count else { return nil }
+        } else {
+            guard path.count == segments.count else { return nil }
+        }
+        for (index, segment) in segments.enumerated() {
+            if case .literal(let literal) = segment, path[index] != literal { return nil }
+        }
         var parameters: [String: String] = [:]
         for (index, segment) in segments.enumerated() {
             switch segment {
             case .rest(let name):
-                guard index < path.count else { return nil }
                 parameters[name] = path[index...].joined(separator: "/")
-                return parameters
-            case .literal(let literal):
-                guard index < path.count, path[index] == literal else { return nil }
             case .capture(let name):
-                guard index < path.count else { return nil }
                 parameters[name] = path[index]
+            case .literal:
+                break
             }
         }
-        return path.count == segments.count ? parameters : nil
+        return parameters
     }
 }

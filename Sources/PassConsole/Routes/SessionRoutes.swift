@@ -8,6 +8,8 @@ extension Console {
     struct SessionDetail: Encodable {
         var session: HistorySession
         var health: HealthCard
+        /// The delegate contract, rule by rule (``CallbackContract``).
+        var contract: [CallbackContract.Rule]
         var flow: FlowProgress
     }
 
@@ -33,6 +35,7 @@ extension Console {
             return .api(SessionDetail(
                 session: session,
                 health: HealthCard.make(session: session, events: events, storage: storage, now: now, regcodes: regcodes),
+                contract: CallbackContract.check(events),
                 flow: FlowProgress.replay(events)))
         }
     }

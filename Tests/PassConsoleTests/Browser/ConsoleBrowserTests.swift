@@ -66,6 +66,16 @@ struct ConsoleBrowserTests {
             try await browser.waitUntil("the filter cue", "return (document.querySelector('#filter-cue')?.innerText ?? '').match(/\\d+ hidden/) !== null;")
             #expect(try await browser.run("return [...document.querySelectorAll('#events-table tr[data-event-id]')].every(r => r.innerText.includes('callback'));") as? Bool == true)
             await browser.saveScreenshot("events-filtered", root: Self.repository)
+            // And the session's page explains it: the health card, and the callback contract with every rule kept
+            try await fixture.waitForEvents(atLeast: 20)
+            let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
+            let id = try #require(sessions.first?["id"] as? String)
+            try await browser.open(fixture.console.baseURL + "/#/sessions/\(id)")
+            try await browser.waitFor("#contract-card li.contract-kept[data-rule=\"requestor_first\"]")
+            #expect(try await browser.text("#health-card .headline")?.hasPrefix("Signed in with Cablevision") == true)
+            #expect(try await browser.run("return document.querySelectorAll('#contract-card .contract-broken').length;") as? Int == 0)
+            #expect(try await browser.run("return document.getElementById('fleet').hidden;") as? Bool == true)
+            await browser.saveScreenshot("session-health-and-contract", root: Self.repository)
         }
     }
 
