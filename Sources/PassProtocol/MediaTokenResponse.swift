@@ -73,3 +73,14 @@ public struct MediaTokenResponse: RESTPayload {
         }
     }
 }
+
+extension MediaTokenResponse {
+    /// Written by hand: the media token answer is the hottest REST path, and `JSONEncoder` was a tenth of its CPU.
+    /// Byte-equal to the encoded form (tested).
+    public func json() -> Data {
+        Data(JSONText.object([
+            "resource": resource, "requestor": requestor, "expires": expires, "serializedToken": serializedToken,
+            "userId": userId, "mvpdId": mvpdId,
+        ]).utf8)
+    }
+}

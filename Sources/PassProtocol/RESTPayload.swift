@@ -6,6 +6,8 @@ import Foundation
 public protocol RESTPayload: Codable, Sendable, Equatable {
     /// The payload as compact XML.
     func xml() -> String
+    /// The payload as JSON (a default encodes it with `JSONEncoder`; hot answers write it by hand).
+    func json() -> Data
 }
 
 extension RESTPayload {

@@ -142,3 +142,19 @@ struct RESTPayloadTests {
         }
     }
 }
+
+struct HandWrittenJSONTests {
+    @Test func theMediaTokenAnswerWrittenByHandIsByteEqualToTheEncodedOne() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        for answer in [
+            MediaTokenResponse(resource: "news", requestor: "REF30", expires: "1795000000123",
+                serializedToken: "PHNpZ25hdHVyZUluZm8+abc/def+==", userId: "guid-1", mvpdId: "Dish"),
+            MediaTokenResponse(resource: "<rss version=\"2.0\"><title>a\\b\n\t\u{1}é/x</title></rss>", requestor: "R",
+                expires: "", serializedToken: "", userId: "ü\"", mvpdId: "M"),
+        ] {
+            #expect(answer.json() == (try encoder.encode(answer)))
+            #expect(try MediaTokenResponse.decode(json: answer.json()) == answer)
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import Foundation
+import PassProtocol
 
 extension EntitlementEvent {
     /// How dates are written by ``fastJSON(dates:)``.
@@ -239,31 +240,6 @@ struct FastJSONWriter {
 
     /// A JSON string: `"` and `\` escaped, control characters as `\n`-style or `\u00XX` escapes, `/` left alone.
     mutating func string(_ value: String) {
-        output += "\""
-        var plainStart = value.utf8.startIndex
-        let utf8 = value.utf8
-        var index = utf8.startIndex
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte == 0x22 || byte == 0x5C || byte < 0x20 {
-                output += String(value[plainStart..<index])
-                switch byte {
-                case 0x22: output += "\\\""
-                case 0x5C: output += "\\\\"
-                case 0x08: output += "\\b"
-                case 0x0C: output += "\\f"
-                case 0x0A: output += "\\n"
-                case 0x0D: output += "\\r"
-                case 0x09: output += "\\t"
-                default:
-                    let hex = String(byte, radix: 16)
-                    output += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                }
-                plainStart = utf8.index(after: index)
-            }
-            index = utf8.index(after: index)
-        }
-        output += String(value[plainStart..<utf8.endIndex])
-        output += "\""
+        JSONText.appendString(value, to: &output)
     }
 }
