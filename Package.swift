@@ -70,6 +70,7 @@ let package = Package(
             name: "PassConsole",
             dependencies: [
                 "AccessEnabler", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -92,7 +93,10 @@ let package = Package(
         .testTarget(name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler"]),
         .testTarget(
             name: "PassConsoleTests",
-            dependencies: ["PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport"]
+            dependencies: [
+                "PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
         ),
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport"]),
         .testTarget(

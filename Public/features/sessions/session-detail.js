@@ -1,7 +1,7 @@
 // One session: the plain-language health card (with a copy button for tickets), the flow diagram, and the
 // timeline of every event with the time since the previous one.
 import { h, fill, badge, timeEl, code, copyText, emptyState } from '../../lib/dom.js';
-import { get } from '../../lib/api.js';
+import { get, download } from '../../lib/api.js';
 import { KINDS, SEVERITY, kindLabel, dateTime, exactTime } from '../../lib/format.js';
 import { hashFor } from '../../lib/route.js';
 import { toast } from '../../lib/ui.js';
@@ -108,7 +108,12 @@ export async function renderSession(el, id) {
       h('dt', null, 'Seen'), h('dd', { title: `${exactTime(s.firstSeen)} → ${exactTime(s.lastSeen)}` }, `${dateTime(s.firstSeen)} → `, timeEl(s.lastSeen), ` · ${s.eventCount} events`),
       h('dt', null, 'Full ID'), h('dd', null, code(s.id))),
     h('p.links', null, h('a', { href: hashFor('events', [], { q: `session:${s.id}` }) }, 'Events of this session'), ' · ',
-      h('a', { href: hashFor('network', [], { q: `session:${s.id}` }) }, 'Its HTTP exchanges')),
+      h('a', { href: hashFor('network', [], { q: `session:${s.id}` }) }, 'Its HTTP exchanges'), ' · ',
+      h('button.linkish', {
+        type: 'button', 'data-action': 'download-bundle',
+        title: 'One file for a ticket: this health card, the contract, the flow, the storage (tokens redacted), the HTTP exchanges as HAR and every event',
+        onclick: () => download(`/api/sessions/${encodeURIComponent(s.id)}/bundle`, undefined, `passconsole-support-${s.id.slice(0, 8)}.json`),
+      }, 'Download support bundle')),
     healthCard(s, data.health ?? { headline: 'No health summary.', lines: [], verdicts: [] }),
     contractCard(data.contract ?? []),
     h('section.card', { 'aria-label': 'Flow' }, h('h3', null, 'Flow'), flowDiagram(data.flow)),

@@ -20,23 +20,47 @@ extension Console {
         }
         router.get("/api/sessions/{id}") { request in
             let console = try box.get()
-            guard let id = UUID(uuidString: request.pathParameters["id"] ?? ""), let session = try console.history.session(id) else {
-                throw HTTPError(.notFound, code: "unknown_session", message: "No session has the ID '\(request.pathParameters["id"] ?? "")'.")
-            }
-            let events = try console.history.page(matching: HistoryFilter(sessionID: id), limit: 20_000).events.map(\.event)
+            let (session, events) = try console.sessionEvents(request.pathParameters["id"])
             let now = console.configuration.now()
-            let storage = try? StorageReport.build(
-                devices: console.configuration.devices, apps: console.knownApps(), allowedMvpds: console.catalog.allowedMvpds, now: now)
-            // The backend's side of each registration code the TV showed (who tried to use it, and how).
-            var regcodes: [String: RegcodeLife] = [:]
-            if let admin = BackendAdmin(baseURL: console.configuration.backendURL) {
-                for code in SecondScreenCode.codes(in: events) { regcodes[code] = await admin.regcodeLife(code) }
-            }
             return .api(SessionDetail(
-                session: session,
-                health: HealthCard.make(session: session, events: events, storage: storage, now: now, regcodes: regcodes),
-                contract: CallbackContract.check(events),
-                flow: FlowProgress.replay(events)))
+                session: session, health: await console.healthCard(session, events, now: now),
+                contract: CallbackContract.check(events), flow: FlowProgress.replay(events)))
         }
+        router.get("/api/sessions/{id}/bundle") { request in
+            let console = try box.get()
+            let (session, events) = try console.sessionEvents(request.pathParameters["id"])
+            let now = console.configuration.now()
+            let bundle = SupportBundle(session: session, events: events, health: await console.healthCard(session, events, now: now),
+                storage: console.storageReport(now: now), now: now)
+            try console.history.audit("export", detail: "Support bundle of session \(session.id.uuidString) (\(session.bundleID), "
+                + "\(events.count) events)", remote: request.remoteAddress)
+            let stamp = EntitlementEvent.Wire.format(now).replacingOccurrences(of: ":", with: "-")
+            return .download(try APICoding.encode(bundle),
+                filename: "passconsole-support-\(session.id.uuidString.prefix(8))-\(stamp).json", contentType: "application/json")
+        }
+    }
+}
+
+extension Console {
+    /// The session named by `id` and all its events, or a 404 in words.
+    func sessionEvents(_ id: String?) throws -> (HistorySession, [EntitlementEvent]) {
+        guard let uuid = UUID(uuidString: id ?? ""), let session = try history.session(uuid) else {
+            throw HTTPError(.notFound, code: "unknown_session", message: "No session has the ID '\(id ?? "")'.")
+        }
+        return (session, try history.page(matching: HistoryFilter(sessionID: uuid), limit: 20_000).events.map(\.event))
+    }
+
+    /// The storage of every device, judged now (nil when it cannot be read).
+    func storageReport(now: Date) -> StorageReport? {
+        try? StorageReport.build(devices: configuration.devices, apps: knownApps(), allowedMvpds: catalog.allowedMvpds, now: now)
+    }
+
+    /// The session's health card, with the backend's record of each registration code its TV showed.
+    func healthCard(_ session: HistorySession, _ events: [EntitlementEvent], now: Date) async -> HealthCard {
+        var regcodes: [String: RegcodeLife] = [:]
+        if let admin = BackendAdmin(baseURL: configuration.backendURL) {
+            for code in SecondScreenCode.codes(in: events) { regcodes[code] = await admin.regcodeLife(code) }
+        }
+        return HealthCard.make(session: session, events: events, storage: storageReport(now: now), now: now, regcodes: regcodes)
     }
 }

@@ -27,10 +27,7 @@ struct HealthCard: Encodable, Sendable {
     ) -> HealthCard {
         var lines: [String] = []
         let requestor = session.requestorID ?? "no Programmer yet"
-        let domains = storage?.domains.filter { domain in
-            domain.kind == (session.platform == .iOS ? .team : .app)
-                && domain.owner == (session.platform == .iOS ? session.teamID : session.bundleID)
-        } ?? []
+        let domains = domains(of: session, in: storage)
         let programmer = domains.lazy.compactMap { $0.programmers.first { $0.requestorID == session.requestorID } }.first
         var headline = "\(session.bundleID) has no authentication for \(requestor) stored now."
         if let programmer, let cell = programmer.mvpds.first(where: { $0.mvpdID == programmer.selectedMvpd }) ?? programmer.mvpds.first,
@@ -73,6 +70,14 @@ struct HealthCard: Encodable, Sendable {
         }
         return HealthCard(headline: headline, lines: lines,
             verdicts: SessionDiagnosis.diagnose(events: events, session: session, now: now, regcodes: regcodes))
+    }
+
+    /// The storage domains `session`'s app reads: its team's shared storage (iOS) or its own (tvOS).
+    static func domains(of session: HistorySession, in storage: StorageReport?) -> [StorageReport.Domain] {
+        storage?.domains.filter { domain in
+            domain.kind == (session.platform == .iOS ? .team : .app)
+                && domain.owner == (session.platform == .iOS ? session.teamID : session.bundleID)
+        } ?? []
     }
 
     /// `2026-11-24 14:32 UTC`.

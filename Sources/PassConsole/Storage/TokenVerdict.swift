@@ -1,4 +1,5 @@
 import AccessEnabler
+import Crypto
 import Foundation
 import PassProtocol
 
@@ -28,6 +29,9 @@ struct TokenReport: Encodable, Sendable {
     var next: String
     /// A redacted prefix, to tell tokens apart.
     var preview: String
+    /// The first 16 hex digits of the token's SHA-256: equal tokens have equal fingerprints (in two exports, two
+    /// support bundles), and the token cannot be recovered from it.
+    var fingerprint: String
 }
 
 /// Judges stored tokens by the seeds' rules: TTL alive, issuer among the Programmer's MVPDs, bound to the device ID
@@ -72,7 +76,7 @@ struct TokenJudge: Sendable {
         TokenReport(
             kind: kind, requestorID: requestor, mvpdID: mvpd, expires: expires,
             remainingSeconds: expires.map { Int($0.timeIntervalSince(now).rounded(.down)) }, valid: false, verdicts: [],
-            next: "", preview: Self.preview(serialized))
+            next: "", preview: Self.preview(serialized), fingerprint: Self.fingerprint(serialized))
     }
 
     private func verdicts(
@@ -119,6 +123,10 @@ struct TokenJudge: Sendable {
     }
 
     /// The first characters of a token and its length: enough to tell two apart, useless to replay.
+    static func fingerprint(_ serialized: String) -> String {
+        SHA256.hash(data: Data(serialized.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+    }
+
     static func preview(_ serialized: String) -> String {
         "\(serialized.prefix(12))… (\(serialized.count) chars, redacted)"
     }

@@ -1,0 +1,58 @@
+import AccessEnabler
+import Crypto
+import Foundation
+import PassStorage
+import Testing
+@testable import PassConsole
+
+/// A support bundle: one file with a session's story for a ticket, every token redacted but fingerprinted.
+@Suite(.serialized)
+struct SupportBundleAPITests {
+    /// Every string stored under `key` anywhere in a JSON value.
+    func strings(named key: String, in value: Any) -> [String] {
+        if let object = value as? [String: Any] {
+            return object.flatMap { name, child in (name == key ? [child as? String].compactMap { $0 } : []) + strings(named: key, in: child) }
+        }
+        if let array = value as? [Any] { return array.flatMap { strings(named: key, in: $0) } }
+        return []
+    }
+
+    @Test func aSessionsBundleHoldsItsStoryWithEveryTokenRedactedButFingerprinted() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.signIn()
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
+            try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setToken" } }
+            try await fixture.waitForEvents(atLeast: 20)
+            try await Task.sleep(for: .milliseconds(200))
+            let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
+            let id = try #require(sessions.first?["id"] as? String)
+
+            let answer = await fixture.get("/api/sessions/\(id)/bundle")
+            #expect(answer.status == 200)
+            #expect(answer.header("Content-Disposition")?.contains("passconsole-support-\(id.prefix(8))") == true)
+            let bundle = answer.json
+            let manifest = try #require(bundle["manifest"] as? [String: Any])
+            #expect(manifest["format"] as? String == "passconsole-support-bundle")
+            let events = try #require(bundle["events"] as? [[String: Any]])
+            #expect(manifest["eventCount"] as? Int == events.count && events.count >= 20)
+            let entries = ((bundle["har"] as? [String: Any])?["log"] as? [String: Any])?["entries"] as? [Any] ?? []
+            #expect(entries.count == manifest["exchangeCount"] as? Int && !entries.isEmpty)
+            #expect((bundle["summary"] as? String)?.contains("Signed in with Cablevision for REF30") == true)
+            #expect((bundle["contract"] as? [[String: Any]])?.contains { $0["status"] as? String == "broken" } == false)
+
+            // The stored tokens never appear; their fingerprints do, and match the tokens' SHA-256.
+            let stored = try #require(try DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234").read())
+            let tokens = strings(named: "authnToken", in: try JSONSerialization.jsonObject(with: stored))
+            let authn = try #require(tokens.first)
+            #expect(!answer.text.contains(authn))
+            let expected = SHA256.hash(data: Data(authn.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+            #expect(strings(named: "fingerprint", in: bundle).contains(expected))
+
+            // The export is in the audit log; an unknown session is a 404 in words.
+            let audit = await fixture.get("/api/audit").json["entries"] as? [[String: Any]] ?? []
+            #expect(audit.contains { $0["action"] as? String == "export" && ($0["detail"] as? String ?? "").contains("Support bundle") })
+            let missing = await fixture.get("/api/sessions/\(UUID().uuidString)/bundle")
+            #expect(missing.status == 404 && missing.json["error"] as? String == "unknown_session")
+        }
+    }
+}
