@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PassStorage
 
 /// Persists ``TokenStorage`` in one storage file: the team's shared "pasteboard" on iOS, the app's private
@@ -53,8 +54,22 @@ public struct TokenStore: Sendable {
         return (result!, after, true)
     }
 
+    /// The last storages decoded, by their bytes: every call reads the file again (another app may have changed it),
+    /// but bytes seen before need no second JSON decode.
+    private static let decoded = Mutex<[(data: Data, storage: TokenStorage)]>([])
+
     /// Reads stored bytes; throws ``Unreadable`` for another version or damaged JSON.
     public static func decode(_ data: Data) throws -> TokenStorage {
+        if let hit = decoded.withLock({ $0.first { $0.data == data }?.storage }) { return hit }
+        let storage = try decodeAnew(data)
+        decoded.withLock { entries in
+            entries.insert((data, storage), at: 0)
+            if entries.count > 4 { entries.removeLast() }
+        }
+        return storage
+    }
+
+    private static func decodeAnew(_ data: Data) throws -> TokenStorage {
         struct Header: Decodable { var version: Int? }
         let header = try? JSONDecoder().decode(Header.self, from: data)
         guard let version = header?.version else { throw Unreadable(reason: "the token storage is not a versioned JSON document") }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import PassProtocol
 
 /// Whether a stored token may be used (seed 002): its TTL has not run out and its issuer (MVPD) is one of the
@@ -30,7 +31,7 @@ public enum TokenValidity: Sendable, Equatable {
         _ serialized: String, allowedMvpds: Set<String>?, now: Date, deviceID: String? = nil
     ) -> (TokenValidity, AuthNToken?) {
         let token: AuthNToken
-        do { token = try SignedToken<AuthNToken>.parse(serialized).body } catch { return (.malformed(error.reason), nil) }
+        do { token = try ParsedTokens.authN(serialized) } catch { return (.malformed(error.reason), nil) }
         if token.isExpired(at: now) { return (.expired(token.expires), token) }
         if let allowedMvpds, !allowedMvpds.contains(token.mvpdID) { return (.issuerNotAllowed(token.mvpdID), token) }
         if let deviceID, !token.matches(deviceID: deviceID) { return (.boundToAnotherDevice, token) }
@@ -42,10 +43,32 @@ public enum TokenValidity: Sendable, Equatable {
         _ serialized: String, allowedMvpds: Set<String>?, now: Date, deviceID: String? = nil
     ) -> (TokenValidity, AuthZToken?) {
         let token: AuthZToken
-        do { token = try SignedToken<AuthZToken>.parse(serialized).body } catch { return (.malformed(error.reason), nil) }
+        do { token = try ParsedTokens.authZ(serialized) } catch { return (.malformed(error.reason), nil) }
         if token.isExpired(at: now) { return (.expired(token.expires), token) }
         if let allowedMvpds, !allowedMvpds.contains(token.mvpdID) { return (.issuerNotAllowed(token.mvpdID), token) }
         if let deviceID, !token.matches(deviceID: deviceID) { return (.boundToAnotherDevice, token) }
         return (.valid, token)
+    }
+}
+
+/// Tokens already parsed, by their serialized form: every call judges the stored tokens again, and parsing one
+/// (Base64 and XML) cost more than the rest of a cached authorization. Parsing is a pure function of the string.
+enum ParsedTokens {
+    private static let authNTokens = Mutex<[String: AuthNToken]>([:])
+    private static let authZTokens = Mutex<[String: AuthZToken]>([:])
+    private static let capacity = 64
+
+    static func authN(_ serialized: String) throws(TokenFormatError) -> AuthNToken {
+        if let hit = authNTokens.withLock({ $0[serialized] }) { return hit }
+        let token = try SignedToken<AuthNToken>.parse(serialized).body
+        authNTokens.withLock { if $0.count >= capacity { $0.removeAll() }; $0[serialized] = token }
+        return token
+    }
+
+    static func authZ(_ serialized: String) throws(TokenFormatError) -> AuthZToken {
+        if let hit = authZTokens.withLock({ $0[serialized] }) { return hit }
+        let token = try SignedToken<AuthZToken>.parse(serialized).body
+        authZTokens.withLock { if $0.count >= capacity { $0.removeAll() }; $0[serialized] = token }
+        return token
     }
 }

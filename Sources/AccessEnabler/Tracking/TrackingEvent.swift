@@ -47,6 +47,6 @@ struct TrackingData: Sendable {
     /// The GUID is reported MD5-hashed (spec §4).
     private func hashed(_ guid: String?) -> String {
         guard let guid, !guid.isEmpty else { return none }
-        return Insecure.MD5.hash(data: Data(guid.utf8)).map { String(format: "%02x", $0) }.joined()
+        return Insecure.MD5.hash(data: Data(guid.utf8)).hexString
     }
 }

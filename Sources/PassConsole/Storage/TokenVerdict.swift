@@ -124,7 +124,7 @@ struct TokenJudge: Sendable {
 
     /// The first characters of a token and its length: enough to tell two apart, useless to replay.
     static func fingerprint(_ serialized: String) -> String {
-        SHA256.hash(data: Data(serialized.utf8)).prefix(8).map { String(format: "%02x", $0) }.joined()
+        SHA256.hash(data: Data(serialized.utf8)).prefix(8).hexString
     }
 
     static func preview(_ serialized: String) -> String {
