@@ -13,13 +13,13 @@ public struct Response: Sendable {
     }
 
     /// The status code.
-    public var status: HTTPStatus
+    public var status: HTTPStatus { didSet { prepared = nil } }
     /// Response headers, in order; a name may repeat (`Set-Cookie`).
-    public var headers: [(name: String, value: String)]
+    public var headers: [(name: String, value: String)] { didSet { prepared = nil } }
     /// The body.
     public var body: Body { didSet { prepared = nil } }
-    /// The same answer built once for libmicrohttpd (a cached static file), used when status and headers still
-    /// match it; changing the body drops it.
+    /// The same answer built once for libmicrohttpd (a cached static file); changing the status, the headers or the
+    /// body drops it.
     public var prepared: PreparedResponse?
 
     /// Creates a response.

@@ -48,7 +48,7 @@ extension HTTPServer {
     /// Turns a ``Response`` into a libmicrohttpd response and queues it.
     func queue(_ response: Response, on connection: OpaquePointer) -> pc_mhd_result {
         // A prepared answer is queued as it is (while draining, a fresh one carries `Connection: close`).
-        if let prepared = response.prepared, prepared.matches(response), !state.withLock({ $0.draining }),
+        if let prepared = response.prepared, !state.withLock({ $0.draining }),
             let handle = prepared.handle()
         {
             return MHD_queue_response(connection, UInt32(response.status.code), handle)

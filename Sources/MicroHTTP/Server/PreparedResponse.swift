@@ -8,16 +8,14 @@ import Synchronization
 /// sending it keeps it alive after the cache drops this object.
 public final class PreparedResponse: Sendable {
     private let data: Data
-    private let status: HTTPStatus
     private let headers: [(name: String, value: String)]
     private let built = Mutex<Handle?>(nil)
 
     /// The libmicrohttpd response pointer, owned by this object.
     private struct Handle: @unchecked Sendable { var pointer: OpaquePointer }
 
-    /// A response of `status` with `headers` and `data`, built on first use.
-    public init(status: HTTPStatus = .ok, headers: [(name: String, value: String)], data: Data) {
-        self.status = status
+    /// A response with `headers` and `data`, built on first use (the status is the queued ``Response``'s).
+    public init(headers: [(name: String, value: String)], data: Data) {
         self.headers = headers
         self.data = data
     }
@@ -40,11 +38,5 @@ public final class PreparedResponse: Sendable {
             built = Handle(pointer: pointer)
             return pointer
         }
-    }
-
-    /// Whether `response` is still exactly what this object was prepared from.
-    func matches(_ response: Response) -> Bool {
-        response.status.code == status.code && response.headers.count == headers.count
-            && zip(response.headers, headers).allSatisfy { $0.name == $1.name && $0.value == $1.value }
     }
 }
