@@ -3,7 +3,7 @@ import { overview, get } from './lib/api.js';
 import * as live from './lib/live.js';
 import { parseHash, hashFor } from './lib/route.js';
 import { startTicker, debounce, h, fill } from './lib/dom.js';
-import { plural, clockSkewMs, span, exactTime, setServerNow } from './lib/format.js';
+import { plural, clockSkewMs, span, exactTime, dateTime, setServerNow } from './lib/format.js';
 import { banner } from './lib/ui.js';
 
 const VIEWS = {
@@ -69,13 +69,14 @@ const setText = (id, text, title) => {
 async function refreshOverview() {
   try {
     const data = await overview(true);
-    setText('ctx-backend', `Backend: ${data.backendURL}`, `Entitlement backend ${data.backendURL}\nDevice folder: ${data.deviceFolder}\nHistory: ${data.historyFile}\nConsole ${data.version}, started ${exactTime(data.startedAt)}`);
+    setText('ctx-backend', data.offline ? 'Backend: none (offline bundle)' : `Backend: ${data.backendURL}`, `Entitlement backend ${data.backendURL}\nDevice folder: ${data.deviceFolder}\nHistory: ${data.historyFile}\nConsole ${data.version}, started ${exactTime(data.startedAt)}`);
     const c = data.counts ?? {};
     const parts = [plural(c.events ?? 0, 'event'), plural(c.sessions ?? 0, 'session')];
     if (c.ingestPending) parts.push(`${c.ingestPending} waiting to be saved`);
     if (c.ingestDropped) parts.push(`⚠ ${plural(c.ingestDropped, 'event')} dropped (reporters sent faster than the console could save)`);
     setText('ctx-counts', parts.join(' · '));
     paintFleet(data.fleet ?? []);
+    paintOffline(data.offline);
     const skew = clockSkewMs();
     const skewEl = document.getElementById('ctx-skew');
     skewEl.hidden = Math.abs(skew) < 2000;
@@ -84,6 +85,18 @@ async function refreshOverview() {
     setText('ctx-backend', 'Backend: console unreachable');
     if (error.status !== 401) banner('Cannot reach the console.', error.detail ?? error.message);
   }
+}
+
+/** A console opened on a support bundle says so on every page: what it shows, and that nothing can change. */
+function paintOffline(offline) {
+  const el = document.getElementById('offline');
+  el.hidden = !offline;
+  if (!offline) return;
+  fill(el, h('span.icon', { 'aria-hidden': 'true' }, '▣'), ' ',
+    h('strong', null, 'Offline: a support bundle, read-only. '),
+    h('span', { title: exactTime(offline.createdAt) }, `${offline.file} — session ${offline.sessionID.slice(0, 8)} of ${offline.bundleID}, made ${dateTime(offline.createdAt)}. `),
+    'Storage and the health card are shown as they were then; nothing here can be changed. ',
+    h('a', { href: hashFor('sessions', [offline.sessionID]) }, 'Open the session'));
 }
 
 /** Failures hitting an app on every device: one banner each, on every page, with a link to the sessions. */

@@ -1,3 +1,4 @@
+import AccessEnabler
 import ArgumentParser
 import Foundation
 import Logging
@@ -27,9 +28,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "PEM file with the P-256 key tokens are signed with (default: a new key each run).")
     var signingKey: String?
     @Flag(help: "Start no demo apps (only show the device folder and what other processes report).") var noDemo = false
+    @Option(help: "Open a support bundle read-only (offline: no backend, no demo apps, nothing can be changed).")
+    var bundle: String?
 
     func run() async throws {
         let logger = Bootstrap.logger("serve")
+        if let bundle { return try await serveBundle(bundle, logger: logger) }
         let backendConfiguration = try BackendConfiguration.load(path: options.config)
         let setup = try ConsoleSetup.load(path: consoleConfig)
         let deviceRoot = URL(filePath: device, directoryHint: .isDirectory)
@@ -86,6 +90,42 @@ struct ServeCommand: AsyncParsableCommand {
         await Bootstrap.waitForTermination()
         await console.shutdown()
         await backend.shutdown()
+    }
+
+    /// An offline console over a support bundle: its events in an in-memory history, its cards and storage as exported.
+    func serveBundle(_ path: String, logger: Logger) async throws {
+        let opened: OpenedBundle
+        do { opened = try OpenedBundle.read(path: path) } catch { throw ValidationError(error.description) }
+        let history = try HistoryDatabase.inMemory()
+        try history.append(opened.events)
+        // An empty device folder of its own: the bundle's storage is shown as exported, never a live one.
+        let emptyDevice = FileManager.default.temporaryDirectory.appendingPathComponent("passconsole-bundle-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: emptyDevice, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: emptyDevice) }
+        var configuration = ConsoleConfiguration(device: DeviceFolder(root: emptyDevice), named: "bundle")
+        configuration.host = host
+        configuration.port = port
+        configuration.publicDirectory = publicDir
+        configuration.bundle = opened
+        if !configuration.isLoopback {
+            let token = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"] ?? Console.newAccessToken()
+            try Self.writeSecret(token, to: accessTokenFile)
+            configuration.accessToken = token
+        }
+        let console = Console(configuration: configuration, history: history, logger: logger)
+        do { try console.start() } catch {
+            throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
+        }
+        let tokenQuery = configuration.accessToken.map { "?token=\($0)" } ?? ""
+        print("""
+            PassConsole is showing a support bundle, read-only (Ctrl-C stops it):
+              Console:  \(console.baseURL)/\(tokenQuery)#/sessions/\(opened.sessionID.uuidString)
+              Bundle:   \(path) — session \(opened.sessionID.uuidString) of \(opened.bundleID), \(opened.events.count) events, \
+            made \(EntitlementEvent.Wire.format(opened.createdAt))
+            """)
+        fflush(nil)
+        await Bootstrap.waitForTermination()
+        await console.shutdown()
     }
 
     /// Writes `secret` readable by its owner only.

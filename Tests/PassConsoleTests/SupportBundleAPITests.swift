@@ -2,6 +2,9 @@ import AccessEnabler
 import Crypto
 import Foundation
 import PassStorage
+import MicroHTTP
+import PassHistory
+import PassTestSupport
 import Testing
 @testable import PassConsole
 
@@ -53,6 +56,59 @@ struct SupportBundleAPITests {
             #expect(audit.contains { $0["action"] as? String == "export" && ($0["detail"] as? String ?? "").contains("Support bundle") })
             let missing = await fixture.get("/api/sessions/\(UUID().uuidString)/bundle")
             #expect(missing.status == 404 && missing.json["error"] as? String == "unknown_session")
+        }
+    }
+
+    @Test func aBundleOpensAsAReadOnlyConsoleShowingWhatWasExported() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.signIn()
+            try await fixture.waitForEvents(atLeast: 15)
+            try await Task.sleep(for: .milliseconds(200))
+            let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
+            let id = try #require(sessions.first?["id"] as? String)
+            let exported = await fixture.get("/api/sessions/\(id)/bundle")
+            let original = await fixture.get("/api/sessions/\(id)").json
+            let file = fixture.root.appendingPathComponent("bundle.json")
+            try exported.body.write(to: file)
+
+            // Opened again: the session, its card and contract as exported, the storage report, nothing changeable
+            let opened = try OpenedBundle.read(path: file.path)
+            #expect(opened.sessionID.uuidString == id)
+            let history = try HistoryDatabase.inMemory()
+            try history.append(opened.events)
+            var configuration = ConsoleConfiguration(device: DeviceFolder(root: fixture.root.appendingPathComponent("empty")))
+            configuration.port = 0
+            configuration.bundle = opened
+            let offline = Console(configuration: configuration, history: history, logger: TestServer.logger)
+            func get(_ path: String) async -> APIAnswer {
+                let parts = path.split(separator: "?", maxSplits: 1)
+                let request = Request(method: "GET", path: String(parts[0]),
+                    queryItems: parts.count > 1 ? FormEncoding.decode(String(parts[1])) : [], headers: [("Host", "127.0.0.1:8080")])
+                let response: Response
+                if let inline = offline.respondInline(to: request) { response = inline } else { response = await offline.respond(to: request) }
+                return APIAnswer(status: response.status.code, body: response.bodyData, headers: response.headers)
+            }
+            let overview = await get("/api/overview").json
+            #expect((overview["offline"] as? [String: Any])?["sessionID"] as? String == id)
+            let detail = await get("/api/sessions/\(id)").json
+            #expect((detail["health"] as? [String: Any])?["headline"] as? String == (original["health"] as? [String: Any])?["headline"] as? String)
+            #expect((detail["contract"] as? [Any])?.count == (original["contract"] as? [Any])?.count)
+            let events = await get("/api/events?q=session:\(id)&limit=500").json["events"] as? [Any] ?? []
+            #expect(events.count == opened.events.count)
+            #expect(await get("/api/sessions/\(id)/bundle").body == exported.body)
+            let storage = await get("/api/storage").json
+            #expect((storage["domains"] as? [Any])?.isEmpty == false)
+            let csrf = offline.csrfToken
+            let clear = Request(method: "POST", path: "/api/storage/clear", headers: [("Host", "127.0.0.1:8080"), ("X-PassConsole-CSRF", csrf)],
+                body: Data("{}".utf8))
+            let refused = await offline.respond(to: clear)
+            #expect(refused.status.code == 403)
+            #expect(String(decoding: refused.bodyData, as: UTF8.self).contains("read_only"))
+
+            // A file that is not a bundle is refused in words.
+            let other = fixture.root.appendingPathComponent("other.json")
+            try Data(#"{"manifest":{"format":"passconsole-storage"}}"#.utf8).write(to: other)
+            #expect(throws: OpenedBundle.Unreadable.self) { try OpenedBundle.read(path: other.path) }
         }
     }
 }

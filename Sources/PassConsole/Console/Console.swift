@@ -82,13 +82,21 @@ public final class Console: HTTPResponder, Sendable {
     // MARK: - Serving
 
     public func respondInline(to request: Request) -> Response? {
-        if let refusal = accessGuard.check(request) { return refusal }
+        if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
         return routes.respondInline(to: request)
     }
 
     public func respond(to request: Request) async -> Response {
-        if let refusal = accessGuard.check(request) { return refusal }
+        if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
         return await routes.respond(to: request)
+    }
+
+    /// A console showing a support bundle changes nothing.
+    private func readOnlyRefusal(_ request: Request) -> Response? {
+        guard let bundle = configuration.bundle, ["POST", "PUT", "DELETE", "PATCH"].contains(request.method) else { return nil }
+        return HTTPError(.forbidden, code: "read_only",
+            message: "This console shows a support bundle (\((bundle.file as NSString).lastPathComponent)): nothing can be changed.",
+            detail: "Start `passconsole serve` without --bundle to work with a live device.").response
     }
 
     /// Starts listening on the configured host and port, and the history's retention.

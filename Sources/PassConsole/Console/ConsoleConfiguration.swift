@@ -22,6 +22,8 @@ public struct ConsoleConfiguration: Sendable {
     public var now: @Sendable () -> Date = { Date() }
     /// Largest accepted request body (imports and ingest batches).
     public var maxBodySize = 16 << 20
+    /// Set when the console shows a support bundle: read-only, its storage and cards as they were at export.
+    public var bundle: OpenedBundle?
 
     /// How much history to keep: at most `maxEvents`, none older than `maxAge`.
     public struct Retention: Sendable {

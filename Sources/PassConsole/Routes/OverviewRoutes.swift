@@ -21,6 +21,15 @@ extension Console {
         var counts: Counts
         /// Failures hitting an app on every device (``FleetDiagnosis``): shown as a banner on every page.
         var fleet: [FleetDiagnosis.Alert]
+        /// Set when the console shows a support bundle (read-only).
+        var offline: Offline?
+    }
+
+    struct Offline: Encodable {
+        var file: String
+        var createdAt: Date
+        var sessionID: UUID
+        var bundleID: String
     }
 
     static func addOverviewRoutes(to router: inout Router, _ box: ConsoleBox) {
@@ -35,7 +44,10 @@ extension Console {
                 historyFile: console.history.path, csrfToken: console.csrfToken,
                 tokenRequired: console.configuration.accessToken != nil, counts: counts,
                 fleet: FleetDiagnosis.alerts(try console.history.fleetSignals(now: console.configuration.now()),
-                    consoleBackend: console.configuration.backendURL)))
+                    consoleBackend: console.configuration.backendURL),
+                offline: console.configuration.bundle.map {
+                    Offline(file: ($0.file as NSString).lastPathComponent, createdAt: $0.createdAt, sessionID: $0.sessionID, bundleID: $0.bundleID)
+                }))
         }
         router.get("/api/audit") { request in
             let console = try box.get()

@@ -21,6 +21,9 @@ extension Console {
         router.get("/api/sessions/{id}") { request in
             let console = try box.get()
             let (session, events) = try console.sessionEvents(request.pathParameters["id"])
+            if let bundle = console.configuration.bundle, bundle.sessionID == session.id {
+                return try bundle.sessionAnswer(session: session, flow: FlowProgress.replay(events))
+            }
             let now = console.configuration.now()
             return .api(SessionDetail(
                 session: session, health: await console.healthCard(session, events, now: now),
@@ -29,6 +32,9 @@ extension Console {
         router.get("/api/sessions/{id}/bundle") { request in
             let console = try box.get()
             let (session, events) = try console.sessionEvents(request.pathParameters["id"])
+            if let opened = console.configuration.bundle, opened.sessionID == session.id {
+                return .download(opened.raw, filename: (opened.file as NSString).lastPathComponent, contentType: "application/json")
+            }
             let now = console.configuration.now()
             let bundle = SupportBundle(session: session, events: events, health: await console.healthCard(session, events, now: now),
                 storage: console.storageReport(now: now), now: now)

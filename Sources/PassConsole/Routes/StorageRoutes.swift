@@ -6,6 +6,7 @@ extension Console {
     static func addStorageRoutes(to router: inout Router, _ box: ConsoleBox) {
         router.get("/api/storage") { _ in
             let console = try box.get()
+            if let bundle = console.configuration.bundle { return .json(data: bundle.storageAnswer) }
             return .api(try StorageReport.build(
                 devices: console.configuration.devices, apps: console.knownApps(),
                 allowedMvpds: console.catalog.allowedMvpds, now: console.configuration.now()))

@@ -1,8 +1,10 @@
 import AccessEnabler
 import Foundation
+import PassHistory
 import PassStorage
 import PassTestSupport
 import Testing
+@testable import PassConsole
 
 /// The console page in a real headless Chromium (chromedriver, W3C WebDriver) against a running console, backend and
 /// demo apps on loopback. Each test saves screenshots to `artifacts/ui/`.
@@ -156,6 +158,37 @@ struct ConsoleBrowserTests {
             try await browser.click(#"button[data-action="apply-import"]"#)
             try await browser.waitFor(Self.cell + #" .verdict[data-rule="ttl"][data-ok="true"]"#)
             await browser.saveScreenshot("import-applied", root: Self.repository)
+        }
+    }
+
+    @Test func aSupportBundleOpensAsAnOfflineReadOnlyConsole() async throws {
+        try await withBrowser { fixture, browser in
+            // Given a signed-in session exported as a support bundle
+            try await fixture.signIn()
+            try await fixture.waitForEvents(atLeast: 15)
+            try await Task.sleep(for: .milliseconds(200))
+            let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
+            let id = try #require(sessions.first?["id"] as? String)
+            let file = fixture.root.appendingPathComponent("bundle.json")
+            try await fixture.get("/api/sessions/\(id)/bundle").body.write(to: file)
+            // When it is opened in a console of its own
+            let opened = try OpenedBundle.read(path: file.path)
+            let history = try HistoryDatabase.inMemory()
+            try history.append(opened.events)
+            var configuration = ConsoleConfiguration(device: DeviceFolder(root: fixture.root.appendingPathComponent("empty")))
+            configuration.port = 0
+            configuration.publicDirectory = ConsoleFixture.publicPath
+            configuration.bundle = opened
+            let offline = Console(configuration: configuration, history: history, logger: TestServer.logger)
+            try offline.start()
+            defer { Task { await offline.shutdown() } }
+            try await browser.open(offline.baseURL + "/#/sessions/\(id)")
+            // Then every page says it is an offline bundle, and the session's card is the exported one
+            try await browser.waitFor("#offline:not([hidden])")
+            #expect(try await browser.text("#offline")?.contains("read-only") == true)
+            try await browser.waitFor("#health-card .headline")
+            #expect(try await browser.text("#health-card .headline")?.hasPrefix("Signed in with Cablevision") == true)
+            await browser.saveScreenshot("offline-bundle", root: Self.repository)
         }
     }
 }
