@@ -176,4 +176,30 @@ struct DiagnosisReplayTests {
                 "authentication_tracked", "documented_error_codes", "media_tokens_not_stored", "check_is_local", "logout_ends_signed_out"]))
         }
     }
+
+    @Test func twoRunsOfOneAppAreComparedAndTheirFirstDifferenceIsNamed() async throws {
+        try await ConsoleFixture.with { fixture in
+            // Run 1: news authorized. Run 2 (the app restarted, authorization cached): the media token call fails.
+            try await fixture.signIn()
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
+            try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setToken" } }
+            let first = try #require(try await fixture.app("news-ios")["sessionID"] as? String)
+            #expect(await fixture.post("/api/apps/news-ios/stop").status == 200)
+            fixture.backend.faults.rules = [FaultRule(path: "/adobe-services/1.0/deviceShortAuthorize", status: 503, remaining: 1)]
+            #expect(await fixture.post("/api/apps/news-ios/start").status == 200)
+            try await fixture.waitForApp("news-ios") { ($0["sessionID"] as? String) != first && (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            let second = try #require(try await fixture.app("news-ios")["sessionID"] as? String)
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
+            try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "tokenRequestFailed" } }
+            try await Task.sleep(for: .milliseconds(300))
+            let answer = await fixture.get("/api/sessions/\(first)/diff?with=\(second)")
+            #expect(answer.status == 200)
+            let diff = try #require(answer.json["diff"] as? [String: Any])
+            let rows = diff["rows"] as? [[String: Any]] ?? []
+            #expect(rows.contains { $0["status"] as? String == "changed" && ($0["step"] as? String ?? "").hasSuffix("deviceShortAuthorize") })
+            #expect(rows.contains { $0["status"] as? String == "onlyB" && ($0["step"] as? String) == "callback tokenRequestFailed" })
+            #expect((diff["verdict"] as? String)?.hasPrefix("The runs part ways") == true)
+            #expect(await fixture.get("/api/sessions/\(first)/diff").status == 400)
+        }
+    }
 }

@@ -85,6 +85,60 @@ function contractCard(rules) {
     })));
 }
 
+const DIFF = {
+  same: { icon: '=', label: 'Same' },
+  changed: { icon: '≠', label: 'Changed' },
+  onlyA: { icon: '−', label: 'Only this run' },
+  onlyB: { icon: '+', label: 'Only the other run' },
+};
+
+/** Compare this run with another session of the same app, step by step. */
+function compareCard(session) {
+  const result = h('div.diff-result');
+  const select = h('select', { id: 'compare-with', 'aria-label': 'Session to compare with' }, h('option', { value: '' }, 'Pick another run…'));
+  const showSame = h('input', { type: 'checkbox', id: 'diff-show-same' });
+  let last = null;
+  const paint = () => {
+    if (!last) return;
+    const { diff } = last;
+    const rows = diff.rows.filter((r) => showSame.checked || r.status !== 'same');
+    const c = diff.counts;
+    fill(result,
+      h('p.diff-verdict', null, diff.verdict),
+      h('p.muted.small', null, `${c.same} same · ${c.changed} changed · ${c.onlyA} only in this run · ${c.onlyB} only in the other`),
+      rows.length ? h('table.diff-table', null,
+        h('thead', null, h('tr', null, h('th', null, ''), h('th', null, 'Step'), h('th', null, 'This run'), h('th', null, 'Other run'))),
+        h('tbody', null, rows.map((r) => {
+          const look = DIFF[r.status];
+          const cell = (side) => (side ? h('td', null, side.summary, h('span.muted.small', null, ` +${side.atMs} ms`)) : h('td.muted', null, '—'));
+          return h(`tr.diff-${r.status}`, { 'data-status': r.status },
+            h('td', { title: look.label }, h('span.icon', { 'aria-hidden': 'true' }, look.icon), h('span.sr-only', null, look.label)),
+            h('td', null, r.step), cell(r.a), cell(r.b));
+        }))) : h('p.muted', null, 'No differences to show.'));
+  };
+  showSame.addEventListener('change', paint);
+  select.addEventListener('change', async () => {
+    if (!select.value) { fill(result); last = null; return; }
+    fill(result, h('p.muted', null, 'Comparing…'));
+    try {
+      last = await get(`/api/sessions/${encodeURIComponent(session.id)}/diff`, { with: select.value }, { quiet: true });
+      paint();
+    } catch (error) {
+      fill(result, h('p.error', null, `Could not compare: ${error.message}`));
+    }
+  });
+  get('/api/sessions', { q: session.bundleID }, { quiet: true }).then(({ sessions }) => {
+    for (const other of sessions.filter((o) => o.id !== session.id).slice(0, 50)) {
+      select.append(h('option', { value: other.id }, `${other.id.slice(0, 8)} · ${dateTime(other.firstSeen)} · ${other.eventCount} events`));
+    }
+  }).catch(() => {});
+  return h('section.card.compare', { id: 'compare-card', 'aria-labelledby': 'compare-heading' },
+    h('h3', { id: 'compare-heading' }, 'Compare with another run ',
+      h('span.muted.small', null, '(the two runs’ steps aligned: what changed, what only one of them did)')),
+    h('p', null, select, ' ', h('label', null, showSame, ' show the steps that are the same too')),
+    result);
+}
+
 /** Load and render session `id` into `el`. Returns false when it failed. */
 export async function renderSession(el, id) {
   let data;
@@ -116,6 +170,7 @@ export async function renderSession(el, id) {
       }, 'Download support bundle')),
     healthCard(s, data.health ?? { headline: 'No health summary.', lines: [], verdicts: [] }),
     contractCard(data.contract ?? []),
+    compareCard(s),
     h('section.card', { 'aria-label': 'Flow' }, h('h3', null, 'Flow'), flowDiagram(data.flow)),
     h('section.card', { 'aria-labelledby': 'timeline-heading' },
       h('h3', { id: 'timeline-heading' }, 'Timeline ', h('span.muted.small', null, '(oldest first; “+ms” is the time since the previous event)')),

@@ -5,6 +5,12 @@ import PassHistory
 import PassProtocol
 
 extension Console {
+    struct SessionDiffAnswer: Encodable {
+        var a: HistorySession
+        var b: HistorySession
+        var diff: SessionDiff
+    }
+
     struct SessionDetail: Encodable {
         var session: HistorySession
         var health: HealthCard
@@ -28,6 +34,15 @@ extension Console {
             return .api(SessionDetail(
                 session: session, health: await console.healthCard(session, events, now: now),
                 contract: CallbackContract.check(events), flow: FlowProgress.replay(events)))
+        }
+        router.get("/api/sessions/{id}/diff") { request in
+            let console = try box.get()
+            let (a, eventsA) = try console.sessionEvents(request.pathParameters["id"])
+            guard let other = request.query("with"), !other.isEmpty else {
+                throw HTTPError(.badRequest, code: "missing_parameter", message: "Name the session to compare with: ?with=<session ID>.")
+            }
+            let (b, eventsB) = try console.sessionEvents(other)
+            return .api(SessionDiffAnswer(a: a, b: b, diff: SessionDiff(eventsA, eventsB)))
         }
         router.get("/api/sessions/{id}/bundle") { request in
             let console = try box.get()
