@@ -9,6 +9,7 @@ import { createFeed } from './event-feed.js';
 import { createLiveTable } from './live-table.js';
 import { eventInspector } from './event-inspector.js';
 import { renderFacets } from './facets.js';
+import { savedFilterBar } from './saved-filters.js';
 
 export function mount(root, route, ctx) {
   let query = route.params.q ?? '';
@@ -43,6 +44,7 @@ export function mount(root, route, ctx) {
     onTrim: (id) => feed.trimmedTo(id),
   });
 
+  const saved = savedFilterBar({ current: () => query, apply: (q) => go(q, null, false) });
   const pauseButton = h('button', { type: 'button', 'data-action': 'pause', onclick: () => live.togglePause() });
   const pill = h('button.pill', { type: 'button', id: 'new-events-pill', hidden: true, title: 'Resume and show them', onclick: () => live.setPaused(false) });
   const exportButton = (format, label) => h('button', {
@@ -57,7 +59,7 @@ export function mount(root, route, ctx) {
   const panes = h('div.three-pane', null, facets, h('div.pane.center', null, message, table.el, older), inspector);
 
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Events'), bar.el,
+    h('div.view-head', null, h('h2', null, 'Events'), bar.el, saved.el,
       h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), exportButton('ndjson', 'NDJSON'), exportButton('csv', 'CSV'))),
     panes);
 
@@ -140,6 +142,7 @@ export function mount(root, route, ctx) {
       if (q !== query) {
         query = q;
         bar.setValue(q);
+        saved.refresh();
         selectedId = sel;
         feed.reload();
       } else if (sel !== selectedId) {

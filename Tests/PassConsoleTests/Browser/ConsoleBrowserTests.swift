@@ -68,6 +68,12 @@ struct ConsoleBrowserTests {
             try await browser.waitUntil("the filter cue", "return (document.querySelector('#filter-cue')?.innerText ?? '').match(/\\d+ hidden/) !== null;")
             #expect(try await browser.run("return [...document.querySelectorAll('#events-table tr[data-event-id]')].every(r => r.innerText.includes('callback'));") as? Bool == true)
             await browser.saveScreenshot("events-filtered", root: Self.repository)
+            // The filter can be saved, and a saved filter applies again with one click after clearing it
+            try await browser.click(#"button[data-action="save-filter"]"#)
+            try await browser.waitFor(#".saved-chip[data-filter="event:callback"]"#)
+            try await browser.open(fixture.console.baseURL + "/#/events")
+            try await browser.click(#".saved-chip[data-filter="event:callback"] button.linkish"#)
+            try await browser.waitUntil("the saved filter to be applied", "return location.hash.includes('q=event:callback');")
             // And the session's page explains it: the health card, and the callback contract with every rule kept
             try await fixture.waitForEvents(atLeast: 20)
             let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
