@@ -20,7 +20,7 @@ enum EventCoding {
     }
 
     /// The stored JSON of `event`: what ``encoder`` writes, produced by the event's fast writer (the same bytes).
-    static func payload(of event: EntitlementEvent, encoder: JSONEncoder) throws -> String {
+    static func payload(of event: EntitlementEvent) -> String {
         event.fastJSON(dates: .referenceSeconds)
     }
 

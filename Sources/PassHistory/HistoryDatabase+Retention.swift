@@ -52,10 +52,7 @@ extension HistoryDatabase {
         try writer.write { db in
             try db.execute(sql: "PRAGMA analysis_limit = 2000")
             let events = try Self.totalEvents(db)
-            let analyzed = try db.tableExists("sqlite_stat1")
-                ? try Int.fetchOne(db, sql: "SELECT CAST(stat AS INTEGER) FROM sqlite_stat1 WHERE tbl = 'event' LIMIT 1")
-                : nil
-            if let analyzed, events <= 2 * analyzed + 1000, 2 * events >= analyzed {
+            if let analyzed = try Self.analyzedEventCount(db), events <= 2 * analyzed + 1000, 2 * events >= analyzed {
                 try db.execute(sql: "PRAGMA optimize")
             } else {
                 try db.execute(sql: "ANALYZE")
@@ -65,9 +62,11 @@ extension HistoryDatabase {
 
     /// The number of events SQLite's statistics were taken at (nil before any analysis).
     func analyzedEventCount() throws -> Int? {
-        try writer.read { db in
-            guard try db.tableExists("sqlite_stat1") else { return nil }
-            return try Int.fetchOne(db, sql: "SELECT CAST(stat AS INTEGER) FROM sqlite_stat1 WHERE tbl = 'event' LIMIT 1")
-        }
+        try writer.read(Self.analyzedEventCount)
+    }
+
+    static func analyzedEventCount(_ db: Database) throws -> Int? {
+        guard try db.tableExists("sqlite_stat1") else { return nil }
+        return try Int.fetchOne(db, sql: "SELECT CAST(stat AS INTEGER) FROM sqlite_stat1 WHERE tbl = 'event' LIMIT 1")
     }
 }

@@ -88,7 +88,7 @@ public final class HistoryDatabase: Sendable {
         let parts = Mutex([[(event: EntitlementEvent, payload: String, summary: String)]](repeating: [], count: chunks))
         DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
             let slice = events[min(events.count, chunk * size)..<min(events.count, (chunk + 1) * size)]
-            let encoded = slice.map { (event: $0, payload: $0.fastJSON(dates: .referenceSeconds), summary: $0.summary) }
+            let encoded = slice.map { (event: $0, payload: EventCoding.payload(of: $0), summary: $0.summary) }
             parts.withLock { $0[chunk] = encoded }
         }
         return parts.withLock { $0.flatMap { $0 } }

@@ -47,7 +47,7 @@ struct HistoryDatabaseTests {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """, arguments: [event.sessionID.uuidString, event.sequence, event.timestamp.timeIntervalSince1970,
                         EventKind(event.kind).rawValue, event.requestorID, event.mvpdID, event.deviceID, event.summary,
-                        try EventCoding.payload(of: event, encoder: EventCoding.encoder)])
+                        EventCoding.payload(of: event)])
             }
             // The newest row deleted: its ID must not be handed out again after the upgrade.
             try db.execute(sql: "DELETE FROM event WHERE sessionID = ? AND sequence = ?", arguments: [other.uuidString, gone.sequence])

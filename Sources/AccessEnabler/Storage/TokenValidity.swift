@@ -59,16 +59,19 @@ enum ParsedTokens {
     private static let capacity = 64
 
     static func authN(_ serialized: String) throws(TokenFormatError) -> AuthNToken {
-        if let hit = authNTokens.withLock({ $0[serialized] }) { return hit }
-        let token = try SignedToken<AuthNToken>.parse(serialized).body
-        authNTokens.withLock { if $0.count >= capacity { $0.removeAll() }; $0[serialized] = token }
-        return token
+        try cached(serialized, in: authNTokens) { () throws(TokenFormatError) in try SignedToken<AuthNToken>.parse(serialized).body }
     }
 
     static func authZ(_ serialized: String) throws(TokenFormatError) -> AuthZToken {
-        if let hit = authZTokens.withLock({ $0[serialized] }) { return hit }
-        let token = try SignedToken<AuthZToken>.parse(serialized).body
-        authZTokens.withLock { if $0.count >= capacity { $0.removeAll() }; $0[serialized] = token }
+        try cached(serialized, in: authZTokens) { () throws(TokenFormatError) in try SignedToken<AuthZToken>.parse(serialized).body }
+    }
+
+    private static func cached<Token: Sendable>(
+        _ serialized: String, in cache: borrowing Mutex<[String: Token]>, parse: () throws(TokenFormatError) -> Token
+    ) throws(TokenFormatError) -> Token {
+        if let hit = cache.withLock({ $0[serialized] }) { return hit }
+        let token = try parse()
+        cache.withLock { if $0.count >= capacity { $0.removeAll() }; $0[serialized] = token }
         return token
     }
 }

@@ -29,6 +29,8 @@ public final class Console: HTTPResponder, Sendable {
     let catalog: Catalog
     private let state = Mutex(State())
     private let routes: Router
+    /// The fleet alerts last computed, the newest event they saw and when (see ``fleetAlerts()``).
+    private let fleet = Mutex<(newestEvent: Int64?, at: Date, alerts: [FleetDiagnosis.Alert])?>(nil)
 
     struct State {
         var apps: [ConsoleApp] = []
@@ -91,9 +93,23 @@ public final class Console: HTTPResponder, Sendable {
         return await routes.respond(to: request)
     }
 
+    /// The fleet-wide alerts (``FleetDiagnosis``). Every page asks for them with the overview, and reading the last
+    /// hour's signals is several history queries: they are read again only when new events arrived, or a minute later
+    /// (old failures leave the hour's window).
+    func fleetAlerts() throws -> [FleetDiagnosis.Alert] {
+        let now = configuration.now()
+        let newest = try history.latestCursor()
+        if let cached = fleet.withLock({ $0 }), cached.newestEvent == newest, now.timeIntervalSince(cached.at) < 60 {
+            return cached.alerts
+        }
+        let alerts = FleetDiagnosis.alerts(try history.fleetSignals(now: now), consoleBackend: configuration.backendURL)
+        fleet.withLock { $0 = (newest, now, alerts) }
+        return alerts
+    }
+
     /// A console showing a support bundle changes nothing.
     private func readOnlyRefusal(_ request: Request) -> Response? {
-        guard let bundle = configuration.bundle, ["POST", "PUT", "DELETE", "PATCH"].contains(request.method) else { return nil }
+        guard let bundle = configuration.bundle, AccessGuard.changes(request) else { return nil }
         return HTTPError(.forbidden, code: "read_only",
             message: "This console shows a support bundle (\((bundle.file as NSString).lastPathComponent)): nothing can be changed.",
             detail: "Start `passconsole serve` without --bundle to work with a live device.").response

@@ -43,8 +43,7 @@ extension Console {
                 deviceFolder: console.configuration.device.root.path(percentEncoded: false),
                 historyFile: console.history.path, csrfToken: console.csrfToken,
                 tokenRequired: console.configuration.accessToken != nil, counts: counts,
-                fleet: FleetDiagnosis.alerts(try console.history.fleetSignals(now: console.configuration.now()),
-                    consoleBackend: console.configuration.backendURL),
+                fleet: try console.fleetAlerts(),
                 offline: console.configuration.bundle.map {
                     Offline(file: ($0.file as NSString).lastPathComponent, createdAt: $0.createdAt, sessionID: $0.sessionID, bundleID: $0.bundleID)
                 }))

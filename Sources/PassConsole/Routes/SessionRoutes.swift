@@ -32,7 +32,7 @@ extension Console {
             }
             let now = console.configuration.now()
             return .api(SessionDetail(
-                session: session, health: await console.healthCard(session, events, now: now),
+                session: session, health: await console.healthCard(session, events, storage: try? console.storageReport(now: now), now: now),
                 contract: CallbackContract.check(events), flow: FlowProgress.replay(events)))
         }
         router.get("/api/sessions/{id}/diff") { request in
@@ -51,8 +51,9 @@ extension Console {
                 return .download(opened.raw, filename: (opened.file as NSString).lastPathComponent, contentType: "application/json")
             }
             let now = console.configuration.now()
-            let bundle = SupportBundle(session: session, events: events, health: await console.healthCard(session, events, now: now),
-                storage: console.storageReport(now: now), now: now)
+            let storage = try? console.storageReport(now: now)
+            let bundle = SupportBundle(session: session, events: events,
+                health: await console.healthCard(session, events, storage: storage, now: now), storage: storage, now: now)
             try console.history.audit("export", detail: "Support bundle of session \(session.id.uuidString) (\(session.bundleID), "
                 + "\(events.count) events)", remote: request.remoteAddress)
             let stamp = EntitlementEvent.Wire.format(now).replacingOccurrences(of: ":", with: "-")
@@ -71,17 +72,17 @@ extension Console {
         return (session, try history.page(matching: HistoryFilter(sessionID: uuid), limit: 20_000).events.map(\.event))
     }
 
-    /// The storage of every device, judged now (nil when it cannot be read).
-    func storageReport(now: Date) -> StorageReport? {
-        try? StorageReport.build(devices: configuration.devices, apps: knownApps(), allowedMvpds: catalog.allowedMvpds, now: now)
+    /// The storage of every device, each token judged at `now`.
+    func storageReport(now: Date) throws -> StorageReport {
+        try StorageReport.build(devices: configuration.devices, apps: knownApps(), allowedMvpds: catalog.allowedMvpds, now: now)
     }
 
-    /// The session's health card, with the backend's record of each registration code its TV showed.
-    func healthCard(_ session: HistorySession, _ events: [EntitlementEvent], now: Date) async -> HealthCard {
+    /// The session's health card over `storage`, with the backend's record of each registration code its TV showed.
+    func healthCard(_ session: HistorySession, _ events: [EntitlementEvent], storage: StorageReport?, now: Date) async -> HealthCard {
         var regcodes: [String: RegcodeLife] = [:]
         if let admin = BackendAdmin(baseURL: configuration.backendURL) {
             for code in SecondScreenCode.codes(in: events) { regcodes[code] = await admin.regcodeLife(code) }
         }
-        return HealthCard.make(session: session, events: events, storage: storageReport(now: now), now: now, regcodes: regcodes)
+        return HealthCard.make(session: session, events: events, storage: storage, now: now, regcodes: regcodes)
     }
 }

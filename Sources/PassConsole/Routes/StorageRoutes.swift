@@ -7,9 +7,7 @@ extension Console {
         router.get("/api/storage") { _ in
             let console = try box.get()
             if let bundle = console.configuration.bundle { return .json(data: bundle.storageAnswer) }
-            return .api(try StorageReport.build(
-                devices: console.configuration.devices, apps: console.knownApps(),
-                allowedMvpds: console.catalog.allowedMvpds, now: console.configuration.now()))
+            return .api(try console.storageReport(now: console.configuration.now()))
         }
         router.post("/api/storage/clear") { request in
             let console = try box.get()

@@ -36,7 +36,7 @@ struct AccessGuard: Sendable {
                 detail: "Send Authorization: Bearer <token>; the token is also in the file named at start.",
                 headers: ["WWW-Authenticate": "Bearer"]).response
         }
-        guard ["POST", "PUT", "DELETE", "PATCH"].contains(request.method) else { return nil }
+        guard Self.changes(request) else { return nil }
         if let origin = request.header("Origin"), origin != "null",
             let host = URLComponents(string: origin)?.host, !hosts.contains(host.contains(":") ? "[\(host)]" : host)
         {
@@ -57,6 +57,11 @@ struct AccessGuard: Sendable {
                 detail: "Reload the page; scripts get the token from GET /api/overview.").response
         }
         return nil
+    }
+
+    /// Whether `request` asks to change something (a method other than GET/HEAD/OPTIONS).
+    static func changes(_ request: Request) -> Bool {
+        ["POST", "PUT", "DELETE", "PATCH"].contains(request.method)
     }
 
     private func presents(_ token: String, _ request: Request) -> Bool {

@@ -27,19 +27,26 @@ import Testing
         }
     }
 
+    /// setRequestor with `providers` (expected to complete), then getAuthentication: the IDs of the picker's MVPDs, or
+    /// nil (recorded).
+    static func picker(_ app: TestApp, providers: [URL]) async -> [String]? {
+        app.enabler.setRequestor("REF30", serviceProviders: providers)
+        await app.settle()
+        #expect(app.delegate.main.first == .setRequestorComplete(status: 1))
+        app.enabler.getAuthentication()
+        await app.settle()
+        guard case .displayProviderDialog(let mvpds) = app.delegate.main.last else {
+            Issue.record("expected the picker, got \(app.delegate.names)")
+            return nil
+        }
+        return mvpds.map(\.ID)
+    }
+
     @Test func thePickerMergesBothListsAndEachMVPDLogsInAtItsOwnProvider() async throws {
         try await Self.withTwoProviders { fixture, a, b in
             let app = try fixture.app()
-            app.enabler.setRequestor("REF30", serviceProviders: [a, b])
-            await app.settle()
-            #expect(app.delegate.main.first == .setRequestorComplete(status: 1))
-            app.enabler.getAuthentication()
-            await app.settle()
-            guard case .displayProviderDialog(let mvpds) = app.delegate.main.last else {
-                Issue.record("expected the picker, got \(app.delegate.names)")
-                return
-            }
-            #expect(Set(mvpds.map(\.ID)) == ["Cablevision", "Spectrum", "Dish"])
+            guard let mvpds = await Self.picker(app, providers: [a, b]) else { return }
+            #expect(Set(mvpds) == ["Cablevision", "Spectrum", "Dish"])
             // Dish came from B: its login page, token and authorization all go to B
             app.enabler.setSelectedProvider("Dish")
             await app.settle()
@@ -59,16 +66,8 @@ import Testing
         try await Self.withTwoProviders { fixture, a, _ in
             let app = try fixture.app()
             let dead = URL(string: "http://127.0.0.1:9/adobe-services")!
-            app.enabler.setRequestor("REF30", serviceProviders: [dead, a])
-            await app.settle()
-            #expect(app.delegate.main.first == .setRequestorComplete(status: 1))
-            app.enabler.getAuthentication()
-            await app.settle()
-            guard case .displayProviderDialog(let mvpds) = app.delegate.main.last else {
-                Issue.record("expected the picker, got \(app.delegate.names)")
-                return
-            }
-            #expect(mvpds.map(\.ID) == ["Cablevision", "Spectrum"])
+            guard let mvpds = await Self.picker(app, providers: [dead, a]) else { return }
+            #expect(mvpds == ["Cablevision", "Spectrum"])
             // When none answers, setRequestor fails
             let other = try fixture.app(bundleID: "com.example.other.ios", team: "TEAM2", deviceID: "device-2")
             other.enabler.setRequestor("REF30", serviceProviders: [dead, URL(string: "http://127.0.0.1:7/adobe-services")!])
