@@ -167,8 +167,7 @@ actor EntitlementEngine {
                 return headers
             },
             record: { [weak self] exchange in
-                guard let self else { return }
-                Task { await self.emit(.httpExchange(exchange: exchange)) }
+                await self?.emit(.httpExchange(exchange: exchange))
             })
     }
 

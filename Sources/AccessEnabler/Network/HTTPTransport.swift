@@ -20,10 +20,12 @@ final class HTTPTransport: Sendable {
     private let session: URLSession
     /// The newest answer's `Date` header and when it arrived.
     private let serverClock = Mutex<(date: Date, receivedAt: ContinuousClock.Instant)?>(nil)
-    let record: @Sendable (HTTPExchange) -> Void
+    /// Publishes an exchange; awaited before the caller sees the answer, so the exchange precedes, in the event
+    /// stream, whatever the caller does with it (the callback it leads to).
+    let record: @Sendable (HTTPExchange) async -> Void
     let commonHeaders: @Sendable () -> [String: String]
 
-    init(timeout: TimeInterval, commonHeaders: @escaping @Sendable () -> [String: String], record: @escaping @Sendable (HTTPExchange) -> Void) {
+    init(timeout: TimeInterval, commonHeaders: @escaping @Sendable () -> [String: String], record: @escaping @Sendable (HTTPExchange) async -> Void) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
@@ -88,11 +90,11 @@ final class HTTPTransport: Sendable {
             for (name, value) in http?.allHeaderFields ?? [:] { headers[String(describing: name).lowercased()] = String(describing: value) }
             let serverDate = headers["date"].flatMap(HTTPDate.parse)
             if let serverDate { serverClock.withLock { $0 = (serverDate, ContinuousClock.now) } }
-            record(exchange(status: http?.statusCode ?? 0, body: body, failure: nil, serverDate: serverDate))
+            await record(exchange(status: http?.statusCode ?? 0, body: body, failure: nil, serverDate: serverDate))
             return Answer(status: http?.statusCode ?? 0, body: body, headers: headers)
         } catch {
             let reason = (error as NSError).localizedDescription
-            record(exchange(status: nil, body: nil, failure: reason))
+            await record(exchange(status: nil, body: nil, failure: reason))
             throw Unreachable(reason: reason)
         }
     }
