@@ -99,6 +99,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport"]),
+        .testTarget(name: "PassTestSupportTests", dependencies: ["PassTestSupport"]),
         .testTarget(
             name: "AccessEnablerTests",
             dependencies: ["AccessEnabler", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport"]

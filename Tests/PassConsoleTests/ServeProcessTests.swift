@@ -9,18 +9,14 @@ import Testing
 @Suite(.serialized)
 struct ServeProcessTests {
     /// Starts `passconsole serve` on free ports with its files in `folder`; returns the process and the console URL.
-    func serve(_ folder: URL) async throws -> (Process, String) {
+    func serve(_ folder: URL) async throws -> (ChildProcess, String) {
         let binary = try #require(BuiltBinary.passconsole, Comment(rawValue: BuiltBinary.missingMessage))
-        let process = Process()
-        process.executableURL = binary
-        process.currentDirectoryURL = BuiltBinary.packageRoot
-        process.arguments = ["serve", "--port", "0", "--backend-port", "0", "--device", folder.appendingPathComponent("device").path,
-                             "--history", folder.appendingPathComponent("history.sqlite").path]
         let output = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(6)).out")
-        FileManager.default.createFile(atPath: output.path, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try ProcessLauncher.run(process)
+        let process = try ChildProcess(
+            binary.path(percentEncoded: false),
+            ["serve", "--port", "0", "--backend-port", "0", "--device", folder.appendingPathComponent("device").path,
+             "--history", folder.appendingPathComponent("history.sqlite").path],
+            directory: BuiltBinary.packageRoot, stdout: .file(output))
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
@@ -58,7 +54,7 @@ struct ServeProcessTests {
         let ingest = try await client.send("POST", "/api/ingest", headers: ["Content-Type": "application/x-ndjson"],
             body: try EntitlementEvent.Wire.ndjson(events))
         #expect(ingest.json["accepted"] as? Int == 100)
-        kill(process.processIdentifier, SIGKILL)
+        process.terminate(SIGKILL)
         process.waitUntilExit()
         // Then the history file holds every event it acknowledged, and a restarted console shows them
         let history = try HistoryDatabase(path: folder.appendingPathComponent("history.sqlite").path)

@@ -110,13 +110,10 @@ struct StorageFileProcessLockTests {
     }
 
     /// Starts `script` under `/bin/sh` with `environment`.
-    private func shell(_ script: String, _ environment: [String: String]) throws -> Process {
-        let process = Process()
-        process.executableURL = URL(filePath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.environment = environment.merging(["PATH": "/usr/bin:/bin", "FLOCK": flockTool!]) { $1 }
-        try ProcessLauncher.run(process)
-        return process
+    private func shell(_ script: String, _ environment: [String: String]) throws -> ChildProcess {
+        try ChildProcess(
+            "/bin/sh", ["-c", script],
+            environment: environment.merging(["PATH": "/usr/bin:/bin", "FLOCK": flockTool!]) { $1 })
     }
 
     private func waitUntilExists(_ url: URL, timeout: TimeInterval) -> Bool {
@@ -166,8 +163,7 @@ struct StorageFileProcessLockTests {
         let written = try outcome.withValue { try $0?.get() }
         #expect(written?.text == "from the other process + this process")
         #expect(try file.read()?.text == "from the other process + this process")
-        holder.waitUntilExit()
-        #expect(holder.terminationStatus == 0)
+        #expect(holder.waitUntilExit() == 0)
     }
 
     @Test func anotherProcessCannotTakeTheLockDuringUpdate() throws {
@@ -175,15 +171,14 @@ struct StorageFileProcessLockTests {
         var statusInside: Int32 = -1
         try file.update { _ in
             let probe = try shell(#""$FLOCK" -n "$LOCK" true"#, ["LOCK": file.lockURL.path])
-            probe.waitUntilExit()
-            statusInside = probe.terminationStatus
+            statusInside = probe.waitUntilExit()
             return Data("x")
         }
         let probe = try shell(#""$FLOCK" -n "$LOCK" true"#, ["LOCK": file.lockURL.path])
-        probe.waitUntilExit()
+        let statusAfter = probe.waitUntilExit()
         // flock -n exits 1 when the lock is taken.
         #expect(statusInside == 1)
-        #expect(probe.terminationStatus == 0)
+        #expect(statusAfter == 0)
     }
 
     @Test func processesAndThreadsIncrementingTogetherNeverLoseAnIncrement() throws {
@@ -222,7 +217,7 @@ struct StorageFileProcessLockTests {
         try #require(group.wait(timeout: .now() + 120) == .success)
         for process in processes { process.waitUntilExit() }
         // Then every increment counted
-        #expect(processes.allSatisfy { $0.terminationStatus == 0 })
+        #expect(processes.allSatisfy { $0.exitCode == 0 })
         #expect(errors.withValue { $0.isEmpty })
         #expect(try file.read()?.text == "250")
     }

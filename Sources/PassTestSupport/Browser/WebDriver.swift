@@ -18,11 +18,11 @@ public final class WebDriver: @unchecked Sendable {
 
     static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
 
-    private let driver: Process
+    private let driver: ChildProcess
     private let port: UInt16
     private let sessionID: String
 
-    private init(driver: Process, port: UInt16, sessionID: String) {
+    private init(driver: ChildProcess, port: UInt16, sessionID: String) {
         self.driver = driver
         self.port = port
         self.sessionID = sessionID
@@ -37,12 +37,8 @@ public final class WebDriver: @unchecked Sendable {
     /// Starts chromedriver on a free loopback port and opens a headless Chromium session.
     public static func start(windowSize: (Int, Int) = (1400, 1000)) async throws -> WebDriver {
         let port = try freePort()
-        let process = Process()
-        process.executableURL = URL(filePath: "/usr/bin/chromedriver")
-        process.arguments = ["--port=\(port)", "--allowed-ips=127.0.0.1", "--log-level=SEVERE"]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try ProcessLauncher.run(process)
+        let process = try ChildProcess(
+            "/usr/bin/chromedriver", ["--port=\(port)", "--allowed-ips=127.0.0.1", "--log-level=SEVERE"])
         // chromedriver takes a moment to listen
         var ready = false
         var lastProblem = "no answer"
@@ -86,7 +82,7 @@ public final class WebDriver: @unchecked Sendable {
         _ = try? await command("DELETE", "")
         driver.terminate()
         for _ in 0..<20 where driver.isRunning { try? await Task.sleep(for: .milliseconds(50)) }
-        if driver.isRunning { kill(driver.processIdentifier, SIGKILL) }
+        driver.terminate(SIGKILL)
     }
 
     // MARK: - Commands

@@ -132,22 +132,11 @@ struct FlowCLI {
         defer { try? FileManager.default.removeItem(at: scratch) }
         let out = scratch.appendingPathComponent("stdout")
         let err = scratch.appendingPathComponent("stderr")
-        _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = ["flow"] + arguments + ["--backend", backend, "--device", device, "--timeout", "20"]
-        process.standardOutput = try FileHandle(forWritingTo: out)
-        process.standardError = try FileHandle(forWritingTo: err)
-        process.standardInput = FileHandle.nullDevice
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { continuation.resume(returning: $0.terminationStatus) }
-            do { try ProcessLauncher.run(process) } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
-        }
+        let process = try ChildProcess(
+            binary.path(percentEncoded: false),
+            ["flow"] + arguments + ["--backend", backend, "--device", device, "--timeout", "20"],
+            stdout: .file(out), stderr: .file(err))
+        let status = await process.exited()
         return Result(
             status: status, stdout: (try? String(contentsOf: out, encoding: .utf8)) ?? "",
             stderr: (try? String(contentsOf: err, encoding: .utf8)) ?? "")
