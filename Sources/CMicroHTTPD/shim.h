@@ -31,7 +31,8 @@ typedef void (*pc_completed_handler)(void *cls, struct MHD_Connection *connectio
 /// Starts a daemon bound to `bind_address:port` (IPv4 dotted quad). Returns NULL on failure.
 static inline struct MHD_Daemon *pc_start_daemon(unsigned int flags, uint16_t port, const char *bind_address,
                                                  unsigned int thread_pool_size, unsigned int connection_limit,
-                                                 unsigned int connection_timeout, pc_access_handler handler,
+                                                 unsigned int connection_timeout, size_t connection_memory,
+                                                 pc_access_handler handler,
                                                  void *handler_cls, pc_completed_handler completed,
                                                  void *completed_cls) {
     struct sockaddr_in addr;
@@ -45,6 +46,7 @@ static inline struct MHD_Daemon *pc_start_daemon(unsigned int flags, uint16_t po
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout, NULL};
+    if (connection_memory > 0) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory, NULL};
     if (thread_pool_size > 1) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size, NULL};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);

@@ -31,6 +31,22 @@ struct ServerLimitsTests {
         }
     }
 
+    @Test func headersUpToTheConnectionMemoryAreServedAndBiggerOnesAre431() async throws {
+        // The default 16 KiB per connection: a GET with a 7 KB cookie (libmicrohttpd keeps a parsed copy of it) and a
+        // POST with a 4 KB one (its body needs room too) still fit, near nginx's 8 KB per header line; 40 KB of
+        // headers is refused, not a crash.
+        try await TestServer.with(Self.router()) { server, client async throws in
+            let cookie = String(repeating: "c", count: 7_000)
+            #expect(try await client.send("GET", "/redirect", headers: ["Cookie": "big=\(cookie)"]).status == 302)
+            let smaller = String(repeating: "c", count: 4_000)
+            #expect(try await client.send("POST", "/echo", headers: ["Cookie": "big=\(smaller)"], body: Data("ok".utf8)).text == "2")
+            let connection = try RawConnection(port: server.port)
+            connection.send("GET /slow HTTP/1.1\r\nHost: x\r\nX-Big: \(String(repeating: "b", count: 40_000))\r\n\r\n")
+            #expect(await connection.read(until: "\r\n").hasPrefix("HTTP/1.1 431"))
+            #expect(try await client.send("POST", "/echo", body: Data("hi".utf8)).text == "2")
+        }
+    }
+
     @Test func chunkedBodiesOverTheCapAre413() async throws {
         let configuration = HTTPServerConfiguration(maxBodySize: 100)
         try await TestServer.with(Self.router(), configuration: configuration) { server, _ async throws in

@@ -54,6 +54,22 @@ struct StaticFilesTests {
         }
     }
 
+    @Test func withinTheRevalidationWindowTheDiskIsNotAsked() async throws {
+        let (root, _) = try Self.makeRoot()
+        var router = Router()
+        router.mount(StaticFiles(root: root, revalidation: .seconds(3600)), at: "/")
+        try await TestServer.with(router) { _, client async throws in
+            #expect(try await client.get("/js/app.js").text == "export const x = 1;")
+            try "export const x = 22;".write(toFile: root + "/js/app.js", atomically: true, encoding: .utf8)
+            // The answer is the one checked last (with the default window of zero, revalidationAnswers304 sees
+            // the change at once).
+            #expect(try await client.get("/js/app.js").text == "export const x = 1;")
+            // A path not asked before is looked up on the disk.
+            try "fresh".write(toFile: root + "/js/new.js", atomically: true, encoding: .utf8)
+            #expect(try await client.get("/js/new.js").text == "fresh")
+        }
+    }
+
     @Test func traversalIsRefused() async throws {
         let (root, _) = try Self.makeRoot()
         try await TestServer.with(Self.router(root)) { server, client async throws in

@@ -95,16 +95,26 @@ public struct Router: HTTPResponder {
     /// The mount serving `request` (GET and HEAD only), or not found.
     private func mounted(_ request: Request) -> Match {
         if request.method == "GET" || request.method == "HEAD" {
-            for mount in mounts where (request.path + "/").hasPrefix(mount.prefix) {
+            for mount in mounts where Self.path(request.path, isUnder: mount.prefix) {
                 return .staticFiles(mount.files, String(request.path.dropFirst(mount.prefix.count - 1)))
             }
         }
         return .notFound
     }
 
-    /// `app.js` of `/app.js`, `api` of `/api/events`; nil for `/`.
+    /// `app.js` of `/app.js`, `api` of `/api/events`; nil for `/` (a scan of the bytes: no array per request).
     static func firstSegment(of path: String) -> Substring? {
-        path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: true).first
+        let slash = UInt8(ascii: "/")
+        let utf8 = path.utf8
+        guard let start = utf8.firstIndex(where: { $0 != slash }) else { return nil }
+        let end = utf8[start...].firstIndex(of: slash) ?? utf8.endIndex
+        return path[start..<end]
+    }
+
+    /// Whether `path + "/"` starts with `prefix` (which ends with `/`), without building `path + "/"`.
+    static func path(_ path: String, isUnder prefix: String) -> Bool {
+        if path.hasPrefix(prefix) { return true }
+        return path.utf8.count + 1 == prefix.utf8.count && prefix.hasPrefix(path)
     }
 
     /// True when `request` matches a route registered with `inline:` (its answer needs no task).

@@ -58,7 +58,7 @@ public final class HTTPServer: Sendable {
         let this = Unmanaged.passRetained(self).toOpaque()
         let daemon = pc_start_daemon(
             UInt32(flags), configuration.port, configuration.host, UInt32(max(1, configuration.threadPoolSize)),
-            UInt32(configuration.connectionLimit), UInt32(configuration.connectionTimeout),
+            UInt32(configuration.connectionLimit), UInt32(configuration.connectionTimeout), configuration.connectionMemory,
             { cls, connection, url, method, _, uploadData, uploadSize, conCls in
                 let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
                 return server.access(connection!, url!, method!, uploadData, uploadSize!, conCls!)

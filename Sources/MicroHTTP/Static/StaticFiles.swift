@@ -9,18 +9,28 @@ import Glibc
 /// Serves the files under one root folder: content types, `ETag`/`Last-Modified` revalidation, and no way out of
 /// the root (`..` segments are refused with `403`; a symlink that resolves outside the root is `404`).
 ///
-/// Small files are kept in memory and revalidated with one `stat` per request, so a hot file is not reopened;
-/// larger ones are sent from disk with `sendfile`.
+/// Small files are kept in memory and revalidated with one `stat` per request (or, with a `revalidation` window,
+/// at most once per window, as nginx's `open_file_cache_valid`), so a hot file is not reopened; larger ones are
+/// sent from disk with `sendfile`.
 public final class StaticFiles: Sendable {
     /// The resolved root folder.
     public let root: String
     /// Sent as `Cache-Control`; browsers revalidate with the `ETag`.
     public let cacheControl: String
+    /// How long a file's `stat` is trusted: zero checks the disk on every request.
+    public let revalidation: Duration
     private let cache = Mutex<[String: CachedFile]>([:])
     /// Recent answers of ``locate`` by requested path (one second): resolving costs four `readlink` calls per request.
-    private let resolved = Mutex<[String: (path: String, at: ContinuousClock.Instant)]>([:])
+    private let resolved = Mutex<[String: Resolved]>([:])
     private static let cacheableSize: UInt64 = 256 * 1024
     private static let cacheEntries = 512
+
+    struct Resolved {
+        var path: String
+        var at: ContinuousClock.Instant
+        var info: stat
+        var checked: ContinuousClock.Instant
+    }
 
     struct CachedFile {
         var size: UInt64
@@ -36,9 +46,13 @@ public final class StaticFiles: Sendable {
     }
 
     /// Creates a file server for `root` (resolved now; a missing root serves nothing but `404`s).
-    public init(root: String, cacheControl: String = "no-cache") {
+    ///
+    /// - Parameter revalidation: How long a file's size and time are trusted before the disk is asked again; a
+    ///   changed file is served at most this late. Zero (the default) asks on every request.
+    public init(root: String, cacheControl: String = "no-cache", revalidation: Duration = .zero) {
         self.root = Self.resolve(root) ?? root
         self.cacheControl = cacheControl
+        self.revalidation = revalidation
     }
 
     /// The answer for `relativePath` (decoded, starting with `/`).
@@ -73,11 +87,18 @@ public final class StaticFiles: Sendable {
     /// The regular file inside the root that `relativePath` names (a folder's `index.html`), its `stat` in `info`.
     private func locate(_ relativePath: String, _ info: inout stat) -> String? {
         let now = ContinuousClock.now
-        // Resolved within the last second: one `stat` instead of `realpath`'s `readlink` calls.
-        if let hit = resolved.withLock({ $0[relativePath] }), now - hit.at < .seconds(1),
-            stat(hit.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG
-        {
-            return hit.path
+        if let hit = resolved.withLock({ $0[relativePath] }) {
+            // Checked within the revalidation window: no system call at all.
+            if now - hit.checked < revalidation {
+                info = hit.info
+                return hit.path
+            }
+            // Resolved within the last second: one `stat` instead of `realpath`'s `readlink` calls.
+            if now - hit.at < .seconds(1), stat(hit.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG {
+                let checked = info
+                resolved.withLock { $0[relativePath]?.info = checked; $0[relativePath]?.checked = now }
+                return hit.path
+            }
         }
         let components = relativePath.split(separator: "/", omittingEmptySubsequences: true)
         guard var path = Self.resolve(root + "/" + components.joined(separator: "/")), isInsideRoot(path),
@@ -91,7 +112,7 @@ public final class StaticFiles: Sendable {
         // A cached answer is always a file inside the root, so staleness can only serve an in-root file.
         resolved.withLock { entries in
             if entries.count >= 1024 { entries.removeAll() }
-            entries[relativePath] = (path, now)
+            entries[relativePath] = Resolved(path: path, at: now, info: info, checked: now)
         }
         return path
     }

@@ -61,7 +61,7 @@ public final class Console: HTTPResponder, Sendable {
         let box = ConsoleBox()
         var router = Router()
         Self.addRoutes(to: &router, console: box)
-        router.mount(StaticFiles(root: configuration.publicDirectory), at: "/")
+        router.mount(StaticFiles(root: configuration.publicDirectory, revalidation: .seconds(1)), at: "/")
         routes = router
         box.set(self)
     }

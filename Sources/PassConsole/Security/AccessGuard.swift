@@ -72,7 +72,7 @@ struct AccessGuard: Sendable {
     /// `127.0.0.1` from `127.0.0.1:8080`, `[::1]` from `[::1]:8080`.
     static func hostName(_ host: String) -> String {
         if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[...close]) }
-        return String(host.split(separator: ":", maxSplits: 1).first ?? "")
+        return String(host[..<(host.utf8.firstIndex(of: UInt8(ascii: ":")) ?? host.endIndex)])
     }
 
     /// 32 random bytes as hex.
