@@ -39,8 +39,7 @@ public struct PassBackend: HTTPResponder {
         let faults = service.faults
         guard faults.rules.isEmpty, faults.throttle == nil else { return nil }
         let request = RESTFormat.normalize(request)
-        guard router.hasInlineRoute(for: request) else { return nil }
-        return router.respondInline(to: request).map(dated)
+        return router.respondWithInlineRoute(to: request).map(dated)
     }
 
     /// The answer with the backend's own clock in its `Date` header (the clock-offset fault included), so a client

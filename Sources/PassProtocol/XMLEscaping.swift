@@ -12,19 +12,27 @@ import Foundation
 public enum XMLEscaping: Sendable {
     /// Returns `text` with `&`, `<`, `>`, `"` and `'` replaced by their entity references.
     public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default: result.append(character)
+        // Most values (IDs, GUIDs, times) have nothing to escape: one scan of the bytes, no copy.
+        guard text.utf8.contains(where: isSpecial) else { return text }
+        var result = [UInt8]()
+        result.reserveCapacity(text.utf8.count + 16)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): result += "&amp;".utf8
+            case UInt8(ascii: "<"): result += "&lt;".utf8
+            case UInt8(ascii: ">"): result += "&gt;".utf8
+            case UInt8(ascii: "\""): result += "&quot;".utf8
+            case UInt8(ascii: "'"): result += "&apos;".utf8
+            default: result.append(byte)
             }
         }
-        return result
+        return String(decoding: result, as: UTF8.self)
+    }
+
+    /// The five characters with a predefined entity (all ASCII, so never part of a multi-byte character).
+    private static func isSpecial(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "&") || byte == UInt8(ascii: "<") || byte == UInt8(ascii: ">")
+            || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'")
     }
 
     /// Returns `text` with the five predefined entities and numeric character references decoded.

@@ -7,6 +7,13 @@ struct XMLEscapingTests {
         #expect(XMLEscaping.escape(#"a&b<c>d"e'f"#) == "a&amp;b&lt;c&gt;d&quot;e&apos;f")
     }
 
+    @Test func textWithoutSpecialsIsUnchangedAndMultiByteCharactersSurvive() {
+        #expect(XMLEscaping.escape("Dish-Network_ü-📺 42") == "Dish-Network_ü-📺 42")
+        #expect(XMLEscaping.escape("Çà & 📺<é\u{301}>") == "Çà &amp; 📺&lt;é\u{301}&gt;")
+        // An & followed by a combining mark is still escaped (a byte scan, not a grapheme one).
+        #expect(XMLEscaping.escape("&\u{301}") == "&amp;\u{301}")
+    }
+
     @Test func unescapeInvertsEscape() {
         let text = #"<signatureInfo>MEUC+/=<signatureInfo><x a="1">Tom & 'Jerry'</x>"#
         #expect(XMLEscaping.unescape(XMLEscaping.escape(text)) == text)

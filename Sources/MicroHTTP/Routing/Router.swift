@@ -117,18 +117,22 @@ public struct Router: HTTPResponder {
         return path.utf8.count + 1 == prefix.utf8.count && prefix.hasPrefix(path)
     }
 
-    /// True when `request` matches a route registered with `inline:` (its answer needs no task).
-    public func hasInlineRoute(for request: Request) -> Bool {
-        if case .found(.inline, _) = match(request) { return true }
-        return false
+    /// The answer of the inline route `request` matches; nil for anything else (deferred routes, files, errors),
+    /// which ``respond(to:)`` then answers. One route lookup.
+    public func respondWithInlineRoute(to request: Request) -> Response? {
+        guard case .found(.inline(let handler), let parameters) = match(request) else { return nil }
+        return run(handler, parameters, request)
+    }
+
+    private func run(_ handler: InlineHandler, _ parameters: [String: String], _ request: Request) -> Response {
+        var request = request
+        request.pathParameters = parameters
+        do { return try handler(request) } catch { return errorRenderer(error, request) }
     }
 
     public func respondInline(to request: Request) -> Response? {
         switch match(request) {
-        case .found(.inline(let handler), let parameters):
-            var request = request
-            request.pathParameters = parameters
-            do { return try handler(request) } catch { return errorRenderer(error, request) }
+        case .found(.inline(let handler), let parameters): return run(handler, parameters, request)
         case .found(.deferred, _): return nil
         case .staticFiles(let files, let relative): return files.response(for: relative, request: request)
         case .methodNotAllowed(let allowed): return Self.methodNotAllowed(allowed, request)
