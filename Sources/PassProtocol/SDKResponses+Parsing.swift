@@ -42,7 +42,7 @@ extension SDKResponses {
     }
 
     private static func token(_ element: String, in xml: String) throws(SDKResponseError) -> String {
-        let trimmed = xml.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = XMLWhitespace.trimmed(xml)
         // Tolerate a bare token string: some variants answer with the token itself.
         if trimmed.hasPrefix("<signatureInfo>") { return trimmed }
         let root: XMLNode

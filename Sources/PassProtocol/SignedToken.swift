@@ -61,7 +61,7 @@ public struct SignedToken<Body: TokenBody>: Sendable, Equatable {
     /// - Throws: ``TokenFormatError`` when the delimiters, signature or body are missing or malformed.
     public static func parse(_ serialized: String) throws(TokenFormatError) -> SignedToken<Body> {
         // Plain-Swift trimming and searching: Foundation's on Linux cost most of a parse for multi-KB tokens.
-        let text = Self.trimmed(serialized[...])
+        let text = XMLWhitespace.trimmed(serialized[...])
         guard text.hasPrefix(delimiter) else {
             throw TokenFormatError("token does not start with \(delimiter)")
         }
@@ -69,20 +69,11 @@ public struct SignedToken<Body: TokenBody>: Sendable, Equatable {
         guard let second = rest.firstRange(of: delimiter) ?? rest.firstRange(of: "</signatureInfo>") else {
             throw TokenFormatError("token has only one \(delimiter) delimiter; expected two")
         }
-        let signature = String(Self.trimmed(rest[..<second.lowerBound]))
-        let rawBody = String(Self.trimmed(rest[second.upperBound...]))
+        let signature = String(XMLWhitespace.trimmed(rest[..<second.lowerBound]))
+        let rawBody = String(XMLWhitespace.trimmed(rest[second.upperBound...]))
         guard !signature.isEmpty else { throw TokenFormatError("token signature is empty") }
         guard !rawBody.isEmpty else { throw TokenFormatError("token body is empty") }
         return SignedToken(signature: signature, body: try Body.parse(body: rawBody), rawBody: rawBody)
-    }
-
-    /// `text` without surrounding ASCII whitespace (space, tab, CR, LF).
-    static func trimmed(_ text: Substring) -> Substring {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" }
-        guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) }) else {
-            return text[text.endIndex...]
-        }
-        return text[first...last]
     }
 
     /// Reads the Base64 transport form (REST `serializedToken`), tolerating URL-encoding and missing padding.

@@ -85,7 +85,7 @@ private final class TreeBuilder: NSObject, XMLParserDelegate {
         qualifiedName: String?
     ) {
         guard var node = stack.popLast() else { return }
-        node.text = node.text.trimmingCharacters(in: .whitespacesAndNewlines)
+        node.text = XMLWhitespace.trimmed(node.text)
         if stack.isEmpty {
             root = node
         } else {

@@ -78,6 +78,9 @@ extension EntitlementEngine {
         }
         emit(.storageChanged(domain: store.domain, change: "importer: \(result.explanation)"), mvpd: result.importedToken?.mvpdID)
         if case .currentTokenValid = result { return }
+        // With no older storage on the device there is nothing a later run could import again (the marker exists
+        // so that a token imported once and then logged out of is not brought back): no durable write for it.
+        guard !generations.isEmpty else { return }
         try? marker?.write(Data(String(TokenStorage.currentVersion).utf8))
     }
 

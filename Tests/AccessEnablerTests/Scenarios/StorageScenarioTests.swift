@@ -57,6 +57,32 @@ import Testing
         }
     }
 
+    @Test func withNoOlderStorageTheImporterLeavesNoMarkerAndAnOlderTokenArrivingLaterIsImported() async throws {
+        try await SDKFixture.with { fixture in
+            // Given an app started on a device with no older storage
+            let app = try fixture.simulatedApp(bundleID: "com.example.tv.news", team: "TEAM1")
+            await app.start("REF30", base: fixture.serviceProvider)
+            #expect(await app.isAuthenticated() == false)
+            // Then nothing was written for the importer (no durable write on a cold start)
+            let marker = try #require(app.configuration.importMarker)
+            #expect(try marker.read() == nil)
+            // When an older SDK of the team leaves a token afterwards, the next start imports it
+            let seed = try fixture.simulatedApp(bundleID: "com.example.tv.seed", team: "TEAM1")
+            await seed.start("REF30", base: fixture.serviceProvider)
+            try await seed.login(mvpd: "Dish", username: "carol", password: "carol123")
+            let current = try JSONDecoder().decode(TokenStorage.self, from: try #require(try seed.configuration.storage.read()))
+            var legacy = LegacyTokenStorage(version: .v2)
+            legacy.canAuthenticate = true
+            legacy.currentMvpdID = "Dish"
+            legacy.globalAuthnToken = try #require(current.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken)
+            try fixture.folder.legacy("storage-v2.json").write(try JSONEncoder().encode(legacy))
+            try seed.configuration.storage.remove()
+            await app.start("REF30", base: fixture.serviceProvider)
+            #expect(await app.isAuthenticated(), "imported on the next start")
+            #expect(try marker.read() != nil)
+        }
+    }
+
     @Test func passiveAuthenticationDuringSetRequestor() async throws {
         try await SDKFixture.with { fixture in
             // Cablevision has authentication per requestor: no copy, but a passive login for the second Programmer
