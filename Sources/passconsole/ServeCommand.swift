@@ -57,7 +57,10 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let catalog = Console.Catalog(
             allowedMvpds: Dictionary(uniqueKeysWithValues: backendConfiguration.programmers.map { ($0.id, Set($0.mvpds)) }),
-            verificationKey: verificationKey)
+            verificationKey: verificationKey,
+            demoSubscribers: backendConfiguration.subscribers.map {
+                Console.DemoSubscriber(mvpd: $0.mvpd, username: $0.username, password: $0.password, entitlements: $0.entitlements)
+            })
         let console: Console
         do {
             console = Console(configuration: configuration, history: try HistoryDatabase(path: history), catalog: catalog, logger: logger)

@@ -1,7 +1,7 @@
 // One session: the plain-language health card (with a copy button for tickets), the flow diagram, and the
 // timeline of every event with the time since the previous one.
 import { h, fill, badge, timeEl, code, copyText, emptyState } from '../../lib/dom.js';
-import { get, download } from '../../lib/api.js';
+import { get, post, download } from '../../lib/api.js';
 import { KINDS, SEVERITY, kindLabel, dateTime, exactTime } from '../../lib/format.js';
 import { hashFor } from '../../lib/route.js';
 import { toast } from '../../lib/ui.js';
@@ -93,29 +93,31 @@ const DIFF = {
 };
 
 /** Compare this run with another session of the same app, step by step. */
+/** The aligned steps of two runs (SessionDiff), the same steps shown only when `showSame` is ticked. */
+function diffView(diff, showSame, labels = ['This run', 'Other run']) {
+  const rows = diff.rows.filter((r) => showSame || r.status !== 'same');
+  const c = diff.counts;
+  return [
+    h('p.diff-verdict', null, diff.verdict),
+    h('p.muted.small', null, `${c.same} same · ${c.changed} changed · ${c.onlyA} only in ${labels[0].toLowerCase()} · ${c.onlyB} only in ${labels[1].toLowerCase()}`),
+    rows.length ? h('table.diff-table', null,
+      h('thead', null, h('tr', null, h('th', null, ''), h('th', null, 'Step'), h('th', null, labels[0]), h('th', null, labels[1]))),
+      h('tbody', null, rows.map((r) => {
+        const look = DIFF[r.status];
+        const cell = (side) => (side ? h('td', null, side.summary, h('span.muted.small', null, ` +${side.atMs} ms`)) : h('td.muted', null, '—'));
+        return h(`tr.diff-${r.status}`, { 'data-status': r.status },
+          h('td', { title: look.label }, h('span.icon', { 'aria-hidden': 'true' }, look.icon), h('span.sr-only', null, look.label)),
+          h('td', null, r.step), cell(r.a), cell(r.b));
+      }))) : h('p.muted', null, 'No differences to show.'),
+  ];
+}
+
 function compareCard(session) {
   const result = h('div.diff-result');
   const select = h('select', { id: 'compare-with', 'aria-label': 'Session to compare with' }, h('option', { value: '' }, 'Pick another run…'));
   const showSame = h('input', { type: 'checkbox', id: 'diff-show-same' });
   let last = null;
-  const paint = () => {
-    if (!last) return;
-    const { diff } = last;
-    const rows = diff.rows.filter((r) => showSame.checked || r.status !== 'same');
-    const c = diff.counts;
-    fill(result,
-      h('p.diff-verdict', null, diff.verdict),
-      h('p.muted.small', null, `${c.same} same · ${c.changed} changed · ${c.onlyA} only in this run · ${c.onlyB} only in the other`),
-      rows.length ? h('table.diff-table', null,
-        h('thead', null, h('tr', null, h('th', null, ''), h('th', null, 'Step'), h('th', null, 'This run'), h('th', null, 'Other run'))),
-        h('tbody', null, rows.map((r) => {
-          const look = DIFF[r.status];
-          const cell = (side) => (side ? h('td', null, side.summary, h('span.muted.small', null, ` +${side.atMs} ms`)) : h('td.muted', null, '—'));
-          return h(`tr.diff-${r.status}`, { 'data-status': r.status },
-            h('td', { title: look.label }, h('span.icon', { 'aria-hidden': 'true' }, look.icon), h('span.sr-only', null, look.label)),
-            h('td', null, r.step), cell(r.a), cell(r.b));
-        }))) : h('p.muted', null, 'No differences to show.'));
-  };
+  const paint = () => { if (last) fill(result, ...diffView(last.diff, showSame.checked)); };
   showSame.addEventListener('change', paint);
   select.addEventListener('change', async () => {
     if (!select.value) { fill(result); last = null; return; }
@@ -137,6 +139,59 @@ function compareCard(session) {
       h('span.muted.small', null, '(the two runs’ steps aligned: what changed, what only one of them did)')),
     h('p', null, select, ' ', h('label', null, showSame, ' show the steps that are the same too')),
     result);
+}
+
+/** Run the session again on a scratch device against the local backend, then show how the replay compares. */
+function replayCard(session) {
+  const heading = h('h3', { id: 'replay-heading' }, 'Replay against the local backend');
+  if (session.platform === 'tvos') {
+    return h('section.card.replay', { id: 'replay-card', 'aria-labelledby': 'replay-heading' }, heading,
+      h('p.muted', null, 'tvOS sessions cannot be replayed: their sign-in needs a person to type the code on a second screen.'));
+  }
+  const username = h('input', { type: 'text', id: 'replay-username', autocomplete: 'off', spellcheck: 'false', placeholder: 'demo subscriber' });
+  const password = h('input', { type: 'password', id: 'replay-password', autocomplete: 'off', placeholder: 'demo password' });
+  const button = h('button.primary', { type: 'submit', 'data-action': 'replay' }, 'Replay');
+  const showSame = h('input', { type: 'checkbox', id: 'replay-show-same' });
+  const result = h('div.replay-result', { 'aria-live': 'polite' });
+  let last = null;
+  const paint = () => {
+    if (!last) return;
+    const notes = last.steps.filter((step) => step.note);
+    fill(result,
+      h('p', null, last.replay ? h('a', { href: hashFor('sessions', [last.replay]), 'data-action': 'open-replay' }, `Open the replay (session ${last.replay.slice(0, 8)})`) : 'The replay recorded no events.',
+        last.signedInAs ? ` · signed in as ${last.signedInAs}` : ''),
+      h('ol.replay-steps', null, last.steps.map((step) => h('li', { 'data-note': step.note ? 'yes' : 'no' },
+        h('span.icon', { 'aria-hidden': 'true' }, step.note ? '⚠' : '✓'), ' ', step.method === 'signIn' ? 'sign-in on the MVPD login page' : code(step.method),
+        Object.keys(step.arguments).length ? h('span.muted.small', null, ` ${Object.entries(step.arguments).map(([k, v]) => `${k}=${v}`).join(', ')}`) : null,
+        step.note ? h('span.step-note', null, ` — ${step.note}`) : null))),
+      last.skipped.length ? h('p.muted.small', null, `Not replayed: ${last.skipped.join('; ')}.`) : null,
+      notes.length ? null : h('p.muted.small', null, 'Every call was made as recorded.'),
+      ...diffView(last.diff, showSame.checked, ['The recording', 'The replay']));
+  };
+  showSame.addEventListener('change', paint);
+  const form = h('form.replay-form', null,
+    h('label', null, 'Username ', username), ' ', h('label', null, 'Password ', password), ' ', button, ' ',
+    h('label', null, showSame, ' show the steps that are the same too'));
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    fill(result, h('p.muted', null, 'Replaying… (a fresh install of the app makes the recorded calls again)'));
+    try {
+      const body = username.value ? { username: username.value, password: password.value } : {};
+      last = await post(`/api/sessions/${encodeURIComponent(session.id)}/replay`, body, { quiet: true });
+      paint();
+    } catch (error) {
+      last = null;
+      fill(result, h('p.error', null, `Could not replay: ${error.message}`, error.detail ? h('br') : null, error.detail ?? ''));
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h('section.card.replay', { id: 'replay-card', 'aria-labelledby': 'replay-heading' }, heading,
+    h('p.muted.small', null, 'Runs this session again as a fresh install of the same app on a scratch device, against this console’s own backend: ',
+      'the same calls in the same order. The MVPD login uses that MVPD’s demo subscriber unless you type a username and password. ',
+      'The replay is recorded as a new session and compared with this one step by step.'),
+    form, result);
 }
 
 /** Load and render session `id` into `el`. Returns false when it failed. */
@@ -171,6 +226,7 @@ export async function renderSession(el, id) {
     healthCard(s, data.health ?? { headline: 'No health summary.', lines: [], verdicts: [] }),
     contractCard(data.contract ?? []),
     compareCard(s),
+    replayCard(s),
     h('section.card', { 'aria-label': 'Flow' }, h('h3', null, 'Flow'), flowDiagram(data.flow)),
     h('section.card', { 'aria-labelledby': 'timeline-heading' },
       h('h3', { id: 'timeline-heading' }, 'Timeline ', h('span.muted.small', null, '(oldest first; “+ms” is the time since the previous event)')),

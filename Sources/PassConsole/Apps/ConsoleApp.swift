@@ -130,6 +130,12 @@ final class ConsoleApp: Sendable {
             state.withLock { $0.delegate }?.providerAnswered()
             enabler.setSelectedProvider(mvpd)
         case "getSelectedProvider": enabler.getSelectedProvider()
+        case "handleExternalURL":
+            guard let url = arguments["url"], !url.isEmpty else {
+                throw HTTPError(.badRequest, code: "missing_argument", message: "handleExternalURL needs the url the login ended at.")
+            }
+            state.withLock { $0.delegate }?.providerAnswered()
+            enabler.handleExternalURL(url)
         case "logout":
             state.withLock { $0.delegate }?.expectLogout()
             enabler.logout()
@@ -138,6 +144,35 @@ final class ConsoleApp: Sendable {
                 message: "'\(method)' is not an AccessEnabler method this page can call.")
         }
     }
+
+    /// Waits until the app has handled every call so far and its web view follows no logout chain; false when
+    /// `timeout` passed first (the app is waiting on something, e.g. a person at a login page, or a slow backend).
+    func settle(timeout: Duration = .seconds(20)) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            guard let (enabler, delegate) = state.withLock({ state in state.enabler.map { ($0, state.delegate) } }) else { return true }
+            await enabler.settle()
+            if delegate?.isBusy != true, !Self.isWorking(await enabler.snapshot()) {
+                // A callback handled just now may have started more work: settle once more to be sure.
+                await enabler.settle()
+                if delegate?.isBusy != true, !Self.isWorking(await enabler.snapshot()) { return true }
+            }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return false
+    }
+
+    /// Whether a flow waits on the backend (setRequestor's configuration, a token, logout) rather than on a person.
+    static func isWorking(_ snapshot: FlowSnapshot) -> Bool {
+        snapshot.requestor.hasPrefix("configuring") || snapshot.authentication.hasPrefix("fetchingToken")
+            || snapshot.authentication == "loggingOut"
+    }
+
+    /// Whether the app's web view is showing an MVPD login page (a sign-in can complete it).
+    var isAtLoginPage: Bool { state.withLock { $0.delegate }?.pendingLoginURL != nil }
+
+    /// The session its events carry (nil before the first event).
+    var sessionID: UUID? { state.withLock { $0.sessionID } }
 
     /// Completes the pending MVPD login with `username`/`password`, as the user would in the app's web view.
     func login(username: String, password: String) async throws(HTTPError) {

@@ -12,6 +12,7 @@ final class ConsoleAppDelegate: EntitlementDelegate, EntitlementStatus, Sendable
         var pendingProviders: [AppView.MVPDSummary]?
         var pendingLoginURL: String?
         var loggingOut = false
+        var followingLogoutChain = false
         var callbacks: [AppView.CallbackLine] = []
         var authenticated: Bool?
     }
@@ -30,6 +31,8 @@ final class ConsoleAppDelegate: EntitlementDelegate, EntitlementStatus, Sendable
     var pendingLoginURL: String? { state.withLock { $0.pendingLoginURL } }
     var recentCallbacks: [AppView.CallbackLine] { state.withLock { $0.callbacks } }
     var authenticated: Bool? { state.withLock { $0.authenticated } }
+    /// True while the web view follows a logout chain on its own.
+    var isBusy: Bool { state.withLock { $0.followingLogoutChain } }
 
     /// The person picked an MVPD (or cancelled) in the page.
     func providerAnswered() {
@@ -67,6 +70,7 @@ final class ConsoleAppDelegate: EntitlementDelegate, EntitlementStatus, Sendable
     private func navigate(_ url: String) {
         let (loggingOut, enabler) = state.withLock { state -> (Bool, AccessEnabler?) in
             if !state.loggingOut { state.pendingLoginURL = url }
+            if state.loggingOut { state.followingLogoutChain = true }
             return (state.loggingOut, state.enabler)
         }
         guard loggingOut, let enabler else { return }
@@ -74,7 +78,10 @@ final class ConsoleAppDelegate: EntitlementDelegate, EntitlementStatus, Sendable
         let webView = self.webView
         Task {
             if let end = try? await webView.followLogout(url) { enabler.handleExternalURL(end) }
-            self.state.withLock { $0.loggingOut = false }
+            self.state.withLock {
+                $0.loggingOut = false
+                $0.followingLogoutChain = false
+            }
         }
     }
 

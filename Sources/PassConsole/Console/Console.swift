@@ -44,9 +44,28 @@ public final class Console: HTTPResponder, Sendable {
     public struct Catalog: Sendable {
         public var allowedMvpds: [String: Set<String>]
         public var verificationKey: TokenVerificationKey?
-        public init(allowedMvpds: [String: Set<String>] = [:], verificationKey: TokenVerificationKey? = nil) {
+        /// The local backend's demo subscribers: a replay signs in with one when no credentials are given.
+        public var demoSubscribers: [DemoSubscriber]
+        public init(
+            allowedMvpds: [String: Set<String>] = [:], verificationKey: TokenVerificationKey? = nil, demoSubscribers: [DemoSubscriber] = []
+        ) {
             self.allowedMvpds = allowedMvpds
             self.verificationKey = verificationKey
+            self.demoSubscribers = demoSubscribers
+        }
+    }
+
+    /// A demo subscriber of the local backend (Config/demo.json).
+    public struct DemoSubscriber: Sendable, Equatable {
+        public var mvpd: String
+        public var username: String
+        public var password: String
+        public var entitlements: [String]
+        public init(mvpd: String, username: String, password: String, entitlements: [String]) {
+            self.mvpd = mvpd
+            self.username = username
+            self.password = password
+            self.entitlements = entitlements
         }
     }
 

@@ -7,6 +7,7 @@ extension Console {
         addOverviewRoutes(to: &router, console)
         addEventRoutes(to: &router, console)
         addSessionRoutes(to: &router, console)
+        addReplayRoute(to: &router, console)
         addStorageRoutes(to: &router, console)
         addAppRoutes(to: &router, console)
         addDeviceRoutes(to: &router, console)

@@ -86,3 +86,53 @@ extension Console {
         return HealthCard.make(session: session, events: events, storage: storage, now: now, regcodes: regcodes)
     }
 }
+
+extension Console {
+    /// What `POST /api/sessions/{id}/replay` accepts: credentials for the MVPD login page, both or neither.
+    struct ReplayRequest: Decodable {
+        var username: String?
+        var password: String?
+    }
+
+    static func addReplayRoute(to router: inout Router, _ box: ConsoleBox) {
+        router.post("/api/sessions/{id}/replay") { request in
+            let console = try box.get()
+            let (session, events) = try console.sessionEvents(request.pathParameters["id"])
+            guard let backend = console.configuration.backendURL, let serviceProvider = URL(string: backend + "/adobe-services") else {
+                throw HTTPError(.conflict, code: "no_backend",
+                    message: "This console runs without its local backend, so there is nothing to replay against.",
+                    detail: "Start it with passconsole serve (make run), which runs the backend too.")
+            }
+            let plan = try ReplayPlan(events: events)
+            let asked = try request.decodeAPI(ReplayRequest.self)
+            let credentials = try console.replayCredentials(asked, plan: plan)
+            try console.history.audit("replay", detail: "Replay of session \(session.id.uuidString) (\(session.bundleID), "
+                + "\(plan.steps.count) calls)" + (credentials.map { ", signing in as \($0.username)" } ?? ""), remote: request.remoteAddress)
+            let replay = SessionReplay(plan: plan, credentials: credentials, serviceProvider: serviceProvider,
+                now: console.configuration.now, batcher: console.batcher, logger: console.logger)
+            return .api(try await replay.run(recorded: events), status: .created)
+        }
+    }
+
+    /// The credentials a replay signs in with: the ones given, else a demo subscriber of the recorded MVPD entitled
+    /// to the recorded resources; nil when the recording never signed in.
+    func replayCredentials(_ asked: ReplayRequest, plan: ReplayPlan) throws(HTTPError) -> SessionReplay.Credentials? {
+        switch (asked.username, asked.password) {
+        case (let username?, let password?) where !username.isEmpty:
+            return SessionReplay.Credentials(username: username, password: password, source: "as given")
+        case (nil, nil), ("", _): break
+        default:
+            throw HTTPError(.badRequest, code: "incomplete_credentials", message: "Give both a username and a password, or neither.")
+        }
+        guard let mvpd = plan.loginMvpd else { return nil }
+        let ofMvpd = catalog.demoSubscribers.filter { $0.mvpd == mvpd }
+        let entitled = { (subscriber: DemoSubscriber) in subscriber.entitlements.contains("*") || Set(plan.resources).isSubset(of: subscriber.entitlements) }
+        guard let subscriber = ofMvpd.first(where: entitled) ?? ofMvpd.first else {
+            throw HTTPError(.badRequest, code: "credentials_required",
+                message: "The recorded session signed in with \(mvpd), and the local backend has no demo subscriber there: "
+                    + "give the username and password to sign in with.")
+        }
+        return SessionReplay.Credentials(username: subscriber.username, password: subscriber.password,
+            source: "demo subscriber of \(mvpd)")
+    }
+}

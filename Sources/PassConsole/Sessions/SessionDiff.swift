@@ -82,10 +82,28 @@ struct SessionDiff: Encodable, Sendable {
     }
 
     /// What an event got, for comparing one step in two runs: an exchange's status (not its timing), otherwise the
-    /// event's summary.
+    /// event's summary without per-run identifiers (a user GUID hash, a device ID: they differ on another device).
     static func outcome(_ event: EntitlementEvent) -> String {
         if case .httpExchange(let exchange) = event.kind { return exchange.status.map(String.init) ?? "no answer: \(exchange.failure ?? "")" }
-        return event.summary
+        return withoutIdentifiers(event.summary)
+    }
+
+    /// `text` with every run of 16 or more hex digits (GUID hashes, device IDs, UUIDs without dashes) as `#id`.
+    static func withoutIdentifiers(_ text: String) -> String {
+        var output = ""
+        var run = ""
+        func flush() {
+            output += run.count >= 16 ? "#id" : run
+            run = ""
+        }
+        for character in text {
+            if character.isHexDigit { run.append(character) } else {
+                flush()
+                output.append(character)
+            }
+        }
+        flush()
+        return output
     }
 
     /// What an event did, without what it got: the step two runs can share (`GET /adobe-services/config/REF30`,

@@ -197,4 +197,30 @@ struct ConsoleBrowserTests {
             await browser.saveScreenshot("offline-bundle", root: Self.repository)
         }
     }
+
+    @Test func aSessionReplayedFromItsPageShowsTheStepsAndOpensTheReplay() async throws {
+        try await withBrowser { fixture, browser in
+            // Given a recorded login of the news app
+            try await fixture.signIn()
+            try await fixture.waitForEvents(atLeast: 15)
+            try await Task.sleep(for: .milliseconds(200))
+            let id = try #require(try await fixture.app("news-ios")["sessionID"] as? String)
+            try await browser.open(fixture.console.baseURL + "/#/sessions/\(id)")
+            // When support presses Replay without typing credentials
+            try await browser.waitFor("#replay-card [data-action=replay]")
+            try await browser.click("#replay-card [data-action=replay]")
+            // Then the steps are listed as made, the comparison says the runs match, and the replay opens
+            try await browser.waitFor("#replay-card [data-action=open-replay]", timeout: 30)
+            #expect(try await browser.count("#replay-card .replay-steps li") == 4)
+            #expect(try await browser.count("#replay-card .replay-steps li[data-note=yes]") == 0)
+            #expect(try await browser.text("#replay-card .diff-verdict")?.contains("same steps with the same outcomes") == true)
+            #expect(try await browser.text("#replay-card .replay-result")?.contains("alice (demo subscriber of Cablevision)") == true)
+            _ = try await browser.run("document.querySelector('#replay-card .replay-result').scrollIntoView()")
+            await browser.saveScreenshot("session-replay", root: Self.repository)
+            try await browser.click("#replay-card [data-action=open-replay]")
+            try await browser.waitUntil("the replay's page", "return location.hash.includes('sessions/') && !location.hash.includes(arguments[0])", [id])
+            try await browser.waitFor("#health-card .headline")
+            #expect(try await browser.text("#health-card .headline")?.hasPrefix("Signed in with Cablevision") == true)
+        }
+    }
 }

@@ -56,7 +56,10 @@ struct ConsoleFixture {
             settings.now = { [clock] in clock.now() }
             let catalog = Console.Catalog(
                 allowedMvpds: Dictionary(uniqueKeysWithValues: configuration.programmers.map { ($0.id, Set($0.mvpds)) }),
-                verificationKey: service.signingKey.publicKey)
+                verificationKey: service.signingKey.publicKey,
+                demoSubscribers: configuration.subscribers.map {
+                    Console.DemoSubscriber(mvpd: $0.mvpd, username: $0.username, password: $0.password, entitlements: $0.entitlements)
+                })
             let history = try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
             let console = Console(configuration: settings, history: history, catalog: catalog, logger: TestServer.logger)
             let provider = URL(string: server.baseURL + "/adobe-services")!

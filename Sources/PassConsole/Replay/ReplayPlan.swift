@@ -1,0 +1,107 @@
+import AccessEnabler
+import Foundation
+import MicroHTTP
+
+/// What a recorded session did, as the calls to make again: the app, its Programmer, and the API calls after
+/// `setRequestor` in their order. Pure: events in, a plan (or a refusal in words) out.
+///
+/// A recorded `handleExternalURL` stands for the person at the MVPD's login page: without `error=` it becomes a
+/// sign-in on the replay's own login page (credentials are never recorded); with `error=` (the person cancelled)
+/// the same URL is handed back, so the replay cancels where the recording did.
+struct ReplayPlan: Sendable, Equatable {
+    struct Step: Sendable, Equatable, Encodable {
+        /// The AccessEnabler method (`getAuthorization`), or `signIn` for a completed MVPD login.
+        var method: String
+        var arguments: [String: String]
+    }
+
+    var app: AppIdentity
+    var requestorID: String
+    var steps: [Step]
+    /// The MVPD the recording signed in with, when it did (the replay signs in there too).
+    var loginMvpd: String?
+    /// Resources the recording authorized (to pick a demo subscriber entitled to them).
+    var resources: [String]
+    /// Calls of the recording that are not replayed, in words.
+    var skipped: [String]
+
+    /// Methods a replay calls again (the ones an app's code calls; callbacks and internal events are results).
+    static let replayable: Set<String> = [
+        "checkAuthentication", "getAuthentication", "setSelectedProvider", "getSelectedProvider", "checkAuthorization",
+        "getAuthorization", "checkPreauthorizedResources", "getMetadata", "logout",
+    ]
+
+    init(events: [EntitlementEvent]) throws(HTTPError) {
+        let calls = events.compactMap { event -> (name: String, arguments: [String: String], mvpd: String?)? in
+            guard case .apiCall(let name, let arguments) = event.kind else { return nil }
+            return (name, arguments, event.mvpdID)
+        }
+        guard let first = events.first else {
+            throw HTTPError(.unprocessableEntity, code: "nothing_to_replay", message: "This session has no events.")
+        }
+        guard first.app.platform != .tvOS else {
+            throw HTTPError(.unprocessableEntity, code: "replay_needs_second_screen",
+                message: "tvOS sessions cannot be replayed: their sign-in needs a person to type the code on a second screen.",
+                detail: "Replay an iOS session, or run the tvOS app from the Flows page and activate its code.")
+        }
+        guard let setRequestor = calls.first(where: { $0.name == "setRequestor" }),
+            let requestorID = setRequestor.arguments["requestorID"] ?? first.requestorID, !requestorID.isEmpty
+        else {
+            throw HTTPError(.unprocessableEntity, code: "no_set_requestor",
+                message: "This session never called setRequestor, so there is nothing to start a replay from.",
+                detail: "Sessions reported by another process start with setRequestor; this one may have been cut by retention.")
+        }
+        app = first.app
+        self.requestorID = requestorID
+        var steps: [Step] = []
+        var skipped: [String] = []
+        var loginMvpd: String?
+        var resources: [String] = []
+        var afterSetRequestor = false
+        for call in calls {
+            if call.name == "setRequestor" {
+                if afterSetRequestor { skipped.append("a second setRequestor (the replay keeps the first)") }
+                afterSetRequestor = true
+                continue
+            }
+            guard afterSetRequestor else {
+                skipped.append("\(call.name) before setRequestor")
+                continue
+            }
+            if call.name == "handleExternalURL" {
+                let url = call.arguments["url"] ?? ""
+                let cancelled = URLComponents(string: url)?.queryItems?.contains { $0.name == "error" } == true
+                if cancelled {
+                    steps.append(Step(method: "handleExternalURL", arguments: ["url": url]))
+                } else if !Self.isLogoutEnd(after: steps) {
+                    steps.append(Step(method: "signIn", arguments: [:]))
+                    loginMvpd = loginMvpd ?? call.mvpd ?? Self.selectedMvpd(in: steps)
+                }
+                continue
+            }
+            guard Self.replayable.contains(call.name) else {
+                skipped.append(call.name)
+                continue
+            }
+            if call.name == "getAuthorization" || call.name == "checkAuthorization", let resource = call.arguments["resource"],
+                !resources.contains(resource)
+            {
+                resources.append(resource)
+            }
+            steps.append(Step(method: call.name, arguments: call.arguments))
+        }
+        self.steps = steps
+        self.skipped = skipped
+        self.loginMvpd = loginMvpd
+        self.resources = resources
+    }
+
+    /// Whether the last step was `logout`: its `handleExternalURL` ends the logout chain, which the replay's own
+    /// logout follows by itself.
+    private static func isLogoutEnd(after steps: [Step]) -> Bool { steps.last?.method == "logout" }
+
+    /// The MVPD of the latest `setSelectedProvider` among `steps`.
+    private static func selectedMvpd(in steps: [Step]) -> String? {
+        steps.last { $0.method == "setSelectedProvider" }?.arguments["mvpd"].flatMap { $0 == "nil" ? nil : $0 }
+    }
+}
