@@ -103,6 +103,12 @@ final class ConsoleApp: Sendable {
         task?.cancel()
     }
 
+    /// The methods ``call(_:arguments:)`` makes (a replay makes these again; `handleExternalURL` it treats apart).
+    static let callable: Set<String> = [
+        "checkAuthentication", "getAuthentication", "checkAuthorization", "getAuthorization", "checkPreauthorizedResources",
+        "getMetadata", "setSelectedProvider", "getSelectedProvider", "handleExternalURL", "logout",
+    ]
+
     /// Runs one API method of the seeds, as the app's code would call it.
     func call(_ method: String, arguments: [String: String]) throws(HTTPError) {
         guard let enabler = state.withLock({ $0.enabler }) else {
@@ -151,12 +157,13 @@ final class ConsoleApp: Sendable {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             guard let (enabler, delegate) = state.withLock({ state in state.enabler.map { ($0, state.delegate) } }) else { return true }
-            await enabler.settle()
-            if delegate?.isBusy != true, !Self.isWorking(await enabler.snapshot()) {
-                // A callback handled just now may have started more work: settle once more to be sure.
+            func idle() async -> Bool {
                 await enabler.settle()
-                if delegate?.isBusy != true, !Self.isWorking(await enabler.snapshot()) { return true }
+                let snapshot = await enabler.snapshot()
+                return delegate?.isBusy != true && !Self.isWorking(snapshot)
             }
+            // A callback handled just now may have started more work: idle twice in a row to be sure.
+            if await idle(), await idle() { return true }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return false
@@ -170,9 +177,6 @@ final class ConsoleApp: Sendable {
 
     /// Whether the app's web view is showing an MVPD login page (a sign-in can complete it).
     var isAtLoginPage: Bool { state.withLock { $0.delegate }?.pendingLoginURL != nil }
-
-    /// The session its events carry (nil before the first event).
-    var sessionID: UUID? { state.withLock { $0.sessionID } }
 
     /// Completes the pending MVPD login with `username`/`password`, as the user would in the app's web view.
     func login(username: String, password: String) async throws(HTTPError) {

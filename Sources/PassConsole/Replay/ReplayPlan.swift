@@ -9,7 +9,7 @@ import MicroHTTP
 /// sign-in on the replay's own login page (credentials are never recorded); with `error=` (the person cancelled)
 /// the same URL is handed back, so the replay cancels where the recording did.
 struct ReplayPlan: Sendable, Equatable {
-    struct Step: Sendable, Equatable, Encodable {
+    struct Step: Sendable, Equatable {
         /// The AccessEnabler method (`getAuthorization`), or `signIn` for a completed MVPD login.
         var method: String
         var arguments: [String: String]
@@ -24,12 +24,6 @@ struct ReplayPlan: Sendable, Equatable {
     var resources: [String]
     /// Calls of the recording that are not replayed, in words.
     var skipped: [String]
-
-    /// Methods a replay calls again (the ones an app's code calls; callbacks and internal events are results).
-    static let replayable: Set<String> = [
-        "checkAuthentication", "getAuthentication", "setSelectedProvider", "getSelectedProvider", "checkAuthorization",
-        "getAuthorization", "checkPreauthorizedResources", "getMetadata", "logout",
-    ]
 
     init(events: [EntitlementEvent]) throws(HTTPError) {
         let calls = events.compactMap { event -> (name: String, arguments: [String: String], mvpd: String?)? in
@@ -79,7 +73,8 @@ struct ReplayPlan: Sendable, Equatable {
                 }
                 continue
             }
-            guard Self.replayable.contains(call.name) else {
+            // The methods an app's code calls (callbacks and internal events are results, not calls).
+            guard ConsoleApp.callable.contains(call.name) else {
                 skipped.append(call.name)
                 continue
             }

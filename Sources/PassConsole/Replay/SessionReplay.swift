@@ -46,7 +46,7 @@ struct SessionReplay {
     let logger: Logger
 
     /// Runs every step; waits up to `stepTimeout` for each to settle.
-    func run(recorded: [EntitlementEvent], stepTimeout: Duration = .seconds(20)) async throws -> Result {
+    func run(session: UUID, recorded: [EntitlementEvent], stepTimeout: Duration = .seconds(20)) async throws -> Result {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("passconsole-replay-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -85,7 +85,7 @@ struct SessionReplay {
         app.stop()
         let events = await collector.finished()
         return Result(
-            recorded: recorded.first?.sessionID ?? UUID(), replay: events.first?.sessionID,
+            recorded: session, replay: events.first?.sessionID,
             signedInAs: plan.loginMvpd == nil ? nil : credentials.map { "\($0.username) (\($0.source))" },
             steps: steps, skipped: plan.skipped, diff: SessionDiff(recorded, events))
     }

@@ -110,7 +110,7 @@ extension Console {
                 + "\(plan.steps.count) calls)" + (credentials.map { ", signing in as \($0.username)" } ?? ""), remote: request.remoteAddress)
             let replay = SessionReplay(plan: plan, credentials: credentials, serviceProvider: serviceProvider,
                 now: console.configuration.now, batcher: console.batcher, logger: console.logger)
-            return .api(try await replay.run(recorded: events), status: .created)
+            return .api(try await replay.run(session: session.id, recorded: events), status: .created)
         }
     }
 
