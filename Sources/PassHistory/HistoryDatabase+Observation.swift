@@ -39,7 +39,8 @@ extension HistoryDatabase {
         in writer: any DatabaseWriter, matching filter: HistoryFilter, after cursor: Int64, upTo last: Int64, limit: Int
     ) async throws -> (events: [StoredEvent], reached: Int64) {
         let records = try await writer.read { db in
-            try filter.request(after: cursor, upTo: last).limit(limit).fetchAll(db)
+            let ids = try BlockScan.ids(db, matching: filter, above: cursor, below: last + 1, newestFirst: false, limit: limit)
+            return try HistoryDatabase.records(db, ids: ids, newestFirst: false)
         }
         let decoder = EventCoding.decoder
         let events = try records.map { try $0.stored(decoder: decoder) }

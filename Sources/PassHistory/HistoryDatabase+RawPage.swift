@@ -46,7 +46,7 @@ extension HistoryDatabase {
                 return RawPage(events: events, nextCursor: next, total: total, matching: total, matchingCapped: false)
             }
             // Counting stops past `countLimit`: a broad filter over a million events would walk them all.
-            let found = try filter.request(after: nil).limit(countLimit + 1).fetchCount(db)
+            let found = try BlockScan.count(db, matching: filter, limit: countLimit + 1)
             return RawPage(events: events, nextCursor: next, total: total, matching: min(found, countLimit),
                 matchingCapped: found > countLimit)
         }
@@ -63,15 +63,9 @@ extension HistoryDatabase {
         -> (events: [RawStoredEvent], nextCursor: Int64?)
     {
         let limit = max(1, limit)
-        var request = filter.request(after: after, walkingRows: try filter.walksRows(db))
-        if after == nil {
-            request = request.reversed()
-            if let before { request = request.filter(EventRecord.Columns.id < before) }
-        }
+        let ids = try BlockScan.ids(db, matching: filter, above: after ?? 0, below: after == nil ? before ?? .max : .max,
+            newestFirst: after == nil, limit: limit + 1)
         let exchange = "$.kind.httpExchange.exchange"
-        // IDs first, then the rows: a filter served by an index other than the row order (status:4xx) sorts only the
-        // matching IDs, read from the index, instead of whole rows with their JSON.
-        let ids = try request.limit(limit + 1).select(EventRecord.Columns.id).asRequest(of: Int64.self).fetchAll(db)
         let order = after == nil ? "DESC" : "ASC"
         let rows = ids.isEmpty ? [] : try Row.fetchAll(db, sql: """
                 SELECT id, summary, kind, payload, httpStatus,

@@ -22,22 +22,60 @@ extension HistoryDatabase {
     public func prune(_ retention: Retention, now: Date = Date()) throws -> Int {
         let cutoff = now.timeIntervalSince1970 - Double(retention.maxAge.components.seconds)
         return try writer.write { db in
-            try db.execute(sql: "DELETE FROM event WHERE timestamp < ?", arguments: [cutoff])
-            var deleted = db.changesCount
-            let count = try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM event") ?? 0
-            if count > retention.maxEvents {
-                try db.execute(
-                    sql: "DELETE FROM event WHERE id <= (SELECT id FROM event ORDER BY id DESC LIMIT 1 OFFSET ?)",
-                    arguments: [max(0, retention.maxEvents)])
-                deleted += db.changesCount
+            var deleted = 0
+            // Too old: only blocks whose span starts before the cutoff hold any.
+            let old = try Int64.fetchAll(db, sql: "SELECT block FROM event_block WHERE minTime < ?", arguments: [cutoff])
+            for block in old {
+                let first = BlockBits.firstID(of: block)
+                deleted += try Self.deleteEvents(db, where: "id BETWEEN ? AND ? AND timestamp < ?",
+                    arguments: [first, first + BlockBits.size - 1, cutoff])
             }
-            guard deleted > 0 else { return 0 }
-            try db.execute(sql: """
-                UPDATE session SET eventCount = (SELECT COUNT(*) FROM event WHERE event.sessionKey = session.key)
-                """)
-            try db.execute(sql: "DELETE FROM session WHERE eventCount = 0")
+            let count = try Self.totalEvents(db)
+            if count > retention.maxEvents {
+                if let boundary = try Int64.fetchOne(db, sql: "SELECT id FROM event ORDER BY id DESC LIMIT 1 OFFSET ?",
+                    arguments: [max(0, retention.maxEvents)])
+                {
+                    deleted += try Self.deleteEvents(db, where: "id <= ?", arguments: [boundary])
+                }
+            }
             return deleted
         }
+    }
+}
+
+extension HistoryDatabase {
+    /// Deletes the events meeting `condition` and keeps everything that summarises them true: the sessions' counts
+    /// (sessions left empty go), and the block index of the blocks they were in.
+    /// - Returns: how many events were deleted.
+    static func deleteEvents(_ db: Database, where condition: String, arguments: StatementArguments) throws -> Int {
+        let perSession = try Row.fetchAll(db, sql: """
+            SELECT sessionKey, COUNT(*), MIN(id), MAX(id) FROM event WHERE \(condition) GROUP BY sessionKey
+            """, arguments: arguments)
+        guard !perSession.isEmpty else { return 0 }
+        var blocks: Set<Int64> = []
+        var firstBlock = Int64.max, lastBlock = Int64.min
+        for row in perSession {
+            firstBlock = min(firstBlock, BlockBits.block(of: row[2]))
+            lastBlock = max(lastBlock, BlockBits.block(of: row[3]))
+        }
+        blocks = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT id >> \(BlockBits.shift) FROM event WHERE \(condition)", arguments: arguments))
+        try db.execute(sql: "DELETE FROM event WHERE \(condition)", arguments: arguments)
+        let deleted = db.changesCount
+        let update = try db.cachedStatement(sql: "UPDATE session SET eventCount = eventCount - ? WHERE key = ?")
+        for row in perSession { try update.execute(arguments: [row[1] as Int, row[0] as Int64]) }
+        try db.execute(sql: "DELETE FROM session WHERE eventCount <= 0")
+        // Whole blocks gone: their entries dropped in one statement each; partly emptied blocks rebuilt from what is left.
+        let emptied = try Int64.fetchAll(db, sql: """
+            SELECT block FROM event_block WHERE block BETWEEN ? AND ?
+            AND NOT EXISTS (SELECT 1 FROM event WHERE id BETWEEN block << \(BlockBits.shift) AND (block << \(BlockBits.shift)) + \(BlockBits.size - 1))
+            """, arguments: [firstBlock, lastBlock])
+        if let low = emptied.first, let high = emptied.last, emptied.count == high - low + 1 {
+            try db.execute(sql: "DELETE FROM event_facet WHERE block BETWEEN ? AND ?", arguments: [low, high])
+            try db.execute(sql: "DELETE FROM event_block WHERE block BETWEEN ? AND ?", arguments: [low, high])
+            blocks.subtract(emptied)
+        }
+        try BlockIndexWriter.rebuild(db, blocks: blocks)
+        return deleted
     }
 }
 

@@ -68,6 +68,7 @@ extension HistoryDatabase {
             }
         }
         migrator.registerMigration("v3-compact-keys", migrate: migrateToCompactKeys)
+        migrator.registerMigration("v4-block-index", migrate: migrateToBlockIndex)
         return migrator
     }
 }

@@ -48,59 +48,20 @@ public final class HistoryDatabase: Sendable {
 
     // MARK: - Writes
 
-    /// Stores `events` in one transaction and updates their sessions (created on first sight; `lastSeen`,
-    /// `eventCount` and the Programmer kept current). An event whose (session, sequence) is already stored is
-    /// skipped, so sending a batch again changes nothing.
-    /// - Returns: how many events were new.
-    @discardableResult
-    public func append(_ events: [EntitlementEvent]) throws -> Int {
-        guard !events.isEmpty else { return 0 }
-        // Encoded before the write transaction, so other writers need not wait for it, and on every core: the JSON and
-        // the summary are a third of an event's cost.
-        let rows = Self.encode(events)
-        return try writer.write { db in
-            // Cached prepared statements: a batch is hundreds of rows, and building a record's persistence container
-            // per row cost more than SQLite's own work.
-            let upsert = try db.cachedStatement(sql: Self.upsertSessionSQL)
-            var keys: [UUID: Int64] = [:]
-            for session in Self.latestPerSession(events) {
-                let arguments = Self.sessionArguments(session.latest, firstSeen: session.firstSeen)
-                keys[session.latest.sessionID] = try Int64.fetchOne(upsert, arguments: arguments)
-            }
-            let insert = try EventInsertStatement(db)
-            var inserted: [Int64: Int] = [:]
-            for (event, payload, summary) in rows {
-                guard let key = keys[event.sessionID] else { continue }
-                if try insert.insert(event, sessionKey: key, payload: payload, summary: summary) { inserted[key, default: 0] += 1 }
-            }
-            // The rows went in through the C API: tell GRDB's observers (the live feed) once.
-            if !inserted.isEmpty { try db.notifyChanges(in: Table("event")) }
-            let count = try db.cachedStatement(sql: "UPDATE session SET eventCount = eventCount + ? WHERE key = ?")
-            for (key, added) in inserted { try count.execute(arguments: [added, key]) }
-            return inserted.values.reduce(0, +)
-        }
-    }
-
-    /// Each event with its stored JSON and summary, encoded in parallel chunks for a large batch.
-    static func encode(_ events: [EntitlementEvent]) -> [(event: EntitlementEvent, payload: String, summary: String)] {
-        let chunks = events.count >= 64 ? min(ProcessInfo.processInfo.activeProcessorCount, 8) : 1
-        let size = (events.count + chunks - 1) / chunks
-        let parts = Mutex([[(event: EntitlementEvent, payload: String, summary: String)]](repeating: [], count: chunks))
-        DispatchQueue.concurrentPerform(iterations: chunks) { chunk in
-            let slice = events[min(events.count, chunk * size)..<min(events.count, (chunk + 1) * size)]
-            let encoded = slice.map { (event: $0, payload: EventCoding.payload(of: $0), summary: $0.summary) }
-            parts.withLock { $0[chunk] = encoded }
-        }
-        return parts.withLock { $0.flatMap { $0 } }
-    }
-
-    /// Deletes a session and, through the foreign key, all its events.
+    /// Deletes a session and all its events.
     /// - Returns: whether the session existed.
     @discardableResult
     public func deleteSession(_ id: UUID) throws -> Bool {
         try writer.write { db in
-            try db.execute(sql: "DELETE FROM session WHERE id = ?", arguments: [id.uuidString])
-            return db.changesCount > 0
+            guard let key = try Int64.fetchOne(db, sql: "SELECT key FROM session WHERE id = ?", arguments: [id.uuidString]) else {
+                return false
+            }
+            let ids = try BlockScan.ids(db, facet: .session, value: .integer(key))
+            if let first = ids.first, let last = ids.last {
+                _ = try Self.deleteEvents(db, where: "id BETWEEN ? AND ? AND sessionKey = ?", arguments: [first, last, key])
+            }
+            try db.execute(sql: "DELETE FROM session WHERE key = ?", arguments: [key])
+            return true
         }
     }
 
@@ -109,13 +70,7 @@ public final class HistoryDatabase: Sendable {
     /// One page of the events matching `filter`, in the order they were stored, starting after `cursor` (a
     /// ``StoredEvent/id``; `nil` for the first page). At most `limit` events.
     public func page(matching filter: HistoryFilter = .all, after cursor: Int64? = nil, limit: Int = 100) throws -> HistoryPage {
-        let limit = max(1, limit)
-        let decoder = EventCoding.decoder
-        let records = try writer.read { db in
-            try filter.request(after: cursor, walkingRows: try filter.walksRows(db)).limit(limit + 1).fetchAll(db)
-        }
-        let events = try records.prefix(limit).map { try $0.stored(decoder: decoder) }
-        return HistoryPage(events: events, nextCursor: records.count > limit ? events.last?.id : nil)
+        try decodedPage(matching: filter, above: cursor ?? 0, below: .max, newestFirst: false, limit: limit)
     }
 
     /// The newest events matching `filter` older than `cursor` (`nil`: the newest of all), newest first: what a
@@ -123,20 +78,32 @@ public final class HistoryDatabase: Sendable {
     public func latestPage(matching filter: HistoryFilter = .all, before cursor: Int64? = nil, limit: Int = 100) throws
         -> HistoryPage
     {
+        try decodedPage(matching: filter, above: 0, below: cursor ?? .max, newestFirst: true, limit: limit)
+    }
+
+    private func decodedPage(matching filter: HistoryFilter, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int)
+        throws -> HistoryPage
+    {
         let limit = max(1, limit)
-        let decoder = EventCoding.decoder
         let records = try writer.read { db in
-            var request = filter.request(after: nil, walkingRows: try filter.walksRows(db)).reversed()
-            if let cursor { request = request.filter(EventRecord.Columns.id < cursor) }
-            return try request.limit(limit + 1).fetchAll(db)
+            let ids = try BlockScan.ids(db, matching: filter, above: lower, below: upper, newestFirst: newestFirst, limit: limit + 1)
+            return try Self.records(db, ids: ids, newestFirst: newestFirst)
         }
+        let decoder = EventCoding.decoder
         let events = try records.prefix(limit).map { try $0.stored(decoder: decoder) }
         return HistoryPage(events: events, nextCursor: records.count > limit ? events.last?.id : nil)
     }
 
+    /// The rows of `ids`, in ID order.
+    static func records(_ db: Database, ids: [Int64], newestFirst: Bool) throws -> [EventRecord] {
+        guard !ids.isEmpty else { return [] }
+        let request = EventRecord.filter(sql: "id IN (\(ids.map(String.init).joined(separator: ",")))").order(EventRecord.Columns.id)
+        return try (newestFirst ? request.reversed() : request).fetchAll(db)
+    }
+
     /// How many stored events match `filter`.
     public func count(matching filter: HistoryFilter) throws -> Int {
-        try writer.read { db in try filter.request(after: nil).fetchCount(db) }
+        try writer.read { db in try BlockScan.count(db, matching: filter, limit: .max) }
     }
 
     /// Every session, the most recently active first.
@@ -156,7 +123,7 @@ public final class HistoryDatabase: Sendable {
                 SELECT * FROM session
                 WHERE id LIKE ?1 ESCAPE '\\' OR deviceID LIKE ?1 ESCAPE '\\' OR bundleID LIKE ?1 ESCAPE '\\'
                    OR teamID LIKE ?1 ESCAPE '\\' OR requestorID LIKE ?1 ESCAPE '\\'
-                   OR key IN (SELECT sessionKey FROM event WHERE mvpdID = ?2)
+                   OR key IN (SELECT sessionKey FROM session_mvpd WHERE mvpdID = ?2)
                    OR key IN (SELECT sessionKey FROM event WHERE summary LIKE ?1 ESCAPE '\\')
                 ORDER BY lastSeen DESC, id LIMIT ?3
                 """, arguments: [like, trimmed, limit])
@@ -187,44 +154,5 @@ public final class HistoryDatabase: Sendable {
     /// The ID of the newest stored event (`nil` when empty): observe after it to get only what comes next.
     public func latestCursor() throws -> Int64? {
         try writer.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") }
-    }
-
-    // MARK: - Sessions
-
-    /// For each session in `events`: its latest event (carrying the latest non-nil Programmer) and its earliest time.
-    static func latestPerSession(_ events: [EntitlementEvent]) -> [(latest: EntitlementEvent, firstSeen: Date)] {
-        var order: [UUID] = []
-        var summary: [UUID: (latest: EntitlementEvent, firstSeen: Date)] = [:]
-        for event in events {
-            guard var current = summary[event.sessionID] else {
-                order.append(event.sessionID)
-                summary[event.sessionID] = (event, event.timestamp)
-                continue
-            }
-            let requestor = event.requestorID ?? current.latest.requestorID
-            if event.timestamp >= current.latest.timestamp { current.latest = event }
-            current.latest.requestorID = requestor
-            current.firstSeen = min(current.firstSeen, event.timestamp)
-            summary[event.sessionID] = current
-        }
-        return order.compactMap { summary[$0] }
-    }
-
-    /// Creates the session row of an event, or widens its time span and updates its Programmer; returns its key.
-    static let upsertSessionSQL = """
-        INSERT INTO session (id, deviceID, bundleID, teamID, platform, requestorID, firstSeen, lastSeen, eventCount)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
-        ON CONFLICT(id) DO UPDATE SET
-            requestorID = COALESCE(excluded.requestorID, session.requestorID),
-            firstSeen = MIN(session.firstSeen, excluded.firstSeen),
-            lastSeen = MAX(session.lastSeen, excluded.lastSeen)
-        RETURNING key
-        """
-
-    static func sessionArguments(_ event: EntitlementEvent, firstSeen: Date) -> StatementArguments {
-        [
-            event.sessionID.uuidString, event.deviceID, event.app.bundleID, event.app.teamID, event.app.platform.rawValue,
-            event.requestorID, firstSeen.timeIntervalSince1970, event.timestamp.timeIntervalSince1970,
-        ]
     }
 }

@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 
 /// Which events a history query returns. Every criterion left `nil` (or `kinds` empty) matches everything;
-/// the others must all match. Each one is served by an index: of the `event` table, or for the device, the app and
-/// the session, of the `session` table.
+/// the others must all match. Each criterion but the text is served by the history's block index (``BlockScan``);
+/// ``request(after:upTo:)`` is the SQL that decides whether an event matches.
 public struct HistoryFilter: Codable, Sendable, Equatable {
     /// Only this session's events.
     public var sessionID: UUID?
@@ -80,17 +80,15 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
     /// Matches every event.
     public static let all = HistoryFilter()
 
-    /// The filter applied to `event` rows with `id` in `(after, upTo]`, in `id` order. With `walkingRows`, a device or
-    /// app filter tests each row's session instead of reading the sessions' events through the session index (see
-    /// ``walksRows(_:)``).
-    func request(after cursor: Int64?, upTo last: Int64? = nil, walkingRows: Bool = false) -> QueryInterfaceRequest<EventRecord> {
+    /// The filter applied to `event` rows with `id` in `(after, upTo]`, in `id` order: the definition of a match,
+    /// which the block index narrows down (device, app and session are read from the session row).
+    func request(after cursor: Int64?, upTo last: Int64? = nil) -> QueryInterfaceRequest<EventRecord> {
         typealias C = EventRecord.Columns
         var request = EventRecord.all()
         if let cursor { request = request.filter(C.id > cursor) }
         if let last { request = request.filter(C.id <= last) }
-        // Device, app and session live on the session row; events name it by its key. `+sessionKey` keeps SQLite from
-        // using the key's index.
-        let key = walkingRows ? "+sessionKey" : "sessionKey"
+        // Device, app and session live on the session row; events name it by its key.
+        let key = "sessionKey"
         if let sessionID { request = request.filter(sql: "sessionKey = (SELECT key FROM session WHERE id = ?)", arguments: [sessionID.uuidString]) }
         if let deviceID { request = request.filter(sql: "\(key) IN (SELECT key FROM session WHERE deviceID = ?)", arguments: [deviceID]) }
         if let requestorID { request = request.filter(C.requestorID == requestorID) }
@@ -120,22 +118,6 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
                 sql: "sessionKey NOT IN (SELECT key FROM session WHERE bundleID IN (\(marks)))", arguments: StatementArguments(excluded))
         }
         return request.order(C.id)
-    }
-
-    /// Whether a newest-first page for this filter is found faster by walking the events in row order than through the
-    /// session index. Only a device or app filter (without a session) asks: through the index, SQLite reads every event
-    /// of the matching sessions and sorts them, which is quick for a device seen a few times and slow for the one
-    /// device of a demo console (hundreds of thousands of events); walking finds a page after about
-    /// `page × total ÷ matching` rows, quick exactly when the other is slow. The sessions' counts decide (over 1%: walk).
-    func walksRows(_ db: Database) throws -> Bool {
-        guard sessionID == nil, deviceID != nil || bundleID != nil else { return false }
-        var clauses: [String] = []
-        var arguments = StatementArguments()
-        if let deviceID { clauses.append("deviceID = ?"); arguments += [deviceID] }
-        if let bundleID { clauses.append("bundleID = ?"); arguments += [bundleID] }
-        let matching = try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(eventCount), 0) FROM session WHERE "
-            + clauses.joined(separator: " AND "), arguments: arguments) ?? 0
-        return matching * 100 > (try HistoryDatabase.totalEvents(db))
     }
 
     static func escapeLike(_ text: String) -> String {

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("HistoryDatabase")
 struct HistoryDatabaseTests {
-    static let allMigrations = ["v1", "v2-console", "v3-compact-keys"]
+    static let allMigrations = ["v1", "v2-console", "v3-compact-keys", "v4-block-index"]
 
     @Test("a fresh file is migrated to the latest schema, WAL, and reopening keeps the data")
     func migrationsAndReopen() async throws {
@@ -70,25 +70,32 @@ struct HistoryDatabaseTests {
         #expect(try history.eventCount == events.count * 2 + 1)
     }
 
-    @Test("the schema enforces its invariants")
+    @Test("the schema: one row per event and no per-event index, the block index, and the invariants it enforces")
     func schemaInvariants() async throws {
         try await withHistory { history in
-            let (indexes, foreignKeys) = try await history.writer.read { db in
-                (try db.indexes(on: "event").map(\.columns), try db.foreignKeys(on: "event"))
+            let (eventIndexes, facetKey, sessionIndexes, mvpdKeys) = try await history.writer.read { db in
+                (try db.indexes(on: "event").map(\.columns), try db.primaryKey("event_facet").columns,
+                 try db.indexes(on: "session").map(\.columns), try db.foreignKeys(on: "session_mvpd"))
             }
-            #expect(indexes.contains(["sessionKey", "sequence"]))
-            for column in ["timestamp", "kind", "requestorID", "mvpdID", "httpStatus"] {
-                #expect(indexes.contains([column]))
-            }
-            let sessionIndexes = try await history.writer.read { db in try db.indexes(on: "session").map(\.columns) }
+            // Each event costs SQLite one row: filters are served by the block index.
+            #expect(eventIndexes.isEmpty)
+            #expect(facetKey == ["facet", "value", "block"])
             for column in ["id", "deviceID", "bundleID", "lastSeen"] { #expect(sessionIndexes.contains([column])) }
-            #expect(foreignKeys.map(\.destinationTable) == ["session"])
-            // An event without its session is refused by the foreign key.
+            #expect(mvpdKeys.map(\.destinationTable) == ["session"])
+            // An unknown kind is refused; a negative event count is refused.
             await #expect(throws: DatabaseError.self) {
                 try await history.writer.write { db in
                     try db.execute(sql: """
-                        INSERT INTO event (sessionKey, sequence, timestamp, kind, summary, payload)
-                        VALUES (987654, 1, 0, 'error', 's', '{}')
+                        INSERT INTO event (id, sessionKey, sequence, timestamp, kind, summary, payload)
+                        VALUES (1, 1, 1, 0, 'gossip', 's', '{}')
+                        """)
+                }
+            }
+            await #expect(throws: DatabaseError.self) {
+                try await history.writer.write { db in
+                    try db.execute(sql: """
+                        INSERT INTO session (id, deviceID, bundleID, teamID, platform, firstSeen, lastSeen, eventCount)
+                        VALUES ('x', 'd', 'b', 't', 'ios', 0, 0, -1)
                         """)
                 }
             }

@@ -45,7 +45,7 @@ struct HistoryFilterTests {
         }
     }
 
-    @Test("a device or app filter gives the same newest pages whether its events are many (rows walked) or few (index)")
+    @Test("a device or app filter finds the newest pages of a busy device and of one seen twice")
     func deviceAndAppFiltersEitherWay() async throws {
         try await withHistory { history in
             // The demo device: 300 events of one app; a device seen once: 2 events (under 1% of the history).
@@ -56,12 +56,6 @@ struct HistoryFilterTests {
             try history.append(Array(busyEvents[..<150]) + rareEvents)
             try history.append(Array(busyEvents[150...]))
             let total = try history.eventCount
-            let busySession = busy.sessionID
-            let walks = try await history.writer.read { db in
-                [try HistoryFilter(deviceID: "device-A").walksRows(db), try HistoryFilter(deviceID: "device-rare").walksRows(db),
-                 try HistoryFilter(sessionID: busySession, deviceID: "device-A").walksRows(db)]
-            }
-            #expect(walks == [true, false, false])
             #expect(total == 302)
             var byApp = HistoryFilter()
             byApp.bundleID = "com.rare.app"

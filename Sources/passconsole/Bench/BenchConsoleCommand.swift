@@ -47,7 +47,7 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         let bare = try Self.bareInsert(events, batch: batch, path: root.appendingPathComponent("bare.sqlite").path)
         let ourRate = Double(events.count) / ours, bareRate = Double(events.count) / bare
         print(String(format: "ingest: %.0f events/s (bare prepared inserts %.0f events/s), batch %d", ourRate, bareRate, batch))
-        lines.append("| SQLite ingest, batches of \(batch) | \(Int(ourRate)) events/s | \(Int(bareRate)) events/s (SQLite alone: pre-encoded rows, same table and indexes) | "
+        lines.append("| SQLite ingest, batches of \(batch) | \(Int(ourRate)) events/s | \(Int(bareRate)) events/s (SQLite alone: pre-encoded rows into the same event table) | "
             + String(format: "%.2f", ourRate / bareRate) + " | ≥ \(Int(Self.ingestTarget)) events/s: \(ourRate >= Self.ingestTarget ? "met" : "NOT met") |")
 
         // 2. Page queries at `historyEvents` events.
@@ -108,9 +108,9 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         print("\n" + lines.joined(separator: "\n"))
     }
 
-    /// The same rows, encoded beforehand, written with one cached prepared `INSERT OR IGNORE` per row in one
-    /// transaction per batch, into a table with the history's columns and indexes but without its session bookkeeping:
-    /// what SQLite alone costs.
+    /// The same rows, encoded beforehand, written with one cached prepared `INSERT` per row in one
+    /// transaction per batch, into the history's event table without its session bookkeeping and block index: what
+    /// SQLite alone costs.
     static func bareInsert(_ events: [EntitlementEvent], batch: Int, path: String) throws -> Double {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
@@ -119,12 +119,10 @@ struct BenchConsoleCommand: AsyncParsableCommand {
             try db.execute(sql: """
                 CREATE TABLE event (id INTEGER PRIMARY KEY, sessionKey INTEGER NOT NULL, sequence INTEGER NOT NULL,
                 timestamp REAL NOT NULL, kind TEXT NOT NULL, requestorID TEXT, mvpdID TEXT, httpStatus INTEGER,
-                summary TEXT NOT NULL, payload TEXT NOT NULL, UNIQUE (sessionKey, sequence))
+                summary TEXT NOT NULL, payload TEXT NOT NULL)
                 """)
-            // The history's own indexes, so the ratio is the history's overhead over SQLite doing the same work.
-            for column in ["timestamp", "kind", "requestorID", "mvpdID", "httpStatus"] {
-                try db.execute(sql: "CREATE INDEX event_on_\(column) ON event(\(column))")
-            }
+            // The history's event table as it is (v4: no per-event index), so the ratio is the history's overhead — its
+            // encoding, duplicate check, sessions and block index — over SQLite storing the same rows.
         }
         // Encoded before the clock starts: the baseline is SQLite's own work for these rows, the floor for ours.
         var keys: [UUID: Int] = [:]
@@ -134,7 +132,7 @@ struct BenchConsoleCommand: AsyncParsableCommand {
             for start in stride(from: 0, to: rows.count, by: batch) {
                 try queue.write { db in
                     let statement = try db.cachedStatement(sql: """
-                        INSERT OR IGNORE INTO event (sessionKey, sequence, timestamp, kind, requestorID, mvpdID, summary, payload)
+                        INSERT INTO event (sessionKey, sequence, timestamp, kind, requestorID, mvpdID, summary, payload)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """)
                     for (event, payload, summary) in rows[start..<min(start + batch, rows.count)] {

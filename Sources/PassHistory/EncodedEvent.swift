@@ -1,0 +1,58 @@
+import AccessEnabler
+import Foundation
+import Synchronization
+
+/// An event as a row: its stored JSON, its summary and its facet values, worked out before the write transaction.
+struct EncodedEvent: Sendable {
+    var event: EntitlementEvent
+    var payload: String
+    var summary: String
+    var facets: EventFacets
+
+    init(_ event: EntitlementEvent) {
+        self.event = event
+        payload = EventCoding.payload(of: event)
+        summary = event.summary
+        var status: Int?
+        if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
+        facets = EventFacets(kind: EventKind(event.kind), requestorID: event.requestorID, mvpdID: event.mvpdID, httpStatus: status)
+    }
+}
+
+/// A batch being encoded on another thread while the writer stores what is ready: the batch is cut into chunks, a
+/// background thread encodes them in order, and ``chunk(_:)`` waits for one. With two cores the JSON encoding of
+/// the next chunk overlaps SQLite's work on this one instead of coming before it.
+final class EncodingPipeline: Sendable {
+    let count: Int
+    private let slots: [Slot]
+
+    private final class Slot: Sendable {
+        let ready = DispatchSemaphore(value: 0)
+        let rows = Mutex<[EncodedEvent]>([])
+    }
+
+    init(_ events: [EntitlementEvent], chunkSize: Int = 64) {
+        let size = max(1, chunkSize)
+        let ranges = stride(from: 0, to: events.count, by: size).map { $0..<min($0 + size, events.count) }
+        count = ranges.count
+        let slots = ranges.map { _ in Slot() }
+        self.slots = slots
+        guard !ranges.isEmpty else { return }
+        DispatchQueue.global(qos: .userInitiated).async {
+            for (slot, range) in zip(slots, ranges) {
+                let rows = events[range].map(EncodedEvent.init)
+                slot.rows.withLock { $0 = rows }
+                slot.ready.signal()
+            }
+        }
+    }
+
+    /// Chunk `index`'s rows, waiting until they are encoded.
+    func chunk(_ index: Int) -> [EncodedEvent] {
+        slots[index].ready.wait()
+        return slots[index].rows.withLock { rows in
+            defer { rows = [] }
+            return rows
+        }
+    }
+}

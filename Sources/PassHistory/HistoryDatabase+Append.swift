@@ -1,0 +1,144 @@
+import AccessEnabler
+import Foundation
+import GRDB
+
+extension HistoryDatabase {
+    /// Stores `events` in one transaction and updates their sessions (created on first sight; `lastSeen`,
+    /// `eventCount` and the Programmer kept current). An event whose (session, sequence) is already stored is
+    /// skipped, so sending a batch again changes nothing.
+    /// - Returns: how many events were new.
+    @discardableResult
+    public func append(_ events: [EntitlementEvent]) throws -> Int {
+        guard !events.isEmpty else { return 0 }
+        // The JSON and summaries are encoded on another thread while this one writes (see EncodingPipeline).
+        let pipeline = EncodingPipeline(events)
+        return try writer.write { db in
+            var sessions = try Self.upsertSessions(db, events)
+            var lastID = try Int64.fetchOne(db, sql: "SELECT lastID FROM event_counter") ?? 0
+            // Cached prepared statements bound through the C API: per-row GRDB bookkeeping cost more than SQLite.
+            let insert = try DirectStatement.eventInsert(db)
+            var index = BlockIndexWriter()
+            for chunk in 0..<pipeline.count {
+                for row in pipeline.chunk(chunk) {
+                    guard let key = sessions[row.event.sessionID]?.key,
+                        try sessions[row.event.sessionID]?.admit(row, db) == true
+                    else { continue }
+                    lastID += 1
+                    try insert.insert(row, id: lastID, sessionKey: key)
+                    index.add(id: lastID, timestamp: row.event.timestamp.timeIntervalSince1970, facets: row.facets, sessionKey: key)
+                }
+            }
+            guard !index.isEmpty else { return 0 }
+            try index.write(db)
+            try db.execute(sql: "UPDATE event_counter SET lastID = ?", arguments: [lastID])
+            let update = try db.cachedStatement(sql: "UPDATE session SET eventCount = eventCount + ?, lastSequence = ? WHERE key = ?")
+            let mvpd = try db.cachedStatement(sql: "INSERT OR IGNORE INTO session_mvpd (mvpdID, sessionKey) VALUES (?, ?)")
+            var added = 0
+            for session in sessions.values where session.added > 0 {
+                added += session.added
+                try update.execute(arguments: [session.added, session.lastSequence, session.key])
+                for id in session.mvpds { try mvpd.execute(arguments: [id, session.key]) }
+            }
+            // The rows went in through the C API: tell GRDB's observers (the live feed) once.
+            try db.notifyChanges(in: Table("event"))
+            return added
+        }
+    }
+
+    /// A session's state while a batch is written: which sequences are new.
+    struct SessionWrite {
+        var key: Int64
+        /// The highest sequence stored (or written by this batch).
+        var lastSequence: Int
+        var added = 0
+        /// The sequences this batch wrote, for the slow path.
+        var written: [Int] = []
+        /// The stored sequences, read on the first event at or below `lastSequence` (a batch sent again).
+        var stored: Set<Int>?
+        /// MVPDs named by the batch's new events.
+        var mvpds: Set<String> = []
+
+        /// Whether `row` is new; if so it counts as written.
+        mutating func admit(_ row: EncodedEvent, _ db: Database) throws -> Bool {
+            let sequence = row.event.sequence
+            if sequence > lastSequence {
+                lastSequence = sequence
+            } else {
+                if stored == nil { stored = try HistoryDatabase.storedSequences(db, sessionKey: key).union(written) }
+                guard stored?.insert(sequence).inserted == true else { return false }
+            }
+            written.append(sequence)
+            stored?.insert(sequence)
+            added += 1
+            if let mvpd = row.facets.mvpdID { mvpds.insert(mvpd) }
+            return true
+        }
+    }
+
+    /// Creates or updates the session row of each session in `events`; returns their keys and highest sequences.
+    static func upsertSessions(_ db: Database, _ events: [EntitlementEvent]) throws -> [UUID: SessionWrite] {
+        let upsert = try db.cachedStatement(sql: upsertSessionSQL)
+        var sessions: [UUID: SessionWrite] = [:]
+        for session in latestPerSession(events) {
+            let arguments = sessionArguments(session.latest, firstSeen: session.firstSeen)
+            guard let row = try Row.fetchOne(upsert, arguments: arguments) else { continue }
+            sessions[session.latest.sessionID] = SessionWrite(key: row[0], lastSequence: row[1])
+        }
+        return sessions
+    }
+
+    /// Every sequence number stored for a session, found through its block index entries.
+    static func storedSequences(_ db: Database, sessionKey: Int64) throws -> Set<Int> {
+        let ids = try BlockScan.ids(db, facet: .session, value: .integer(sessionKey))
+        var sequences: Set<Int> = []
+        for start in stride(from: 0, to: ids.count, by: 500) {
+            let chunk = ids[start..<min(start + 500, ids.count)].map(String.init).joined(separator: ",")
+            sequences.formUnion(try Int.fetchAll(db, sql: "SELECT sequence FROM event WHERE id IN (\(chunk))"))
+        }
+        return sequences
+    }
+
+    /// For each session in `events`: its latest event (carrying the latest non-nil Programmer) and its earliest time.
+    static func latestPerSession(_ events: [EntitlementEvent]) -> [(latest: EntitlementEvent, firstSeen: Date)] {
+        // Indexes, not copies: an event is a large value, and a batch has hundreds of them.
+        var order: [UUID] = []
+        var summary: [UUID: (latest: Int, requestor: Int?, firstSeen: Date)] = [:]
+        for (index, event) in events.enumerated() {
+            guard var current = summary[event.sessionID] else {
+                order.append(event.sessionID)
+                summary[event.sessionID] = (index, event.requestorID == nil ? nil : index, event.timestamp)
+                continue
+            }
+            if event.requestorID != nil { current.requestor = index }
+            if event.timestamp >= events[current.latest].timestamp { current.latest = index }
+            current.firstSeen = min(current.firstSeen, event.timestamp)
+            summary[event.sessionID] = current
+        }
+        return order.compactMap { id in
+            summary[id].map { found in
+                var latest = events[found.latest]
+                latest.requestorID = found.requestor.flatMap { events[$0].requestorID }
+                return (latest, found.firstSeen)
+            }
+        }
+    }
+
+    /// Creates the session row of an event, or widens its time span and updates its Programmer; returns its key and
+    /// the highest sequence stored for it.
+    static let upsertSessionSQL = """
+        INSERT INTO session (id, deviceID, bundleID, teamID, platform, requestorID, firstSeen, lastSeen, eventCount)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
+        ON CONFLICT(id) DO UPDATE SET
+            requestorID = COALESCE(excluded.requestorID, session.requestorID),
+            firstSeen = MIN(session.firstSeen, excluded.firstSeen),
+            lastSeen = MAX(session.lastSeen, excluded.lastSeen)
+        RETURNING key, lastSequence
+        """
+
+    static func sessionArguments(_ event: EntitlementEvent, firstSeen: Date) -> StatementArguments {
+        [
+            event.sessionID.uuidString, event.deviceID, event.app.bundleID, event.app.teamID, event.app.platform.rawValue,
+            event.requestorID, firstSeen.timeIntervalSince1970, event.timestamp.timeIntervalSince1970,
+        ]
+    }
+}

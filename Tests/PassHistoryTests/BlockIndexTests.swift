@@ -1,0 +1,153 @@
+import AccessEnabler
+import Foundation
+import GRDB
+import Testing
+@testable import PassHistory
+
+/// The block index must find exactly the events the filter's SQL matches, over many blocks, after deletions and
+/// after batches sent again: each test compares the index's answers with a plain scan of every row.
+@Suite("History block index")
+struct BlockIndexTests {
+    /// 3,000 events (12 blocks) from five interleaved sessions on three devices, with Programmers, MVPDs, statuses
+    /// and kinds spread unevenly (a 5xx is rare), sent in batches of 170 so batches straddle blocks.
+    static func seed(_ history: HistoryDatabase) throws -> [EntitlementEvent] {
+        var factories = (0..<5).map { n in
+            EventFactory(deviceID: "device-\(n % 3)", app: AppIdentity(bundleID: "com.example.app\(n % 2)", teamID: "T"),
+                requestorID: ["REF30", "NBC", nil][n % 3], start: Date(timeIntervalSinceReferenceDate: 780_000_000 + Double(n)))
+        }
+        var events: [EntitlementEvent] = []
+        for i in 0..<3000 {
+            let kind: EntitlementEvent.Kind = switch i % 5 {
+            case 0: .apiCall(name: "getAuthorization", arguments: [:])
+            case 1: .httpExchange(exchange: HTTPExchange(method: "GET", url: "http://h/x\(i)", parameters: [:],
+                status: i % 97 == 1 ? 503 : (i % 3 == 0 ? nil : 200), responseBody: nil, failure: i % 3 == 0 ? "timeout" : nil,
+                durationMs: 1))
+            case 2: .callback(callback: .setToken(token: "t", resource: "news\(i % 7)"))
+            case 3: .tracking(event: .authorizationDetection, data: ["YES"])
+            default: .error(code: "E\(i % 11)", message: "m")
+            }
+            events.append(factories[i % 5].make(kind, mvpd: i % 4 == 0 ? nil : ["Dish", "Comcast", "Spectrum"][i % 3]))
+        }
+        for start in stride(from: 0, to: events.count, by: 170) { try history.append(Array(events[start..<min(start + 170, events.count)])) }
+        return events
+    }
+
+    static func filters(sessions: [UUID]) -> [HistoryFilter] {
+        var filters: [HistoryFilter] = [
+            .all, HistoryFilter(requestorID: "NBC"), HistoryFilter(mvpdID: "Dish", kinds: [.callback, .error]),
+            HistoryFilter(deviceID: "device-1"), HistoryFilter(sessionID: sessions[3]), HistoryFilter(sessionID: UUID()),
+            HistoryFilter(kinds: [.tracking], text: "YES"), HistoryFilter(text: "E7"),
+            HistoryFilter(requestorID: "REF30", from: Date(timeIntervalSinceReferenceDate: 780_000_300),
+                until: Date(timeIntervalSinceReferenceDate: 780_000_500)),
+            HistoryFilter(from: Date(timeIntervalSinceReferenceDate: 780_000_700)),
+        ]
+        for status in HistoryFilter.StatusClass.allCases {
+            var filter = HistoryFilter()
+            filter.httpStatus = status
+            filters.append(filter)
+        }
+        var excluding = HistoryFilter(kinds: [.callback, .error])
+        excluding.excludedMvpdIDs = ["Dish", "Comcast"]
+        excluding.excludedBundleIDs = ["com.example.app1"]
+        filters.append(excluding)
+        var app = HistoryFilter(requestorID: "REF30")
+        app.bundleID = "com.example.app0"
+        app.excludedKinds = [.apiCall]
+        filters.append(app)
+        return filters
+    }
+
+    /// What a plain scan of every row finds.
+    static func scan(_ history: HistoryDatabase, _ filter: HistoryFilter) throws -> [Int64] {
+        try history.writer.read { db in
+            try filter.request(after: nil).select(EventRecord.Columns.id).asRequest(of: Int64.self).fetchAll(db)
+        }
+    }
+
+    static func expectIndexAgrees(_ history: HistoryDatabase, sessions: [UUID]) throws {
+        for filter in filters(sessions: sessions) {
+            let expected = try scan(history, filter)
+            #expect(try history.count(matching: filter) == expected.count, "count of \(filter)")
+            // Oldest first in pages of 37, and newest first in pages of 200, as the console pages.
+            var forward: [Int64] = [], cursor: Int64?
+            repeat {
+                let page = try history.page(matching: filter, after: cursor, limit: 37)
+                forward += page.events.map(\.id)
+                cursor = page.nextCursor
+            } while cursor != nil
+            #expect(forward == expected, "oldest first: \(filter)")
+            var backward: [Int64] = [], before: Int64?
+            repeat {
+                let page = try history.rawPage(matching: filter, before: before, limit: 200)
+                backward += page.events.map(\.id)
+                before = page.nextCursor
+            } while before != nil
+            #expect(backward == expected.reversed(), "newest first: \(filter)")
+        }
+    }
+
+    @Test("pages and counts through the index equal a scan of every row, for every kind of criterion")
+    func agreesWithScan() async throws {
+        try await withHistory { history in
+            let events = try Self.seed(history)
+            let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
+            #expect(try history.eventCount == 3000)
+            try Self.expectIndexAgrees(history, sessions: sessions)
+        }
+    }
+
+    @Test("after pruning by count and age and deleting a session, the index still equals a scan")
+    func agreesAfterDeletions() async throws {
+        try await withHistory { history in
+            let events = try Self.seed(history)
+            let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
+            // 600 oldest go by count (two whole blocks and part of a third), then a session, then a time cut.
+            #expect(try history.prune(.init(maxEvents: 2400, maxAge: .seconds(3600 * 24 * 365 * 100))) == 600)
+            try Self.expectIndexAgrees(history, sessions: sessions)
+            #expect(try history.deleteSession(sessions[1]))
+            #expect(try history.eventCount == 1920)
+            try Self.expectIndexAgrees(history, sessions: sessions)
+            let cutoff = events[2000].timestamp
+            let now = cutoff.addingTimeInterval(3600)
+            let deleted = try history.prune(.init(maxEvents: 10_000, maxAge: .seconds(3600)), now: now)
+            #expect(deleted > 0)
+            #expect(try history.count(matching: HistoryFilter(until: cutoff)) == 0)
+            try Self.expectIndexAgrees(history, sessions: sessions)
+            // Every session's count is what its events are.
+            for session in try history.sessions() {
+                #expect(session.eventCount == (try history.count(matching: HistoryFilter(sessionID: session.id))))
+            }
+        }
+    }
+
+    @Test("batches sent again, in part or out of order, add nothing twice and keep the index exact")
+    func resendsAreIgnored() async throws {
+        try await withHistory { history in
+            let events = try Self.seed(history)
+            #expect(try history.append(Array(events[1000..<1500])) == 0)
+            #expect(try history.append(Array(events.suffix(300).reversed())) == 0)
+            var late = EventFactory(sessionID: events[0].sessionID, deviceID: "device-0")
+            late.sequence = -5  // sequences below what the session has stored, never sent before
+            let missed = (0..<3).map { _ in late.make(.apiCall(name: "late", arguments: [:])) }
+            #expect(try history.append(missed + missed) == 3)
+            #expect(try history.eventCount == 3003)
+            let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
+            try Self.expectIndexAgrees(history, sessions: sessions)
+        }
+    }
+
+    @Test("event IDs are never handed out twice, even after the newest events were deleted")
+    func idsNeverReused() async throws {
+        try await withHistory { history in
+            var a = EventFactory(), b = EventFactory()
+            try history.append(a.flow())
+            try history.append(b.flow())
+            let newest = try #require(try history.latestCursor())
+            #expect(try history.deleteSession(b.sessionID))
+            try history.append(a.flow())
+            let ids = try history.page(limit: 100).events.map(\.id)
+            #expect(ids.count == 16)
+            #expect(ids.suffix(8).allSatisfy { $0 > newest })
+        }
+    }
+}
