@@ -157,7 +157,9 @@ public final class HeadlessWebView: Sendable {
                 request = URLRequest(url: next)
                 continue
             }
-            if let refresh = HTMLText.firstMatch(html, #"http-equiv="refresh"[^>]*url=([^"]+)""#),
+            // A meta refresh is rare: the expression runs only on a page that has one.
+            if HTMLText.range(of: "http-equiv", in: html[...]) != nil,
+                let refresh = HTMLText.firstMatch(html, #"http-equiv="refresh"[^>]*url=([^"]+)""#),
                 let next = URL(string: HTMLText.unescape(refresh), relativeTo: url)?.absoluteURL
             {
                 request = URLRequest(url: next)
