@@ -481,8 +481,8 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo "### Console history"
     echo
     echo "passconsole bench-console, one process, files on this machine's disk (WAL, synchronous=NORMAL): ingest in" \
-        "batches of 500 through HistoryDatabase.append vs bare prepared INSERTs of the same rows into the same table" \
-        "and indexes; newest page of 200 events at 1M events per filter; a stored event to a connected SSE client." \
+        "batches of 500 through HistoryDatabase.append vs bare prepared INSERTs of the same rows into the same event table" \
+        "(v4: no per-event index); newest page of 200 events at 1M events per filter; a stored event to a connected SSE client." \
         "Targets: ≥ 100k events/s, page < 20 ms, live p99 < 50 ms."
     echo
     echo "$CONSOLE_TABLE"
