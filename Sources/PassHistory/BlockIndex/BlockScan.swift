@@ -10,7 +10,7 @@ enum BlockScan {
     static func ids(
         _ db: Database, matching filter: HistoryFilter, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int
     ) throws -> [Int64] {
-        let criteria = try FacetCriteria(filter, db)
+        var criteria = try FacetCriteria(filter, db)
         guard !criteria.matchesNothing, limit > 0, upper - lower > 1 else { return [] }
         guard criteria.usesIndex else {
             // Nothing to narrow by: walk the rows in ID order, as SQLite does best.
@@ -19,6 +19,7 @@ enum BlockScan {
             return try request.select(EventRecord.Columns.id).limit(limit).asRequest(of: Int64.self).fetchAll(db)
         }
         guard let span = try blockSpan(db, lower: lower, upper: upper) else { return [] }
+        criteria = try prefetchingSessions(db, criteria, span)
         var found: [Int64] = []
         var width: Int64 = 4
         var next = newestFirst ? span.upperBound : span.lowerBound
@@ -119,8 +120,21 @@ enum BlockScan {
         return result.filter { !$0.value.isEmpty }.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
+    /// `criteria` with the bitmaps of its session conditions read for all of `span` at once.
+    private static func prefetchingSessions(_ db: Database, _ criteria: FacetCriteria, _ span: ClosedRange<Int64>) throws -> FacetCriteria {
+        var criteria = criteria
+        for index in criteria.required.indices where criteria.required[index].facet == .session {
+            criteria.required[index].prefetched = try bits(db, criteria.required[index], blocks: span)
+        }
+        for index in criteria.excluded.indices where criteria.excluded[index].facet == .session {
+            criteria.excluded[index].prefetched = try bits(db, criteria.excluded[index], blocks: span)
+        }
+        return criteria
+    }
+
     /// Per block in `blocks`, the events meeting `condition` (the OR of its values' bitmaps).
     private static func bits(_ db: Database, _ condition: FacetCriteria.Condition, blocks: ClosedRange<Int64>) throws -> [Int64: BlockBits] {
+        if let prefetched = condition.prefetched { return prefetched.filter { blocks.contains($0.key) } }
         var arguments: StatementArguments = [condition.facet.rawValue]
         arguments += condition.arguments
         arguments += [blocks.lowerBound, blocks.upperBound]

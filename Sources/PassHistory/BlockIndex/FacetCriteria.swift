@@ -8,6 +8,9 @@ struct FacetCriteria {
         var facet: EventFacet
         var condition: String
         var arguments: StatementArguments
+        /// The condition's bitmaps for every block, read once by a scan when the condition names sessions: a session
+        /// spans few blocks, and reading them per window repeated one seek per session each time.
+        var prefetched: [Int64: BlockBits]?
 
         static func equals(_ facet: EventFacet, _ value: FacetValue) -> Condition {
             Condition(facet: facet, condition: "value = ?", arguments: [value])
