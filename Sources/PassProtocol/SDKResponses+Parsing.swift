@@ -6,14 +6,22 @@ extension SDKResponses {
     /// - Throws: ``SDKResponseError/denied(details:)`` for an `<error>` answer,
     ///   ``SDKResponseError/pendingLogout`` for `<pendingLogout>`, ``SDKResponseError/malformed(_:)`` otherwise.
     public static func parseAuthnToken(_ xml: String) throws(SDKResponseError) -> String {
-        try token("authnToken", in: xml)
+        try token("authnToken", in: xml).token
+    }
+
+    /// The authN token and the user-metadata JSON text of a `sessionDevice` answer, read in one parse.
+    ///
+    /// - Throws: As ``parseAuthnToken(_:)``.
+    public static func parseAuthnAnswer(_ xml: String) throws(SDKResponseError) -> (token: String, userMeta: String?) {
+        let (token, root) = try token("authnToken", in: xml)
+        return (token, root?.first("userMeta")?.text)
     }
 
     /// The authZ token string from an `authorizeDevice` answer, unescaped.
     ///
     /// - Throws: As ``parseAuthnToken(_:)``.
     public static func parseAuthzToken(_ xml: String) throws(SDKResponseError) -> String {
-        try token("authzToken", in: xml)
+        try token("authzToken", in: xml).token
     }
 
     /// The user-metadata JSON text of a token answer, or `nil` when it has none or is not XML.
@@ -41,10 +49,11 @@ extension SDKResponses {
         }
     }
 
-    private static func token(_ element: String, in xml: String) throws(SDKResponseError) -> String {
+    /// The token in `element` and the parsed answer (nil when the answer was the bare token).
+    private static func token(_ element: String, in xml: String) throws(SDKResponseError) -> (token: String, root: XMLNode?) {
         let trimmed = XMLWhitespace.trimmed(xml)
         // Tolerate a bare token string: some variants answer with the token itself.
-        if trimmed.hasPrefix("<signatureInfo>") { return trimmed }
+        if trimmed.hasPrefix("<signatureInfo>") { return (trimmed, nil) }
         let root: XMLNode
         do {
             root = try XMLNode.parse(trimmed)
@@ -56,7 +65,7 @@ extension SDKResponses {
         guard let token = root.first(element)?.text, !token.isEmpty else {
             throw .malformed("no <\(element)> element in <\(root.name)>")
         }
-        return token
+        return (token, root)
     }
 }
 

@@ -37,23 +37,30 @@ public enum XMLEscaping: Sendable {
 
     /// Returns `text` with the five predefined entities and numeric character references decoded.
     ///
-    /// Unknown or malformed references are left as they are, so unescaping never fails.
+    /// Unknown or malformed references are left as they are, so unescaping never fails. Works on the UTF-8 bytes
+    /// (a token wrapped in an answer holds hundreds of references; every byte of a reference is ASCII, which never
+    /// occurs inside a multi-byte character).
     public static func unescape(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let ampersand = rest.firstIndex(of: "&") {
-            result += rest[..<ampersand]
-            rest = rest[ampersand...]
-            if let (decoded, length) = entity(at: rest) {
-                result += decoded
-                rest = rest.dropFirst(length)
-            } else {
-                result += "&"
-                rest = rest.dropFirst()
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.contains(ampersand) else { return nil }
+            var result = [UInt8]()
+            result.reserveCapacity(bytes.count)
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == ampersand, let length = referenceLength(bytes, at: index),
+                    let decoded = decode(UnsafeBufferPointer(rebasing: bytes[(index + 1)..<(index + length - 1)]))
+                {
+                    result += decoded.utf8
+                    index += length
+                } else {
+                    result.append(byte)
+                    index += 1
+                }
             }
-        }
-        return result + rest
+            return String(decoding: result, as: UTF8.self)
+        } ?? text
     }
 
     /// Replaces every `&` that does not start an entity or character reference with `&amp;`.
@@ -61,47 +68,53 @@ public enum XMLEscaping: Sendable {
     /// Token bodies from other implementations may carry a bare `&` inside a resource ID; the Android SDK
     /// escapes those before parsing (spec §6.2), and so do we.
     static func escapeBareAmpersands(_ text: String) -> String {
-        guard text.contains("&") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let ampersand = rest.firstIndex(of: "&") {
-            result += rest[..<ampersand]
-            rest = rest[ampersand...]
-            result += referenceLength(at: rest) == nil ? "&amp;" : "&"
-            rest = rest.dropFirst()
-        }
-        return result + rest
+        var text = text
+        return text.withUTF8 { bytes in
+            guard bytes.contains(ampersand) else { return nil }
+            var result = [UInt8]()
+            result.reserveCapacity(bytes.count + 16)
+            var bare = false
+            for index in bytes.indices {
+                result.append(bytes[index])
+                if bytes[index] == ampersand, referenceLength(bytes, at: index) == nil {
+                    result += "amp;".utf8
+                    bare = true
+                }
+            }
+            return bare ? String(decoding: result, as: UTF8.self) : nil
+        } ?? text
     }
 
-    /// Decodes the reference starting at `text` (which begins with `&`), returning the text and length used.
-    private static func entity(at text: Substring) -> (String, Int)? {
-        guard let length = referenceLength(at: text) else { return nil }
-        let name = text.dropFirst().prefix(length - 2)
-        switch name {
-        case "amp": return ("&", length)
-        case "lt": return ("<", length)
-        case "gt": return (">", length)
-        case "quot": return ("\"", length)
-        case "apos": return ("'", length)
-        default:
+    private static let ampersand = UInt8(ascii: "&")
+
+    /// The text of the reference named `name` (what stands between `&` and `;`), or nil when it names nothing.
+    private static func decode(_ name: UnsafeBufferPointer<UInt8>) -> String? {
+        switch String(decoding: name, as: UTF8.self) {
+        case "amp": return "&"
+        case "lt": return "<"
+        case "gt": return ">"
+        case "quot": return "\""
+        case "apos": return "'"
+        case let name:
             guard name.hasPrefix("#") else { return nil }
             let digits = name.dropFirst()
-            let value =
-                digits.hasPrefix("x") || digits.hasPrefix("X")
-                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            let value = digits.hasPrefix("x") || digits.hasPrefix("X") ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             guard let value, let scalar = Unicode.Scalar(value) else { return nil }
-            return (String(Character(scalar)), length)
+            return String(Character(scalar))
         }
     }
 
-    /// The length of a well-formed `&name;` or `&#…;` reference at the start of `text`, including both ends.
-    private static func referenceLength(at text: Substring) -> Int? {
-        var length = 1
-        for character in text.dropFirst() {
-            length += 1
-            if character == ";" { return length > 2 ? length : nil }
-            guard character.isASCII, character.isLetter || character.isNumber || character == "#" else { return nil }
-            if length > 12 { return nil }
+    /// The length of a well-formed `&name;` or `&#…;` reference starting at `start` (an `&`), both ends included:
+    /// ASCII letters, digits and `#` only, at most 13 bytes in all.
+    private static func referenceLength(_ bytes: UnsafeBufferPointer<UInt8>, at start: Int) -> Int? {
+        var index = start + 1
+        while index < bytes.count, index - start <= 12 {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ";") { return index - start > 1 ? index - start + 1 : nil }
+            let isName = (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "#")
+            guard isName else { return nil }
+            index += 1
         }
         return nil
     }

@@ -20,6 +20,12 @@ struct SDKResponsesTests {
         #expect(text == authN.serialized)
         #expect(try SignedToken<AuthNToken>.parse(text).verify(with: TestKeys.signing.publicKey))
         #expect(SDKResponses.parseUserMeta(answer) == meta)
+        // One parse gives both, as the SDK reads a sessionDevice answer
+        let both = try SDKResponses.parseAuthnAnswer(answer)
+        #expect(both.token == authN.serialized)
+        #expect(both.userMeta == meta)
+        #expect(try SDKResponses.parseAuthnAnswer(SDKResponses.authnToken(authN.serialized, userMeta: nil)).userMeta == nil)
+        #expect(throws: SDKResponseError.self) { try SDKResponses.parseAuthnAnswer(SDKResponses.error(details: "no")) }
     }
 
     @Test func authzAnswerRoundTrips() throws {

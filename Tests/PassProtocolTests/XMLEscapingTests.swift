@@ -27,4 +27,18 @@ struct XMLEscapingTests {
     @Test func bareAmpersandsAreEscapedButReferencesAreKept() {
         #expect(XMLEscaping.escapeBareAmpersands("Tom & Jerry &amp; &#38; &x") == "Tom &amp; Jerry &amp; &#38; &amp;x")
     }
+
+    @Test func referencesNextToMultiByteCharactersAreDecodedAndTheCharactersKept() {
+        #expect(XMLEscaping.unescape("📺&lt;é\u{301}&gt;Çà&amp;ü") == "📺<é\u{301}>Çà&ü")
+        // An & before a combining mark is a bare & (a byte scan: the mark is not part of a name)
+        #expect(XMLEscaping.escapeBareAmpersands("a&\u{301}b") == "a&amp;\u{301}b")
+        #expect(XMLEscaping.unescape("&#x1F4FA; &#233;") == "📺 é")
+    }
+
+    @Test func aReferenceNameLongerThanElevenCharactersIsNotAReference() {
+        #expect(XMLEscaping.escapeBareAmpersands("&abcdefghijk;") == "&abcdefghijk;")
+        #expect(XMLEscaping.escapeBareAmpersands("&abcdefghijkl;") == "&amp;abcdefghijkl;")
+        #expect(XMLEscaping.escapeBareAmpersands("&a-b;") == "&amp;a-b;")
+        #expect(XMLEscaping.escapeBareAmpersands("&;") == "&amp;;")
+    }
 }

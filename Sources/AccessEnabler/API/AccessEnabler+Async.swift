@@ -98,6 +98,7 @@ extension EntitlementEngine {
     /// Hands `callback` (unredacted) to the first waiter that wants it.
     func resumeWaiter(with callback: EntitlementCallback) {
         guard let index = waiters.firstIndex(where: { $0.matches(callback) }) else { return }
-        waiters.remove(at: index).continuation.resume(returning: callback)
+        let continuation = waiters.remove(at: index).continuation
+        writer.afterWrites { continuation.resume(returning: callback) }
     }
 }

@@ -122,6 +122,10 @@ public final class AccessEnabler: Sendable {
     /// Every event from now on (with `replay`, the recent ones first). One stream per caller.
     public func events(replay: Bool = false) -> AsyncStream<EntitlementEvent> { broadcaster.subscribe(replay: replay) }
 
+    /// Blocks until the storage changes made so far are on disk. Callbacks already wait for them; a tool that reads
+    /// the storage files beside a running app (the console) calls this first.
+    public func waitForStorageWrites() { engine.writer.drainNow() }
+
     /// Waits until every call made so far has been handled and its callbacks delivered.
     public func settle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -130,6 +134,7 @@ public final class AccessEnabler: Sendable {
                 continuation.resume()
             }
         }
+        await engine.writer.drain()
         await dispatcher.drain()
     }
 

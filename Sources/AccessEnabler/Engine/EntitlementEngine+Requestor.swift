@@ -12,6 +12,7 @@ extension EntitlementEngine {
         transition("requestor", from: before, to: requestorMachine.description)
         let bases = serviceProviders.flatMap { $0.isEmpty ? nil : $0 } ?? [configuration.defaultServiceProvider]
         let clients = bases.map { client(base: $0) }
+        writer.prepare()
         Task { await self.configure(requestorID: requestorID, clients: clients) }
     }
 
@@ -20,7 +21,10 @@ extension EntitlementEngine {
     /// the importer, sanitizer and passive authentication, reports `setRequestorComplete`, then runs the calls that
     /// waited.
     private func configure(requestorID: String, clients: [SDKClient]) async {
-        let answers = await withTaskGroup(of: (Int, Result<RequestorConfiguration, SDKClient.Failure>).self) { group in
+        // One service provider (the common case): asked from here, without a task group's hops.
+        let answers = clients.count == 1 ? [(0, await Self.fetchConfiguration(clients[0], requestorID: requestorID))] : await withTaskGroup(
+            of: (Int, Result<RequestorConfiguration, SDKClient.Failure>).self
+        ) { group in
             for (index, client) in clients.enumerated() {
                 group.addTask { (index, await Self.fetchConfiguration(client, requestorID: requestorID)) }
             }
@@ -69,7 +73,7 @@ extension EntitlementEngine {
 
     /// One provider's configuration answer. (A function rather than a typed `do throws(…)` inside the task-group
     /// closure: that form crashed the release build with a garbage index.)
-    static func fetchConfiguration(_ client: SDKClient, requestorID: String) async -> Result<RequestorConfiguration, SDKClient.Failure> {
+    nonisolated(nonsending) static func fetchConfiguration(_ client: SDKClient, requestorID: String) async -> Result<RequestorConfiguration, SDKClient.Failure> {
         do {
             return .success(try await client.configuration(requestorID: requestorID))
         } catch {

@@ -18,7 +18,7 @@ extension EntitlementEngine {
         if let found = Self.valid(in: loadStorage(), requestor: requestor, deviceID: deviceID, now: now()) { return found }
         var copied: SSOCopy?
         let context = ssoContext(requestor)
-        updateStorage("SSO: copied a token into \(requestor.id)") { storage in copied = storage.copySSOToken(context) }
+        updateStorageNow("SSO: copied a token into \(requestor.id)") { storage in copied = storage.copySSOToken(context) }
         guard let copied else { return nil }
         emit(.storageChanged(domain: store.domain, change: "SSO copy of the \(copied.mvpdID) token of \(copied.sourceRequestorID)"), mvpd: copied.mvpdID)
         return Self.valid(in: loadStorage(), requestor: requestor, deviceID: deviceID, now: now())
@@ -43,14 +43,14 @@ extension EntitlementEngine {
         let context = ssoContext(requestor)
         runImporter(requestor, context: context)
         var removed: [RemovedToken] = []
-        updateStorage("sanitizer") { removed = TokenSanitizer.sanitize(&$0, deviceID: deviceID) }
+        updateStorageNow("sanitizer") { removed = TokenSanitizer.sanitize(&$0, deviceID: deviceID) }
         if !removed.isEmpty {
             let list = removed.map { "\($0.requestorID)/\($0.mvpdID): \($0.explanation)" }.joined(separator: "; ")
             emit(.storageChanged(domain: store.domain, change: "sanitizer removed \(removed.count) token(s): \(list)"))
             status(.SEC412, message: "Stored tokens were bound to another device ID and were removed: \(list)")
         }
         var wiped: [String] = []
-        updateStorage("per-requestor clean-up") { wiped = $0.removeTokensAfterAuthnPerRequestorSwitch(context) }
+        updateStorageNow("per-requestor clean-up") { wiped = $0.removeTokensAfterAuthnPerRequestorSwitch(context) }
         if !wiped.isEmpty {
             emit(.storageChanged(domain: store.domain, change: "removed copies of per-requestor MVPDs: \(wiped.joined(separator: ", "))"))
         }
@@ -72,7 +72,7 @@ extension EntitlementEngine {
             return try? JSONDecoder().decode(LegacyTokenStorage.self, from: data)
         }
         var result = ImportResult.nothingToImport
-        updateStorage("importer") { storage in
+        updateStorageNow("importer") { storage in
             result = TokenImporter.importTokens(
                 into: &storage, from: generations, requestorID: requestor.id, allowedMvpds: requestor.allowedMvpds, now: now())
         }

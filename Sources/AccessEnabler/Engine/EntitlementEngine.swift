@@ -14,6 +14,8 @@ actor EntitlementEngine {
     let logger: Logger
     let sessionID = UUID()
     let store: TokenStore
+    /// Writes the flows' storage changes behind them; callbacks wait for it (see ``StorageWriter``).
+    let writer: StorageWriter
 
     var requestorMachine = RequestorStateMachine()
     var requestor: ConfiguredRequestor?
@@ -40,7 +42,9 @@ actor EntitlementEngine {
         self.dispatcher = dispatcher
         self.broadcaster = broadcaster
         self.logger = logger
-        self.store = TokenStore(file: configuration.storage, domain: configuration.storageDomain)
+        let store = TokenStore(file: configuration.storage, domain: configuration.storageDomain)
+        self.store = store
+        writer = StorageWriter(store: store)
     }
 
     var platform: Platform { configuration.app.platform }
@@ -90,7 +94,8 @@ actor EntitlementEngine {
     func callback(_ callback: EntitlementCallback, mvpd: String? = nil) {
         emit(.callback(callback: callback), mvpd: mvpd)
         if case .sendTrackingData(let event, let data) = callback { emit(.tracking(event: event, data: data), mvpd: mvpd) }
-        dispatcher.deliver(callback)
+        let dispatcher = dispatcher
+        writer.afterWrites { dispatcher.deliver(callback) }
         resumeWaiter(with: callback)
     }
 
@@ -124,22 +129,41 @@ actor EntitlementEngine {
     // MARK: - Storage
 
     func loadStorage() -> TokenStorage {
+        if let expected = writer.expected { return expected }
         do { return try store.load() } catch {
             fail("storage", "Token storage (\(store.domain)) cannot be read: \(error). Treating it as empty.")
             return TokenStorage()
         }
     }
 
-    /// Changes the stored tokens; records what changed (nothing is recorded or written when nothing changed).
-    /// A failed write leaves the last good state on disk. Returns false only when the storage could not be used.
-    @discardableResult
-    func updateStorage(_ what: String, mvpd: String? = nil, _ change: (inout TokenStorage) -> Void) -> Bool {
+    /// Changes the stored tokens and records what changed (nothing is recorded or written when nothing changed). The
+    /// engine reads the change at once; the file is written behind the flow, and callbacks wait until it landed. A
+    /// failed write leaves the last good state on disk and is reported as a `storage` error.
+    func updateStorage(_ what: String, mvpd: String? = nil, _ change: @escaping @Sendable (inout TokenStorage) -> Void) {
+        let before = loadStorage()
+        var after = before
+        change(&after)
+        guard after != before else { return }
+        emit(.storageChanged(domain: store.domain, change: what), mvpd: mvpd)
+        let domain = store.domain
+        writer.write(expected: after, change) { [weak self] error in
+            Task { await self?.fail("storage", "Token storage (\(domain)) could not be written (\(what)): \(error)") }
+        }
+    }
+
+    /// ``updateStorage(_:mvpd:_:)`` written before it returns, for the rules whose outcome decides what happens next
+    /// (importer, sanitizer, SSO copy): `change` runs on the file's current value under its lock. These rules run at
+    /// every setRequestor and seldom change anything: `change` is tried on the storage as last read first, and the
+    /// file is locked only when it would change (it may run twice, so it must set its outputs, not add to them).
+    func updateStorageNow(_ what: String, mvpd: String? = nil, _ change: (inout TokenStorage) -> Void) {
+        let before = loadStorage()
+        var probe = before
+        change(&probe)
+        guard probe != before else { return }
         do {
-            if try store.update(change).changed { emit(.storageChanged(domain: store.domain, change: what), mvpd: mvpd) }
-            return true
+            if try writer.writeNow(change).changed { emit(.storageChanged(domain: store.domain, change: what), mvpd: mvpd) }
         } catch {
             fail("storage", "Token storage (\(store.domain)) could not be written (\(what)): \(error)")
-            return false
         }
     }
 

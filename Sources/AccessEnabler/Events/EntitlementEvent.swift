@@ -113,12 +113,16 @@ extension EntitlementEvent {
     static let secretParameters: Set<String> = ["authentication_token", "authz_token", "secret", "client_secret", "signature", "password"]
 
     static func shorten(_ secret: String) -> String {
-        secret.count <= 24 ? "[redacted]" : String(secret.prefix(16)) + "…[redacted \(secret.count) chars]"
+        let count = secret.count
+        return count <= 24 ? "[redacted]" : String(secret.prefix(16)) + "…[redacted \(count) chars]"
     }
 
+    /// The body with any token in it (raw or XML-escaped) cut off, at most 4000 characters. Byte scans: this runs on
+    /// every answer the SDK gets.
     static func redactBody(_ body: String) -> String {
-        let limited = body.count > 4000 ? String(body.prefix(4000)) + "…" : body
-        guard let start = limited.range(of: "&lt;signatureInfo&gt;") ?? limited.range(of: "<signatureInfo>") else { return limited }
+        let limited = body.utf8.count > 4000 && body.count > 4000 ? String(body.prefix(4000)) + "…" : body
+        guard let start = HTMLText.range(of: "&lt;signatureInfo&gt;", in: limited[...]) ?? HTMLText.range(of: "<signatureInfo>", in: limited[...])
+        else { return limited }
         return String(limited[..<start.lowerBound]) + "[token redacted]"
     }
 }

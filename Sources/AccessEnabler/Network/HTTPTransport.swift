@@ -7,6 +7,9 @@ import FoundationNetworking
 
 /// Sends the SDK's HTTP requests with URLSession and reports each exchange. Never follows redirects: the SDK's
 /// calls are plain API calls; redirect chains belong to the web view.
+///
+/// Its calls are `nonisolated(nonsending)`: they run on the engine that awaits them, so an answer comes back to the
+/// engine in one hop from URLSession's thread, and recording the exchange needs no hop at all.
 final class HTTPTransport: Sendable {
     struct Answer: Sendable {
         var status: Int
@@ -22,10 +25,10 @@ final class HTTPTransport: Sendable {
     private let serverClock = Mutex<(date: Date, receivedAt: ContinuousClock.Instant)?>(nil)
     /// Publishes an exchange; awaited before the caller sees the answer, so the exchange precedes, in the event
     /// stream, whatever the caller does with it (the callback it leads to).
-    let record: @Sendable (HTTPExchange) async -> Void
+    let record: nonisolated(nonsending) @Sendable (HTTPExchange) async -> Void
     let commonHeaders: @Sendable () -> [String: String]
 
-    init(timeout: TimeInterval, commonHeaders: @escaping @Sendable () -> [String: String], record: @escaping @Sendable (HTTPExchange) async -> Void) {
+    init(timeout: TimeInterval, commonHeaders: @escaping @Sendable () -> [String: String], record: nonisolated(nonsending) @escaping @Sendable (HTTPExchange) async -> Void) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
@@ -38,7 +41,7 @@ final class HTTPTransport: Sendable {
         self.session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
     }
 
-    func get(_ url: URL, query: [(String, String)] = [], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
+    nonisolated(nonsending) func get(_ url: URL, query: [(String, String)] = [], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         if !query.isEmpty {
             components.percentEncodedQuery = ((components.percentEncodedQuery.map { [$0] } ?? []) + [Self.encode(query)]).joined(separator: "&")
@@ -48,7 +51,7 @@ final class HTTPTransport: Sendable {
         return try await send(request, parameters: query, headers: headers)
     }
 
-    func post(_ url: URL, form: [(String, String)], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
+    nonisolated(nonsending) func post(_ url: URL, form: [(String, String)], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -56,7 +59,7 @@ final class HTTPTransport: Sendable {
         return try await send(request, parameters: form, headers: headers)
     }
 
-    func delete(_ url: URL, query: [(String, String)], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
+    nonisolated(nonsending) func delete(_ url: URL, query: [(String, String)], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         components.percentEncodedQuery = Self.encode(query)
         var request = URLRequest(url: components.url!)
@@ -64,7 +67,7 @@ final class HTTPTransport: Sendable {
         return try await send(request, parameters: query, headers: headers)
     }
 
-    private func send(_ request: URLRequest, parameters: [(String, String)], headers: [String: String]) async throws(Unreachable)
+    private nonisolated(nonsending) func send(_ request: URLRequest, parameters: [(String, String)], headers: [String: String]) async throws(Unreachable)
         -> Answer
     {
         var request = request

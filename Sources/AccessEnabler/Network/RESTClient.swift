@@ -45,7 +45,7 @@ struct RESTClient: Sendable {
     // MARK: - Calls
 
     /// `POST /reggie/v1/{requestor}/regcode` (spec §5.4.3 #1): a code for this device, valid `ttl` seconds.
-    func createRegcode(deviceID: String, mvpdID: String, ttl: Int) async throws(Failure) -> RegistrationCode {
+    nonisolated(nonsending) func createRegcode(deviceID: String, mvpdID: String, ttl: Int) async throws(Failure) -> RegistrationCode {
         let path = "/reggie/v1/\(credentials.requestorID)/regcode"
         let form = [("deviceId", deviceID), ("mvpd", mvpdID), ("ttl", String(ttl)), ("format", "json")]
         let answer = try await call { try await transport.post(url(path), form: form, headers: sign("POST", path)) }
@@ -66,7 +66,7 @@ struct RESTClient: Sendable {
     }
 
     /// `GET /api/v1/tokens/authn` (spec §5.4.3 #8): whether this device is signed in for the requestor.
-    func authNToken(deviceID: String) async throws(Failure) -> AuthNState {
+    nonisolated(nonsending) func authNToken(deviceID: String) async throws(Failure) -> AuthNState {
         let path = "/api/v1/tokens/authn"
         let query = [("requestor", credentials.requestorID), ("deviceId", deviceID), ("format", "json")]
         let answer = try await call { try await transport.get(url(path), query: query, headers: sign("GET", path)) }
@@ -83,7 +83,7 @@ struct RESTClient: Sendable {
 
     /// `GET /reggie/v1/{requestor}/regcode/{code}` (spec §5.4.3 #2): `true` while the code is live, `false` once
     /// it has expired (`410`) or is unknown (`404`).
-    func regcodeIsLive(_ code: String) async throws(Failure) -> Bool {
+    nonisolated(nonsending) func regcodeIsLive(_ code: String) async throws(Failure) -> Bool {
         let path = "/reggie/v1/\(credentials.requestorID)/regcode/\(code)"
         let answer = try await call {
             try await transport.get(url(path), query: [("format", "json")], headers: sign("GET", path))
@@ -97,7 +97,7 @@ struct RESTClient: Sendable {
 
     /// `DELETE /reggie/v1/{requestor}/regcode/{code}` (spec §5.4.3 #3): frees the code; a code already gone counts
     /// as freed.
-    func deleteRegcode(_ code: String) async throws(Failure) {
+    nonisolated(nonsending) func deleteRegcode(_ code: String) async throws(Failure) {
         let path = "/reggie/v1/\(credentials.requestorID)/regcode/\(code)"
         let answer = try await call {
             try await transport.delete(url(path), query: [("format", "json")], headers: sign("DELETE", path))
@@ -121,7 +121,7 @@ struct RESTClient: Sendable {
     /// must not cancel the URLSession task in flight: on Linux that can trap inside FoundationNetworking ("Trying
     /// to access a behaviour for a task that in not in the registry", swift-corelibs-foundation #3296). The request
     /// finishes instead, and the poll loop sees the cancel when it checks its state.
-    private func call(_ body: @escaping @Sendable () async throws -> HTTPTransport.Answer) async throws(Failure)
+    private nonisolated(nonsending) func call(_ body: @escaping @Sendable () async throws -> HTTPTransport.Answer) async throws(Failure)
         -> HTTPTransport.Answer
     {
         let result = await Task { () -> Result<HTTPTransport.Answer, Failure> in

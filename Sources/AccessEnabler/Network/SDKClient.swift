@@ -27,7 +27,7 @@ struct SDKClient: Sendable {
 
     // MARK: - Calls
 
-    func configuration(requestorID: String) async throws(Failure) -> RequestorConfiguration {
+    nonisolated(nonsending) func configuration(requestorID: String) async throws(Failure) -> RequestorConfiguration {
         let answer = try await call { try await transport.get(url(.config, requestorID), query: [("client_type", platform.rawValue)]) }
         guard answer.status == 200 else { throw failure(answer) }
         do { return try RequestorConfiguration.parse(xml: answer.body) } catch { throw .malformed("\(error)") }
@@ -38,18 +38,19 @@ struct SDKClient: Sendable {
         case pendingLogout
     }
 
-    func sessionDevice(requestorID: String, deviceID: String) async throws(Failure) -> Session {
+    nonisolated(nonsending) func sessionDevice(requestorID: String, deviceID: String) async throws(Failure) -> Session {
         let answer = try await call {
             try await transport.post(url(.sessionDevice), form: [("_method", "GET"), ("requestor_id", requestorID), ("device_id", deviceID)])
         }
         guard answer.status == 200 else { throw failure(answer) }
-        if answer.body.contains("<pendingLogout") { return .pendingLogout }
+        if HTMLText.range(of: "<pendingLogout", in: answer.body[...]) != nil { return .pendingLogout }
         do {
-            return .token(try SDKResponses.parseAuthnToken(answer.body), userMeta: SDKResponses.parseUserMeta(answer.body))
+            let (token, userMeta) = try SDKResponses.parseAuthnAnswer(answer.body)
+            return .token(token, userMeta: userMeta)
         } catch { throw .malformed("\(error)") }
     }
 
-    func authorizeDevice(requestorID: String, mvpdID: String, deviceID: String, resource: String, authnToken: String, genericData: String?)
+    nonisolated(nonsending) func authorizeDevice(requestorID: String, mvpdID: String, deviceID: String, resource: String, authnToken: String, genericData: String?)
         async throws(Failure) -> String
     {
         var form = [("resource_id", resource), ("requestor_id", requestorID), ("mso_id", mvpdID), ("device_id", deviceID),
@@ -60,7 +61,7 @@ struct SDKClient: Sendable {
         do { return try SDKResponses.parseAuthzToken(answer.body) } catch { throw .malformed("\(error)") }
     }
 
-    func shortAuthorize(requestorID: String, mvpdID: String, deviceID: String, sessionGUID: String, authzToken: String)
+    nonisolated(nonsending) func shortAuthorize(requestorID: String, mvpdID: String, deviceID: String, sessionGUID: String, authzToken: String)
         async throws(Failure) -> String
     {
         let form = [("session_guid", sessionGUID), ("hashed_guid", "false"), ("authz_token", authzToken),
@@ -71,7 +72,7 @@ struct SDKClient: Sendable {
         return answer.body
     }
 
-    func preauthorize(requestorID: String, deviceID: String, resources: [String], authnToken: String) async throws(Failure)
+    nonisolated(nonsending) func preauthorize(requestorID: String, deviceID: String, resources: [String], authnToken: String) async throws(Failure)
         -> PreauthorizationResponse
     {
         let form = [("authentication_token", authnToken), ("requestor_id", requestorID), ("device_id", deviceID)]
@@ -103,7 +104,7 @@ struct SDKClient: Sendable {
 
     // MARK: - Helpers
 
-    private func call(_ body: () async throws -> HTTPTransport.Answer) async throws(Failure) -> HTTPTransport.Answer {
+    private nonisolated(nonsending) func call(_ body: () async throws -> HTTPTransport.Answer) async throws(Failure) -> HTTPTransport.Answer {
         do { return try await body() } catch let error as HTTPTransport.Unreachable { throw .unreachable(error.reason) } catch {
             throw .unreachable("\(error)")
         }

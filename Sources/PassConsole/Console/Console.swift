@@ -200,6 +200,10 @@ public final class Console: HTTPResponder, Sendable {
 
     var apps: [ConsoleApp] { state.withLock { $0.apps } }
 
+    /// Waits until the running apps' storage writes have landed, so the device files read next hold every change
+    /// their events announced.
+    func waitForAppStorageWrites() { for app in apps { app.waitForStorageWrites() } }
+
     func app(_ id: String) throws(HTTPError) -> ConsoleApp {
         guard let app = apps.first(where: { $0.spec.id == id }) else {
             throw HTTPError(.notFound, code: "unknown_app", message: "No app has the ID '\(id)'.",

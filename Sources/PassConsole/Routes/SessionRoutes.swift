@@ -74,7 +74,8 @@ extension Console {
 
     /// The storage of every device, each token judged at `now`.
     func storageReport(now: Date) throws -> StorageReport {
-        try StorageReport.build(devices: configuration.devices, apps: knownApps(), allowedMvpds: catalog.allowedMvpds, now: now)
+        waitForAppStorageWrites()
+        return try StorageReport.build(devices: configuration.devices, apps: knownApps(), allowedMvpds: catalog.allowedMvpds, now: now)
     }
 
     /// The session's health card over `storage`, with the backend's record of each registration code its TV showed.

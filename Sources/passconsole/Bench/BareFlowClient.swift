@@ -48,11 +48,12 @@ struct BareFlowClient: Sendable {
     /// Cold: configuration, the web login (authenticate → login page → credentials → SAML consumer), sessionDevice,
     /// authorizeDevice, deviceShortAuthorize. Returns the media token, the login and the number of requests sent.
     /// Uses a new URLSession (a new app has no open connection), one connection for all eight requests.
-    func cold(deviceID: String) async throws -> (media: String, login: Login, requests: Int) {
+    func cold(deviceID: String, marks: Marks? = nil) async throws -> (media: String, login: Login, requests: Int) {
         let session = Self.makeSession()
+        marks?.start()
         defer { session.finishTasksAndInvalidate() }
         var count = 0
-        _ = try await send(get(sp + "/config/" + names.requestor, [("client_type", Platform.iOS.rawValue)]), 200, &count, session: session)
+        _ = try await send(get(sp + "/config/" + names.requestor, [("client_type", Platform.iOS.rawValue)]), 200, &count, session: session, marks: marks)
 
         let query: [(String, String)] = [
             ("domain_name", PassConstants.SP_URL_DOMAIN_NAME), ("noflash", "true"), ("no_iframe", "true"), ("mso_id", names.mvpd),
@@ -60,29 +61,30 @@ struct BareFlowClient: Sendable {
             ("client_type", Platform.iOS.clientType), ("client_version", AccessEnabler.version),
         ]
         let start = get(sp + "/authenticate/saml", query, agent: Self.browserAgent)
-        let pageURL = try await send(start, 302, &count, session: session).location
+        let pageURL = try await send(start, 302, &count, session: session, marks: marks).location
         guard let loginID = URLComponents(url: pageURL, resolvingAgainstBaseURL: true)?.queryItems?.first(where: { $0.name == "login" })?.value
         else { throw Failure(description: "authenticate/saml redirected to \(pageURL), without login=") }
-        _ = try await send(URLRequest(url: pageURL, agent: Self.browserAgent), 200, &count, session: session)
+        _ = try await send(URLRequest(url: pageURL, agent: Self.browserAgent), 200, &count, session: session, marks: marks)
         let form = [("action", "signin"), ("login", loginID), ("password", names.password), ("username", names.user)]
         let action = URL(string: pageURL.path, relativeTo: pageURL)!.absoluteURL
-        let consumer = try await send(post(action, form, agent: Self.browserAgent), 302, &count, session: session).location
-        let end = try await send(URLRequest(url: consumer, agent: Self.browserAgent), 302, &count, session: session).location
+        let consumer = try await send(post(action, form, agent: Self.browserAgent), 302, &count, session: session, marks: marks).location
+        let end = try await send(URLRequest(url: consumer, agent: Self.browserAgent), 302, &count, session: session, marks: marks).location
         guard end.scheme == "adobepass" else { throw Failure(description: "the login ended at \(end), not the app's URL") }
 
         let sessionForm = [("_method", "GET"), ("requestor_id", names.requestor), ("device_id", deviceID)]
-        let authnAnswer = try await send(post(sp + "/sessionDevice", sessionForm), 200, &count, session: session).body
+        let authnAnswer = try await send(post(sp + "/sessionDevice", sessionForm), 200, &count, session: session, marks: marks).body
         guard let authn = Self.element("authnToken", in: authnAnswer).map(Self.unescape),
             let guid = Self.element("simpleTokenAuthenticationGuid", in: authn)
         else { throw Failure(description: "no authnToken with a GUID in the sessionDevice answer") }
         let authorizeForm = [("resource_id", names.resource), ("requestor_id", names.requestor), ("mso_id", names.mvpd),
                              ("device_id", deviceID), ("userMeta", "1"), ("authentication_token", authn)]
-        let authzAnswer = try await send(post(sp + "/authorizeDevice", authorizeForm), 200, &count, session: session).body
+        let authzAnswer = try await send(post(sp + "/authorizeDevice", authorizeForm), 200, &count, session: session, marks: marks).body
         guard let authz = Self.element("authzToken", in: authzAnswer).map(Self.unescape) else {
             throw Failure(description: "no authzToken in the authorizeDevice answer")
         }
         let login = Login(deviceID: deviceID, guid: guid, authzToken: authz)
-        let media = try await shortAuthorize(login, &count, session: session)
+        let media = try await shortAuthorize(login, &count, session: session, marks: marks)
+        marks?.mark("media token")
         return (media, login, count)
     }
 
@@ -94,10 +96,10 @@ struct BareFlowClient: Sendable {
         return (media, count)
     }
 
-    private func shortAuthorize(_ login: Login, _ count: inout Int, session: URLSession? = nil) async throws -> String {
+    private func shortAuthorize(_ login: Login, _ count: inout Int, session: URLSession? = nil, marks: Marks? = nil) async throws -> String {
         let form = [("session_guid", login.guid), ("hashed_guid", "false"), ("authz_token", login.authzToken),
                     ("requestor_id", names.requestor), ("mso_id", names.mvpd), ("device_id", login.deviceID)]
-        let media = try await send(post(sp + "/deviceShortAuthorize", form), 200, &count, session: session ?? self.session).body
+        let media = try await send(post(sp + "/deviceShortAuthorize", form), 200, &count, session: session ?? self.session, marks: marks).body
         guard media.hasPrefix("<signatureInfo>") else { throw Failure(description: "the media token does not start with <signatureInfo>") }
         return media
     }
@@ -119,12 +121,13 @@ struct BareFlowClient: Sendable {
     }
 
     /// Sends one request and checks its status; a redirect's Location comes back resolved.
-    private func send(_ request: URLRequest, _ expected: Int, _ count: inout Int, session: URLSession? = nil) async throws
+    private func send(_ request: URLRequest, _ expected: Int, _ count: inout Int, session: URLSession? = nil, marks: Marks? = nil) async throws
         -> (body: String, location: URL)
     {
         count += 1
         let session = session ?? self.session
         let (data, response) = try await session.data(for: request)
+        marks?.mark("answer \(request.httpMethod ?? "GET") \(request.url?.path ?? "?")")
         let http = response as? HTTPURLResponse
         guard http?.statusCode == expected else {
             throw Failure(description: "\(request.url?.path ?? "?") answered \(http?.statusCode ?? 0), not \(expected)")
@@ -163,6 +166,23 @@ extension URLRequest {
         self.init(url: url)
         setValue(agent, forHTTPHeaderField: "User-Agent")
     }
+}
+
+/// When each step of a bare flow ended, in ms from its start (`bench-flow --timeline`).
+final class Marks: @unchecked Sendable {
+    private let lock = NSLock()
+    private var began = ContinuousClock.now
+    private var marked: [(String, Double)] = []
+
+    func start() { lock.withLock { began = .now } }
+
+    func mark(_ step: String) {
+        let elapsed = ContinuousClock.now - lock.withLock { began }
+        let ms = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        lock.withLock { marked.append((step, ms)) }
+    }
+
+    var steps: [(String, Double)] { lock.withLock { marked } }
 }
 
 /// A redirect is an answer to read, not to follow.

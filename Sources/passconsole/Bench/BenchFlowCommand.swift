@@ -36,6 +36,9 @@ struct BenchFlowCommand: AsyncParsableCommand {
     @Flag(help: "Print one JSON object instead of the Markdown table.")
     var json = false
 
+    @Flag(help: "Diagnostic: after a warm-up, print one cold SDK flow's events with their offsets from its start, then stop.")
+    var timeline = false
+
     func validate() throws {
         guard let url = URL(string: backend), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
             throw ValidationError("--backend must be an http(s) URL such as http://127.0.0.1:8081, not \(backend).")
@@ -53,6 +56,7 @@ struct BenchFlowCommand: AsyncParsableCommand {
         let watchdog = Watchdog.start(seconds: 90)
         defer { watchdog.cancel() }
         do {
+            if timeline { return try await bench.timeline() }
             let warm = try await bench.warm(iterations: iterations, warmup: warmup, diagnose: diagnose)
             let cold = try await bench.cold(iterations: coldIterations)
             let report = BenchFlowReport(backend: base, flows: [warm, cold], loadAverage: BenchFlowReport.loadAverage())
@@ -157,6 +161,64 @@ struct FlowBench: Sendable {
         measurement.sdkRoundTrips = Double(sdkTrips) / Double(iterations)
         measurement.bareRoundTrips = Double(bareTrips) / Double(iterations)
         return measurement
+    }
+
+    /// Cold flows (after two untimed ones), the SDK's events and the bare flow's answers each printed with the
+    /// median of their offsets from the flow's start in ms: where the SDK spends the time around its round trips.
+    func timeline(flows: Int = 25) async throws {
+        var sdk: [[(String, Double)]] = []
+        var bareSteps: [[(String, Double)]] = []
+        for index in 0..<(flows + 2) {
+            let app = try BenchApp(device: devices.appendingPathComponent("timeline-\(index)"), serviceProvider: serviceProvider, names: names)
+            let collected = Collected()
+            let events = app.enabler.events()
+            let collecting = Task { for await event in events { collected.add(event) } }
+            let start = Date()
+            _ = try await check(app) { try await app.configureAndAuthorize() }
+            let end = Date()
+            await app.enabler.settle()
+            try await Task.sleep(for: .milliseconds(20))
+            collecting.cancel()
+            let marks = Marks()
+            _ = try await bare.cold(deviceID: Self.deviceID(), marks: marks)
+            guard index >= 2 else { continue }
+            var steps: [(String, Double)] = []
+            for event in collected.events where event.timestamp <= end {
+                steps.append((Self.describe(event.kind), event.timestamp.timeIntervalSince(start) * 1000))
+            }
+            steps.append(("setToken returned to the caller", end.timeIntervalSince(start) * 1000))
+            sdk.append(steps)
+            bareSteps.append(marks.steps)
+        }
+        func medians(_ runs: [[(String, Double)]]) -> [(String, Double)] {
+            runs[0].indices.map { step in
+                let values = runs.filter { $0.count > step }.map { $0[step].1 }.sorted()
+                return (runs[0][step].0, values[values.count / 2])
+            }
+        }
+        print("SDK, median of \(flows) cold flows (ms from the start):")
+        for (name, offset) in medians(sdk) { print(String(format: "%8.3f  ", offset) + name) }
+        print("bare, median of \(flows) cold flows (ms from the start):")
+        for (name, offset) in medians(bareSteps) { print(String(format: "%8.3f  ", offset) + name) }
+    }
+
+    private final class Collected: @unchecked Sendable {
+        private let lock = NSLock()
+        private var list: [EntitlementEvent] = []
+        func add(_ event: EntitlementEvent) { lock.withLock { list.append(event) } }
+        var events: [EntitlementEvent] { lock.withLock { list } }
+    }
+
+    private static func describe(_ kind: EntitlementEvent.Kind) -> String {
+        switch kind {
+        case .httpExchange(let exchange): "http \(exchange.method) \(URL(string: exchange.url)?.path ?? exchange.url) \(exchange.status ?? 0)"
+        case .apiCall(let name, _): "call \(name)"
+        case .stateChanged(let flow, let from, let to): "state \(flow): \(from) → \(to)"
+        case .storageChanged(_, let change): "storage: \(change)"
+        case .callback(let callback): "callback \(String("\(callback)".prefix(60)))"
+        case .tracking(let event, _): "tracking \(event)"
+        case .error(let code, let message): "error \(code) \(message)"
+        }
     }
 
     /// Runs an SDK call; a failure says why, with the web view's sign-in error when there was one.
