@@ -171,8 +171,7 @@ struct DiagnosisReplayTests {
             try await fixture.call("news-ios", "checkAuthentication")
             try await fixture.call("news-ios", "logout")
             try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
-            try await fixture.waitForEvents(atLeast: 30)
-            try await Task.sleep(for: .milliseconds(200))
+            try await fixture.waitUntilRecorded(atLeast: 30)
             let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
             let id = try #require(sessions.first?["id"] as? String)
             let rules = await fixture.get("/api/sessions/\(id)").json["contract"] as? [[String: Any]] ?? []
@@ -198,7 +197,7 @@ struct DiagnosisReplayTests {
             let second = try #require(try await fixture.app("news-ios")["sessionID"] as? String)
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
             try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "tokenRequestFailed" } }
-            try await Task.sleep(for: .milliseconds(300))
+            try await fixture.waitUntilRecorded(atLeast: 1)
             let answer = await fixture.get("/api/sessions/\(first)/diff?with=\(second)")
             #expect(answer.status == 200)
             let diff = try #require(answer.json["diff"] as? [String: Any])

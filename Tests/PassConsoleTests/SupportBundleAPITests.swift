@@ -25,8 +25,7 @@ struct SupportBundleAPITests {
             try await fixture.signIn()
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
             try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setToken" } }
-            try await fixture.waitForEvents(atLeast: 20)
-            try await Task.sleep(for: .milliseconds(200))
+            try await fixture.waitUntilRecorded(atLeast: 20)
             let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
             let id = try #require(sessions.first?["id"] as? String)
 
@@ -62,8 +61,7 @@ struct SupportBundleAPITests {
     @Test func aBundleOpensAsAReadOnlyConsoleShowingWhatWasExported() async throws {
         try await ConsoleFixture.with { fixture in
             try await fixture.signIn()
-            try await fixture.waitForEvents(atLeast: 15)
-            try await Task.sleep(for: .milliseconds(200))
+            try await fixture.waitUntilRecorded(atLeast: 15)
             let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
             let id = try #require(sessions.first?["id"] as? String)
             let exported = await fixture.get("/api/sessions/\(id)/bundle")

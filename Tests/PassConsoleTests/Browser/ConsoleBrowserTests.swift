@@ -171,8 +171,7 @@ struct ConsoleBrowserTests {
         try await withBrowser { fixture, browser in
             // Given a signed-in session exported as a support bundle
             try await fixture.signIn()
-            try await fixture.waitForEvents(atLeast: 15)
-            try await Task.sleep(for: .milliseconds(200))
+            try await fixture.waitUntilRecorded(atLeast: 15)
             let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
             let id = try #require(sessions.first?["id"] as? String)
             let file = fixture.root.appendingPathComponent("bundle.json")
@@ -202,8 +201,7 @@ struct ConsoleBrowserTests {
         try await withBrowser { fixture, browser in
             // Given a recorded login of the news app
             try await fixture.signIn()
-            try await fixture.waitForEvents(atLeast: 15)
-            try await Task.sleep(for: .milliseconds(200))
+            try await fixture.waitUntilRecorded(atLeast: 15)
             let id = try #require(try await fixture.app("news-ios")["sessionID"] as? String)
             try await browser.open(fixture.console.baseURL + "/#/sessions/\(id)")
             // When support presses Replay without typing credentials

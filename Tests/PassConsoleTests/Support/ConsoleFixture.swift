@@ -164,6 +164,20 @@ struct ConsoleFixture {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline, (try console.history.eventCount) < count { try await Task.sleep(for: .milliseconds(50)) }
     }
+
+    /// Waits for `count` stored events, then until the history has stopped growing for 300 ms: the events the apps
+    /// published so far are stored (the batcher writes every 50 ms, later on a loaded machine).
+    func waitUntilRecorded(atLeast count: Int, timeout: Double = 20) async throws {
+        try await waitForEvents(atLeast: count, timeout: timeout)
+        let deadline = Date().addingTimeInterval(timeout)
+        var last = try console.history.eventCount
+        var stableSince = Date()
+        while Date() < deadline, Date().timeIntervalSince(stableSince) < 0.3 {
+            try await Task.sleep(for: .milliseconds(50))
+            let now = try console.history.eventCount
+            if now != last { (last, stableSince) = (now, Date()) }
+        }
+    }
 }
 
 func pending(_ app: [String: Any]) -> [String: Any] { app["pending"] as? [String: Any] ?? [:] }
