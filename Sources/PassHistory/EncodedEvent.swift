@@ -38,19 +38,18 @@ final class EncodingPipeline: Sendable {
         let slots = ranges.map { _ in Slot() }
         self.slots = slots
         guard !ranges.isEmpty else { return }
+        @Sendable func encode(_ slot: Slot, _ range: Range<Int>) {
+            let rows = events[range].map(EncodedEvent.init)
+            slot.rows.withLock { $0 = rows }
+            slot.ready.signal()
+        }
         // One chunk (a live event, a small batch): encoded here, a thread hop would cost more than it saves.
         guard ranges.count > 1 else {
-            let rows = events.map(EncodedEvent.init)
-            slots[0].rows.withLock { $0 = rows }
-            slots[0].ready.signal()
+            encode(slots[0], ranges[0])
             return
         }
         DispatchQueue.global(qos: .userInitiated).async {
-            for (slot, range) in zip(slots, ranges) {
-                let rows = events[range].map(EncodedEvent.init)
-                slot.rows.withLock { $0 = rows }
-                slot.ready.signal()
-            }
+            for (slot, range) in zip(slots, ranges) { encode(slot, range) }
         }
     }
 

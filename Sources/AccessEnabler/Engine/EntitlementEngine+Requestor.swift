@@ -21,17 +21,7 @@ extension EntitlementEngine {
     /// the importer, sanitizer and passive authentication, reports `setRequestorComplete`, then runs the calls that
     /// waited.
     private func configure(requestorID: String, clients: [SDKClient]) async {
-        // One service provider (the common case): asked from here, without a task group's hops.
-        let answers = clients.count == 1 ? [(0, await Self.fetchConfiguration(clients[0], requestorID: requestorID))] : await withTaskGroup(
-            of: (Int, Result<RequestorConfiguration, SDKClient.Failure>).self
-        ) { group in
-            for (index, client) in clients.enumerated() {
-                group.addTask { (index, await Self.fetchConfiguration(client, requestorID: requestorID)) }
-            }
-            var inArrivalOrder: [(Int, Result<RequestorConfiguration, SDKClient.Failure>)] = []
-            for await answer in group { inArrivalOrder.append(answer) }
-            return inArrivalOrder
-        }
+        let answers = await Self.fetchConfigurations(clients, requestorID: requestorID)
         let result = Self.merge(answers, bases: clients.map(\.base), requestorID: requestorID)
         for (index, answer) in answers where clients.count > 1 {
             if case .failure(let failure) = answer {
@@ -69,6 +59,22 @@ extension EntitlementEngine {
         let direction = offset > 0 ? "behind" : "ahead of"
         status(.CFG100, message: "The device's clock is \(Int(abs(offset).rounded())) s \(direction) the service's: "
             + "check the date, time and time zone.", extra: ["clockOffsetSeconds": String(Int(offset.rounded()))])
+    }
+
+    /// Every provider's configuration answer with the provider's index, in arrival order. One provider (the common
+    /// case) is asked from the caller's executor, without a task group's hops.
+    nonisolated(nonsending) static func fetchConfigurations(_ clients: [SDKClient], requestorID: String) async
+        -> [(Int, Result<RequestorConfiguration, SDKClient.Failure>)]
+    {
+        if clients.count == 1 { return [(0, await fetchConfiguration(clients[0], requestorID: requestorID))] }
+        return await withTaskGroup(of: (Int, Result<RequestorConfiguration, SDKClient.Failure>).self) { group in
+            for (index, client) in clients.enumerated() {
+                group.addTask { (index, await Self.fetchConfiguration(client, requestorID: requestorID)) }
+            }
+            var inArrivalOrder: [(Int, Result<RequestorConfiguration, SDKClient.Failure>)] = []
+            for await answer in group { inArrivalOrder.append(answer) }
+            return inArrivalOrder
+        }
     }
 
     /// One provider's configuration answer. (A function rather than a typed `do throws(…)` inside the task-group

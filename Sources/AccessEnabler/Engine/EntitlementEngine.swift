@@ -140,10 +140,7 @@ actor EntitlementEngine {
     /// engine reads the change at once; the file is written behind the flow, and callbacks wait until it landed. A
     /// failed write leaves the last good state on disk and is reported as a `storage` error.
     func updateStorage(_ what: String, mvpd: String? = nil, _ change: @escaping @Sendable (inout TokenStorage) -> Void) {
-        let before = loadStorage()
-        var after = before
-        change(&after)
-        guard after != before else { return }
+        guard let after = loadStorage().changed(by: change) else { return }
         emit(.storageChanged(domain: store.domain, change: what), mvpd: mvpd)
         let domain = store.domain
         writer.write(expected: after, change) { [weak self] error in
@@ -156,10 +153,7 @@ actor EntitlementEngine {
     /// every setRequestor and seldom change anything: `change` is tried on the storage as last read first, and the
     /// file is locked only when it would change (it may run twice, so it must set its outputs, not add to them).
     func updateStorageNow(_ what: String, mvpd: String? = nil, _ change: (inout TokenStorage) -> Void) {
-        let before = loadStorage()
-        var probe = before
-        change(&probe)
-        guard probe != before else { return }
+        guard loadStorage().changed(by: change) != nil else { return }
         do {
             if try writer.writeNow(change).changed { emit(.storageChanged(domain: store.domain, change: what), mvpd: mvpd) }
         } catch {
@@ -218,5 +212,14 @@ struct ConfiguredRequestor: Sendable {
     func mvpd(_ id: String) -> MVPD? { mvpds.first { $0.ID == id } }
     var tracking: TrackingData {
         TrackingData(deviceType: configuration.device, clientType: configuration.clientType, os: configuration.os)
+    }
+}
+
+extension TokenStorage {
+    /// The storage after `change`, or nil when `change` leaves it as it is.
+    fileprivate func changed(by change: (inout TokenStorage) -> Void) -> TokenStorage? {
+        var after = self
+        change(&after)
+        return after == self ? nil : after
     }
 }

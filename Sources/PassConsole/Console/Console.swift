@@ -234,8 +234,10 @@ public final class Console: HTTPResponder, Sendable {
         return known.values.sorted { $0.identity.bundleID < $1.identity.bundleID }
     }
 
+    /// Clear, undo, export and import over the device's storage files, once the running apps' writes have landed.
     var storageActions: StorageActions {
-        StorageActions(devices: configuration.devices, history: history, allowedMvpds: catalog.allowedMvpds,
+        waitForAppStorageWrites()
+        return StorageActions(devices: configuration.devices, history: history, allowedMvpds: catalog.allowedMvpds,
             verificationKey: catalog.verificationKey, now: configuration.now)
     }
 }

@@ -11,13 +11,11 @@ extension Console {
         }
         router.post("/api/storage/clear") { request in
             let console = try box.get()
-            console.waitForAppStorageWrites()
             let scope = try request.decodeAPI(ClearScope.self)
             return .api(try console.storageActions.clear(scope, apps: console.knownApps(), remote: request.remoteAddress))
         }
         router.post("/api/storage/undo") { request in
             let console = try box.get()
-            console.waitForAppStorageWrites()
             struct Body: Decodable { var backupID: String }
             let body = try request.decodeAPI(Body.self)
             return .api(["restored": try console.storageActions.undo(body.backupID, remote: request.remoteAddress)])
@@ -29,7 +27,6 @@ extension Console {
         }
         router.get("/api/storage/export") { request in
             let console = try box.get()
-            console.waitForAppStorageWrites()
             let domains = request.queryAll("domain").filter { !$0.isEmpty }
             let reveal = request.flag("reveal")
             let export = try console.storageActions.export(domains, reveal: reveal, remote: request.remoteAddress)
@@ -39,7 +36,6 @@ extension Console {
         }
         router.post("/api/storage/import") { request in
             let console = try box.get()
-            console.waitForAppStorageWrites()
             guard let domain = request.query("domain"), !domain.isEmpty else {
                 throw HTTPError(.badRequest, code: "missing_domain", message: "Name the storage domain to import into: ?domain=team:<teamID> or app:<bundleID>.")
             }
