@@ -52,7 +52,7 @@ struct FastJSONWriter {
         output += ",\"sequence\":"
         output += String(event.sequence)
         output += ",\"sessionID\":"
-        string(event.sessionID.uuidString)
+        uuid(event.sessionID)
         output += ",\"timestamp\":"
         date(event.timestamp)
         output += "}"
@@ -236,6 +236,24 @@ struct FastJSONWriter {
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         output += text
+    }
+
+    /// `id.uuidString` as a JSON string, written by hand: Foundation formats it with `snprintf` on Linux.
+    mutating func uuid(_ id: UUID) {
+        let digits: StaticString = "0123456789ABCDEF"
+        var text = [UInt8](repeating: 0x2D, count: 38)  // '-' where no digit goes
+        text[0] = 0x22
+        text[37] = 0x22
+        withUnsafeBytes(of: id.uuid) { bytes in
+            var position = 1
+            for (index, byte) in bytes.enumerated() {
+                if index == 4 || index == 6 || index == 8 || index == 10 { position += 1 }
+                text[position] = digits.utf8Start[Int(byte >> 4)]
+                text[position + 1] = digits.utf8Start[Int(byte & 0x0F)]
+                position += 2
+            }
+        }
+        output.append(String(decoding: text, as: UTF8.self))
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\n`-style or `\u00XX` escapes, `/` left alone.

@@ -39,15 +39,22 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         let history = try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
         // Warm-up outside the timing (first-use costs: caches, type metadata, file growth).
         _ = try Self.bareInsert(Array(workload.next(2000)), batch: batch, path: root.appendingPathComponent("warmup.sqlite").path)
+        let ourCPU = Self.processCPUSeconds()
         let ours = try Self.time {
             for start in stride(from: 0, to: events.count, by: batch) {
                 try history.append(Array(events[start..<min(start + batch, events.count)]))
             }
         }
+        let ourCPUPerEvent = (Self.processCPUSeconds() - ourCPU) / Double(events.count) * 1e6
+        let bareCPU = Self.processCPUSeconds()
         let bare = try Self.bareInsert(events, batch: batch, path: root.appendingPathComponent("bare.sqlite").path)
+        let bareCPUPerEvent = (Self.processCPUSeconds() - bareCPU) / Double(events.count) * 1e6
         let ourRate = Double(events.count) / ours, bareRate = Double(events.count) / bare
-        print(String(format: "ingest: %.0f events/s (bare prepared inserts %.0f events/s), batch %d", ourRate, bareRate, batch))
-        lines.append("| SQLite ingest, batches of \(batch) | \(Int(ourRate)) events/s | \(Int(bareRate)) events/s (SQLite alone: pre-encoded rows into the same event table) | "
+        print(String(format: "ingest: %.0f events/s, %.1f µs CPU/event (bare prepared inserts %.0f events/s, %.1f µs CPU/event), batch %d",
+            ourRate, ourCPUPerEvent, bareRate, bareCPUPerEvent, batch))
+        lines.append("| SQLite ingest, batches of \(batch) | \(Int(ourRate)) events/s, "
+            + String(format: "%.1f", ourCPUPerEvent) + " µs CPU/event (encoding included) | \(Int(bareRate)) events/s, "
+            + String(format: "%.1f", bareCPUPerEvent) + " µs CPU/event (SQLite alone: pre-encoded rows into the same event table) | "
             + String(format: "%.2f", ourRate / bareRate) + " | ≥ \(Int(Self.ingestTarget)) events/s: \(ourRate >= Self.ingestTarget ? "met" : "NOT met") |")
 
         // 2. Page queries at `historyEvents` events.
@@ -144,6 +151,14 @@ struct BenchConsoleCommand: AsyncParsableCommand {
                 }
             }
         }
+    }
+
+    /// User + system CPU time of the whole process so far (all threads: the encoder's too), in seconds.
+    static func processCPUSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        let seconds = { (time: timeval) in Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
     static func time(_ work: () throws -> Void) throws -> Double {

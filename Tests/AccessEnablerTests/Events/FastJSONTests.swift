@@ -5,7 +5,8 @@ import Testing
 /// The history's fast event writer must produce exactly what `JSONEncoder` produces, for every kind of event.
 struct FastJSONTests {
     static let tricky = ["plain", "quote \" and \\ backslash", "line\nbreak\ttab\r", "ctl \u{01}\u{1F}", "slash /path?q=a&b",
-                         "é ü 漢字 🎬", "", "</script>", "\u{2028}sep"]
+                         "é ü 漢字 🎬", "", "</script>", "\u{2028}sep",
+                         "quote then combining mark \"\u{301} and \\\u{301}", "\"\u{301}"]
 
     static var events: [EntitlementEvent] {
         let app = AppIdentity(bundleID: "com.example.news.ios", teamID: "TEAM1234")
