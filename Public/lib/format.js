@@ -1,6 +1,7 @@
 // Words and numbers for people: local clock times, relative times, TTL countdowns, HTTP status, event kinds.
 
 let serverOffsetMs = 0;
+let lookAheadMs = 0;
 
 /** Remember the server's clock (`now` of /api/storage) so countdowns agree with the server's verdicts. */
 export function setServerNow(iso) {
@@ -8,11 +9,16 @@ export function setServerNow(iso) {
   if (!Number.isNaN(server)) serverOffsetMs = server - Date.now();
 }
 
+/** Countdowns tick `ms` in the future (the Tokens page's look-ahead); 0 puts them back on the present. */
+export function setLookAhead(ms) {
+  lookAheadMs = ms;
+}
+
 /** Browser clock minus server clock, in ms (positive: the browser is ahead). */
 export const clockSkewMs = () => -serverOffsetMs;
 
-/** Now, on the server's clock. */
-export const now = () => Date.now() + serverOffsetMs;
+/** Now, on the server's clock (plus the Tokens page's look-ahead while one is set). */
+export const now = () => Date.now() + serverOffsetMs + lookAheadMs;
 
 const pad = (n, width = 2) => String(n).padStart(width, '0');
 

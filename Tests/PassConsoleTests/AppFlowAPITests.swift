@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import PassBackend
+import PassStorage
 import Testing
 
 /// The demo apps driven through the API, as the page drives them: the flow state, the callbacks, the storage grid.
@@ -75,6 +76,45 @@ struct AppFlowAPITests {
             let health = try #require(await fixture.get("/api/sessions/\(id)").json["health"] as? [String: Any])
             #expect((health["headline"] as? String)?.hasPrefix("Signed in with Cablevision for REF30 until") == true)
             #expect((health["lines"] as? [String] ?? []).contains { $0.hasPrefix("'news' authorization expired 1 h") })
+        }
+    }
+
+    @Test func lookingAheadJudgesTheTokensLaterWithoutTouchingStorageOrTheClock() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.signIn()
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
+            try await fixture.waitForApp("news-ios") { ($0["flow"] as? [String: Any])?["detail"] as? String == "Authorized for news: media token delivered." }
+            let storageFile = try DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234")
+            _ = await fixture.get("/api/storage")  // waits until the apps' storage writes are on disk
+            let before = try storageFile.read()
+            func firstCell(_ json: [String: Any]) -> [String: Any]? {
+                let domains = json["domains"] as? [[String: Any]] ?? []
+                return ((domains.first?["programmers"] as? [[String: Any]])?.first?["mvpds"] as? [[String: Any]])?.first
+            }
+            func ttlOK(_ token: [String: Any]?) -> Bool? {
+                ((token?["verdicts"] as? [[String: Any]])?.first { $0["rule"] as? String == "ttl" })?["ok"] as? Bool
+            }
+            // When support staff look two hours ahead (past the 1 h authorization, within the 24 h sign-in)
+            let ahead = await fixture.get("/api/storage?ahead=7200")
+            #expect(ahead.status == 200)
+            #expect(ahead.json["lookAheadSeconds"] as? Int == 7200)
+            let judgedAt = try #require((ahead.json["now"] as? String).flatMap { try? Date($0, strategy: .iso8601) })
+            #expect(abs(judgedAt.timeIntervalSince(fixture.clock.now()) - 7200) < 2)
+            // Then the authorization is judged expired and the sign-in still valid
+            let cell = firstCell(ahead.json)
+            #expect(ttlOK((cell?["authz"] as? [[String: Any]])?.first) == false)
+            #expect(ttlOK(cell?["authn"] as? [String: Any]) == true)
+            // And nothing changed: storage bytes, and the present verdicts
+            #expect(try storageFile.read() == before)
+            let present = await fixture.get("/api/storage").json
+            #expect(present["lookAheadSeconds"] as? Int == 0)
+            #expect(ttlOK((firstCell(present)?["authz"] as? [[String: Any]])?.first) == true)
+            // A look-ahead that is not a whole number of seconds in range is refused in words
+            for bad in ["-5", "soon", "1.5", "99999999999"] {
+                let answer = await fixture.get("/api/storage?ahead=\(bad)")
+                #expect(answer.status == 400, "\(bad)")
+                #expect(answer.json["error"] as? String == "bad_look_ahead")
+            }
         }
     }
 

@@ -1,8 +1,9 @@
 // Tokens: what the device's token storage holds right now, per storage domain, as Programmer × MVPD grids with
-// live TTL countdowns and the server's verdicts; safe clears with Undo; export and import.
+// live TTL countdowns and the server's verdicts; safe clears with Undo; export and import. A look-ahead shows the
+// verdicts as they will be later (`#/tokens?ahead=3600`), to see what expires mid-session without waiting for it.
 import { h, fill, emptyState, code, refresher } from '../../lib/dom.js';
-import { get } from '../../lib/api.js';
-import { setServerNow } from '../../lib/format.js';
+import { get, withQuery } from '../../lib/api.js';
+import { setServerNow, setLookAhead, dateTime, span, exactTime } from '../../lib/format.js';
 import { showError } from '../../lib/ui.js';
 import * as live from '../../lib/live.js';
 import { domainSection } from './storage-grid.js';
@@ -14,11 +15,33 @@ const FOCUS_KEYS = ['action', 'clearDomain', 'clearRequestor', 'clearMvpd', 'cle
 /** The key of a domain for "did it change?" (remainingSeconds moves every fetch; the countdowns tick anyway). */
 const domainKey = (domain) => JSON.stringify(domain, (k, v) => (k === 'remainingSeconds' ? undefined : v));
 
-export function mount(root) {
+/** The look-ahead choices, in seconds (`next` is worked out from the tokens shown). */
+const AHEAD = [['0', 'Now'], ['3600', 'In 1 hour'], ['21600', 'In 6 hours'], ['86400', 'In 1 day'], ['604800', 'In 7 days'],
+  ['2592000', 'In 30 days'], ['next', 'Just after the next token expires']];
+
+const aheadOf = (params) => {
+  const seconds = Number.parseInt(params?.ahead ?? '0', 10);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
+};
+
+/** Seconds from the server's present to one second after the soonest expiry still to come, or null. */
+function nextExpiry(data) {
+  const present = Date.parse(data.now) - (data.lookAheadSeconds ?? 0) * 1000;
+  const ends = (data.domains ?? []).flatMap((d) => d.programmers ?? []).flatMap((p) => p.mvpds ?? [])
+    .flatMap((c) => [c.authn, ...(c.authz ?? [])]).filter(Boolean)
+    .map((t) => Date.parse(t.expires)).filter((t) => !Number.isNaN(t) && t > present);
+  return ends.length ? Math.ceil((Math.min(...ends) - present) / 1000) + 1 : null;
+}
+
+export function mount(root, current, ctx) {
   const sections = new Map();
   const keys = new Map();
+  let ahead = aheadOf(current?.params);
+  let latest = null;
   const grid = h('div', { id: 'storage-grid' });
   const folder = h('span.muted.small');
+  const aheadSelect = h('select', { id: 'look-ahead', 'aria-describedby': 'look-ahead-help', onchange: () => chooseAhead(aheadSelect.value) });
+  const aheadNote = h('p.lookahead', { id: 'look-ahead-note', role: 'status', hidden: true });
   const importer = importPanel(() => load());
   fill(root,
     h('div.view-head', null, h('h2', null, 'Tokens'),
@@ -28,19 +51,50 @@ export function mount(root) {
         ' callbacks on the ', h('a', { href: '#/events?q=setToken' }, 'Events page'), '.'),
       h('p.legend.small', null, 'Countdowns: ✓ time left · ⚠ under 5 minutes (or 10 % of its lifetime) · ✗ expired. Each token lists the checks the SDK makes before using it.'),
       h('div.toolbar', null, folder, h('span.spacer'),
+        h('label', { for: 'look-ahead' }, 'Judge the tokens as of '), aheadSelect,
+        h('span.sr-only', { id: 'look-ahead-help' }, 'Shows the verdicts as they will be at a later time. Storage is not changed.'),
         h('button', { type: 'button', 'data-action': 'goto-import', onclick: () => { importer.el.scrollIntoView({ block: 'start' }); importer.el.querySelector('#import-file').focus(); } }, '⤒ Import a storage file…'))),
-    grid, importer.el);
+    aheadNote, grid, importer.el);
+
+  function paintAhead() {
+    const known = AHEAD.some(([value]) => value === String(ahead));
+    fill(aheadSelect, AHEAD.map(([value, label]) => h('option', { value }, label)),
+      known ? null : h('option', { value: String(ahead) }, `In ${span(ahead * 1000)}`));
+    aheadSelect.value = String(ahead);
+    aheadNote.hidden = ahead === 0;
+    if (!ahead || !latest) return;
+    fill(aheadNote, h('span', { 'aria-hidden': 'true' }, '» '),
+      h('strong', null, 'Looking ahead: '), 'the verdicts and countdowns below are as they will be at ',
+      h('time', { datetime: latest.now, title: exactTime(latest.now) }, dateTime(latest.now)), ` (in ${span(ahead * 1000)}). `,
+      'Nothing is changed: the apps keep using the real clock. ',
+      h('button.small', { type: 'button', 'data-action': 'look-ahead-now', onclick: () => chooseAhead('0') }, 'Back to now'));
+  }
+
+  function chooseAhead(value) {
+    const seconds = value === 'next' ? (latest && nextExpiry(latest)) : Number.parseInt(value, 10) || 0;
+    if (value === 'next' && !seconds) {
+      paintAhead();
+      fill(aheadNote, 'No token expires later than the time shown: nothing to look ahead to.');
+      aheadNote.hidden = false;
+      return;
+    }
+    ctx?.navigate('tokens', [], seconds ? { ahead: seconds } : {}, { replace: true });
+  }
 
   const load = refresher(async () => {
     let data;
     try {
-      data = await get('/api/storage', undefined, { quiet: true });
+      data = await get(withQuery('/api/storage', { ahead: ahead || null }), undefined, { quiet: true });
     } catch (error) {
       if (!sections.size) fill(grid, emptyState('Could not read the token storage.', error.message, error.detail ? ` ${error.detail}` : ''));
       else showError(error, 'Could not refresh the token storage');
       return;
     }
-    setServerNow(data.now);
+    // The server judged the tokens at its clock plus the look-ahead: countdowns tick from the same moment.
+    setServerNow(new Date(Date.parse(data.now) - (data.lookAheadSeconds ?? 0) * 1000).toISOString());
+    setLookAhead((data.lookAheadSeconds ?? 0) * 1000);
+    latest = data;
+    paintAhead();
     folder.textContent = `Device folder: ${data.deviceFolder}`;
     render(data.domains ?? []);
     importer.setDomains(data.domains ?? []);
@@ -98,6 +152,18 @@ export function mount(root) {
   });
 
   const offChange = live.onChange(() => load(), 250);
+  paintAhead();
   load();
-  return { unmount() { offChange(); } };
+  return {
+    // A new address for this page (another look-ahead, or the same page opened again): read storage again.
+    update(next) {
+      ahead = aheadOf(next.params);
+      paintAhead();
+      load();
+    },
+    unmount() {
+      offChange();
+      setLookAhead(0);
+    },
+  };
 }

@@ -4,10 +4,15 @@ import MicroHTTP
 
 extension Console {
     static func addStorageRoutes(to router: inout Router, _ box: ConsoleBox) {
-        router.get("/api/storage") { _ in
+        router.get("/api/storage") { request in
             let console = try box.get()
             if let bundle = console.configuration.bundle { return .json(data: bundle.storageAnswer) }
-            return .api(try console.storageReport(now: console.configuration.now()))
+            // Look-ahead: the verdicts as they will be `ahead` seconds from now (what expires mid-session), the
+            // storage itself untouched and the apps still on the real clock.
+            let ahead = try StorageReport.lookAhead(request.query("ahead"))
+            var report = try console.storageReport(now: console.configuration.now().addingTimeInterval(TimeInterval(ahead)))
+            report.lookAheadSeconds = ahead
+            return .api(report)
         }
         router.post("/api/storage/clear") { request in
             let console = try box.get()

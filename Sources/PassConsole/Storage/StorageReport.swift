@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import MicroHTTP
 import PassStorage
 
 /// `GET /api/storage`: every token storage file of the device as a Programmer × MVPD grid, each token judged.
@@ -34,9 +35,26 @@ struct StorageReport: Encodable, Sendable {
     }
 
     var deviceFolder: String
+    /// The time the tokens were judged at: the console's clock plus ``lookAheadSeconds``.
     var now: Date
+    /// How far past the console's clock the verdicts look (0: as they are now).
+    var lookAheadSeconds = 0
     var devices: [String: String] = [:]
     var domains: [Domain]
+
+    /// The longest look-ahead `GET /api/storage?ahead=` takes: a year and a day covers any token TTL.
+    static let maxLookAhead = 366 * 24 * 3600
+
+    /// The `ahead` query value as seconds (absent: 0).
+    /// - Throws: a 400 in words when it is not a whole number of seconds from 0 to ``maxLookAhead``.
+    static func lookAhead(_ text: String?) throws -> Int {
+        guard let text, !text.isEmpty else { return 0 }
+        guard let seconds = Int(text), (0...maxLookAhead).contains(seconds) else {
+            throw HTTPError(.badRequest, code: "bad_look_ahead",
+                message: "ahead must be a whole number of seconds from 0 to \(maxLookAhead) (366 days), not \(text).")
+        }
+        return seconds
+    }
 
     /// Reads every storage file of `device` (and the empty files the known apps would use) and judges each token.
     static func build(

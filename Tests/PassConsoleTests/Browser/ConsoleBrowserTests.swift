@@ -96,6 +96,18 @@ struct ConsoleBrowserTests {
             try await browser.waitFor(Self.cell + #" .verdict[data-rule="ttl"][data-ok="true"]"#)
             #expect(try await browser.count(Self.cell + #" .verdict[data-ok="false"]"#) == 0)
             await browser.saveScreenshot("tokens-valid", root: Self.repository)
+            // When the person looks ahead to just after the next expiry (the authorization's, in 1 h)
+            try await browser.run("const s = document.getElementById('look-ahead'); s.value = 'next'; s.dispatchEvent(new Event('change'));")
+            // Then the authorization's verdict is red, the banner says it is a look-ahead, and the URL keeps it
+            try await browser.waitFor(Self.cell + #" .verdict[data-rule="ttl"][data-ok="false"]"#)
+            #expect(try await browser.text("#look-ahead-note")?.contains("Looking ahead") == true)
+            #expect((try await browser.run("return location.hash;") as? String)?.contains("ahead=") == true)
+            await browser.saveScreenshot("tokens-look-ahead", root: Self.repository)
+            // And "Back to now" returns to the present verdicts
+            try await browser.click(#"button[data-action="look-ahead-now"]"#)
+            try await browser.waitUntil("the present verdicts", "return document.querySelectorAll(arguments[0]).length === 0;",
+                [Self.cell + #" .verdict[data-ok="false"]"#])
+            #expect(try await browser.run("return document.getElementById('look-ahead-note').hidden;") as? Bool == true)
             // When the console's clock passes the authorization's TTL (1 h) but not the authentication's (24 h)
             fixture.clock.advance(by: 2 * 3600)
             try await browser.open(fixture.console.baseURL + "/#/tokens?reload=1")
