@@ -25,7 +25,10 @@ final class StorageWriter: Sendable {
 
     init(store: TokenStore) {
         self.store = store
-        queue = DispatchQueue(label: "AccessEnabler.storage.\(store.domain)", qos: .background)
+        // Default QoS, not `.background`: callbacks and async answers wait for this queue, so it is on the flow's
+        // critical path. On Linux `.background` runs the queue's thread at nice 10; with the CPUs busy it got a tenth
+        // of a core and held setToken for 12 ms behind a 1 ms write (priority inversion).
+        queue = DispatchQueue(label: "AccessEnabler.storage.\(store.domain)")
     }
 
     /// The storage as it will be once the queued writes land; nil when nothing is queued (the file is the truth).
