@@ -110,7 +110,29 @@ function paintFleet(alerts) {
     h('a', { href: hashFor('sessions', [], { q: alert.bundleID }) }, `See the ${plural(alert.sessions, 'session')}`))));
 }
 
+let downTimer = null;
+
+/** Says so on every page when the console stops answering for more than a few seconds (stopped, restarting). */
+function watchConnection(status) {
+  if (status === 'live') {
+    if (downTimer === null && document.getElementById('banner').dataset.reason === 'down') {
+      banner(null);
+      refreshOverview();
+    }
+    clearTimeout(downTimer);
+    downTimer = null;
+    return;
+  }
+  if (status === 'connecting' || downTimer !== null) return;
+  downTimer = setTimeout(() => {
+    downTimer = null;
+    banner('The console is not answering.', 'It may have stopped or be restarting. This page shows what it last knew and reconnects by itself.');
+    document.getElementById('banner').dataset.reason = 'down';
+  }, 4000);
+}
+
 function paintLive({ status, paused }) {
+  watchConnection(status);
   const button = document.getElementById('ctx-live');
   const words = { live: 'Live', connecting: 'Connecting…', reconnecting: 'Reconnecting…', offline: 'Offline: retrying' };
   const text = paused ? 'Paused (press p to resume)' : words[status] ?? status;

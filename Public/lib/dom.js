@@ -1,5 +1,5 @@
 // Small DOM helpers: an element builder, live-ticking times and countdowns, keyboard list navigation.
-import { clockTime, exactTime, relative, since, ttl } from './format.js';
+import { clockTime, dateTime, exactTime, relative, since, ttl } from './format.js';
 
 /**
  * `h('button.primary', {'data-action': 'start', onclick}, 'Start')`. Attributes that are null/false are left out,
@@ -194,4 +194,30 @@ export function refresher(load) {
       running = false;
     }
   };
+}
+
+const UTC_TIME = /(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}) UTC|(\d{2}):(\d{2}):(\d{2}) UTC/g;
+
+/**
+ * `text` from the server with its UTC times (`2026-11-24 14:32 UTC`, `14:32:05 UTC`: the words support staff paste
+ * into tickets) shown in the browser's time zone like every other time on the page, the UTC reading on hover.
+ * A time of day alone is read on the UTC date of `referenceISO` (the session's).
+ */
+export function withLocalTimes(text, referenceISO) {
+  const parts = [];
+  let last = 0;
+  const reference = new Date(referenceISO ?? Date.now());
+  for (const match of String(text ?? '').matchAll(UTC_TIME)) {
+    const [whole, year, month, day, hour, minute, hh, mm, ss] = match;
+    const at = year
+      ? new Date(Date.UTC(+year, +month - 1, +day, +hour, +minute))
+      : new Date(Date.UTC(reference.getUTCFullYear(), reference.getUTCMonth(), reference.getUTCDate(), +hh, +mm, +ss));
+    if (Number.isNaN(at.getTime())) continue;
+    parts.push(text.slice(last, match.index));
+    const shown = year ? dateTime(at.toISOString()).slice(0, 16) : clockTime(at.toISOString()).slice(0, 8);
+    parts.push(h('time', { datetime: at.toISOString(), title: `${whole} · ${exactTime(at.toISOString())}` }, shown));
+    last = match.index + whole.length;
+  }
+  parts.push(String(text ?? '').slice(last));
+  return parts;
 }

@@ -27,6 +27,7 @@ export function showError(error, context) {
 /** A banner across the top for conditions that last (no access token, console unreachable). */
 export function banner(text, detail) {
   const el = document.getElementById('banner');
+  delete el.dataset.reason;
   if (!text) {
     el.hidden = true;
     el.replaceChildren();

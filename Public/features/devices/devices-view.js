@@ -32,7 +32,7 @@ function appsTable(apps) {
 }
 
 export function mount(root) {
-  const body = h('div');
+  const body = h('div.stack');
   fill(root,
     h('div.view-head', null, h('h2', null, 'Devices & single sign-on'),
       h('p.lede', null, 'Why two apps share a sign-in (or not), and which device ID each app’s tokens are bound to.')),

@@ -2,7 +2,7 @@
 import { h, badge, code } from '../../lib/dom.js';
 
 export const OUTCOMES = {
-  sso: { icon: '✓', text: 'Single sign-on', cls: 'ok', long: 'Signing in once signs in both.' },
+  sso: { icon: '✓', text: 'Single sign-on', cls: 'ok', long: 'Signing in with one app signs in the other when it next starts: its setRequestor finds the sign-in in the shared storage (passive authentication).' },
   sharedStorageReauth: { icon: '⚠', text: 'Shared, sign in again', cls: 'warn', long: 'They share storage, but the other app wipes it: the viewer signs in again.' },
   isolated: { icon: '⊘', text: 'Isolated', cls: 'neutral', long: 'Nothing shared: each app signs in on its own.' },
 };

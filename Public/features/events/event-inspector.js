@@ -12,6 +12,31 @@ function kindPayload(event) {
   return { name, values: raw[name] ?? {} };
 }
 
+/** What a delegate callback tells the app, in words (the seeds' cookbook). */
+function callbackMeaning(cb) {
+  const count = (list) => (Array.isArray(list) ? list.length : 0);
+  switch (cb.callback) {
+    case 'setRequestorComplete':
+      return cb.status === 1 ? 'The SDK is configured for this Programmer; calls that waited now run.' : 'The SDK could not load the Programmer’s configuration; every waiting call fails.';
+    case 'setAuthenticationStatus':
+      return cb.status === 1 ? 'The viewer is signed in with a TV provider.'
+        : `The viewer is not signed in${cb.errorCode ? ` (${cb.errorCode})` : ''}; the app should offer to sign in.`;
+    case 'displayProviderDialog': return `The app should show its TV provider picker (${count(cb.mvpds)} providers).`;
+    case 'navigateToUrl': return 'The app should open this page in its web view: the TV provider’s sign-in (or sign-out).';
+    case 'setToken': return `The viewer may watch ${cb.resource ?? 'the resource'}: a media token for one playback (never stored).`;
+    case 'tokenRequestFailed':
+      return `No playback of ${cb.resource ?? 'the resource'}: ${cb.errorCode ?? 'error'}${cb.errorDescription ? ` — ${cb.errorDescription}` : ''}.`;
+    case 'selectedProvider': return cb.mvpd ? `The SDK remembers ${cb.mvpd.displayName ?? cb.mvpd.ID} for this Programmer.` : 'No TV provider is selected.';
+    case 'sendTrackingData': return `A tracking event (${cb.event ?? '?'}) for the app’s analytics.`;
+    case 'setMetadataStatus': return 'The answer to the app’s getMetadata call.';
+    case 'preauthorizedResources': return `Resources the viewer may watch: ${count(cb.resources) ? cb.resources.join(', ') : 'none'}.`;
+    case 'presentTvProviderDialog': return 'The app should show the system’s TV provider sign-in (Apple single sign-on).';
+    case 'dismissTvProviderDialog': return 'The app should close the system’s TV provider sign-in.';
+    case 'status': return 'A status for the app (on tvOS, the registration code to show).';
+    default: return '';
+  }
+}
+
 /** Plain words for the kind-specific part. */
 function kindDetail(event) {
   const { values } = kindPayload(event);
@@ -24,6 +49,11 @@ function kindDetail(event) {
       return h('p', null, 'Token storage ', h('code', null, values.domain ?? '?'), ` changed: ${values.change ?? ''}.`);
     case 'error':
       return h('div.explain', null, badge('✗', `Error ${values.code ?? ''}`, 'sev-error'), h('p', null, values.message ?? ''));
+    case 'callback': {
+      const cb = values.callback ?? {};
+      const { callback: name, ...args } = cb;
+      return [h('p', null, 'The SDK called the app’s ', h('code', null, name ?? '?'), '. ', callbackMeaning(cb)), keyValues(args, 'No arguments.')];
+    }
     case 'tracking':
       return [h('p', null, 'Tracking event ', h('code', null, String(values.event ?? '')), '.'), keyValues(Object.fromEntries((values.data ?? []).map((v, i) => [String(i), v])), 'No data.')];
     case 'httpExchange': {

@@ -123,16 +123,20 @@ export function mount(root, route, ctx) {
     onNew: (events) => { table.addNewer(events); paint(); refreshFacets(); },
     onOlder: (events, hasOlder) => { table.addOlder(events); older.hidden = !hasOlder; paint(); refreshFacets(); },
     onMeta: (next) => { meta = next; paint(); },
-    onPending: (n) => { pill.textContent = `${plural(n, 'new event')} · show`; },
+    onPending: (n) => {
+      pill.textContent = `${plural(n, 'new event')} · show`;
+      // Only when something waits: a paused page with nothing new has nothing to show.
+      pill.hidden = n === 0;
+    },
   });
 
   const offStatus = live.onStatus(({ paused }) => {
     pauseButton.textContent = paused ? '▶ Resume live' : '❚❚ Pause';
     pauseButton.setAttribute('aria-pressed', String(paused));
     pauseButton.title = paused ? 'Resume: show the events that arrived while paused (p)' : 'Stop adding rows while you read (p)';
-    pill.hidden = !paused;
+    if (!paused) pill.hidden = true;
   });
-  pill.textContent = '0 new events · show';
+  pill.hidden = true;
   feed.reload();
 
   return {
@@ -143,6 +147,8 @@ export function mount(root, route, ctx) {
         query = q;
         bar.setValue(q);
         saved.refresh();
+        // A new filter may hide the open event: the pane follows the address, which names none after a filter change.
+        if (!sel) close();
         selectedId = sel;
         feed.reload();
       } else if (sel !== selectedId) {

@@ -32,11 +32,10 @@ const CALLS = [
 
 /**
  * The actions section. `getApp()` returns the app as last rendered (refreshes keep it current); `onApp(app)`
- * receives the app the server returns after start/stop.
+ * receives the app the server returns after start/stop; `status` is the card's status line (it outlives this section).
  */
-export function actionsSection(app, getApp, onApp) {
+export function actionsSection(app, getApp, onApp, status) {
   const id = encodeURIComponent(app.id);
-  const status = h('p.card-status.small', { role: 'status' });
   const say = (text) => fill(status, text);
   const resource = h('select', { 'data-field': 'resource', 'aria-label': 'Resource for getAuthorization' },
     (app.resources ?? []).map((r) => h('option', { value: r }, r)));
@@ -47,9 +46,12 @@ export function actionsSection(app, getApp, onApp) {
     button.disabled = true;
     try {
       const next = await post(`/api/apps/${id}/${verb}`);
+      say(verb === 'start'
+        ? `Started at ${clockTime(new Date().toISOString())}: the app called setRequestor.`
+        : `Stopped at ${clockTime(new Date().toISOString())}: the app quit; its storage stays.`);
       if (next && next.id) onApp(next);
-      say(`${verb === 'start' ? 'Started' : 'Stopped'} at ${clockTime(new Date().toISOString())}.`);
-    } finally {
+    } catch (error) {
+      say(`${verb === 'start' ? 'Starting' : 'Stopping'} the app was refused: ${error.message}`);
       button.disabled = false;
     }
   }
@@ -81,8 +83,11 @@ export function actionsSection(app, getApp, onApp) {
   }
 
   const running = app.running;
-  const start = h('button', { class: running ? null : 'primary', type: 'button', 'data-action': 'start', title: 'Launch the app: it calls setRequestor' }, '▶ Start app');
-  const stop = h('button', { type: 'button', 'data-action': 'stop', title: 'Quit the app (its storage stays)' }, '■ Stop app');
+  // Only the move that changes something is offered: a running app cannot be started again, nor a stopped one stopped.
+  const start = h('button', { class: running ? null : 'primary', type: 'button', 'data-action': 'start', disabled: running,
+    title: running ? 'The app is running' : 'Launch the app: it calls setRequestor' }, '▶ Start app');
+  const stop = h('button', { type: 'button', 'data-action': 'stop', disabled: !running,
+    title: running ? 'Quit the app (its storage stays)' : 'The app is not running' }, '■ Stop app');
   start.addEventListener('click', () => lifecycle(start, 'start'));
   stop.addEventListener('click', () => lifecycle(stop, 'stop'));
   const buttons = CALLS.map((spec) => {
@@ -95,6 +100,5 @@ export function actionsSection(app, getApp, onApp) {
       running ? null : h('span.muted.small', null, 'The app is not running: press Start before calling the SDK.')),
     h('div.action-row', null, buttons),
     h('div.action-row.args', null,
-      h('label', null, 'Resource ', resource), h('label', null, 'Metadata key ', key)),
-    status);
+      h('label', null, 'Resource ', resource), h('label', null, 'Metadata key ', key)));
 }

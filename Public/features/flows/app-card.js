@@ -3,7 +3,7 @@
 import { h, fill, badge, timeEl, code } from '../../lib/dom.js';
 import { hashFor } from '../../lib/route.js';
 import { shortID } from '../../lib/format.js';
-import { flowDiagram } from './flow-diagram.js';
+import { flowDiagram, isStuck } from './flow-diagram.js';
 import { pendingPanel } from './pending-panel.js';
 import { actionsSection } from './app-actions.js';
 
@@ -40,7 +40,8 @@ function callbacks(app) {
 
 const SECTIONS = [
   { name: 'head', key: (a) => [a.name, a.running, a.authenticated, a.bundleID, a.teamID, a.platform, a.requestorID, a.sessionID, a.deviceID, a.deviceIDSource, a.storageDomain], render: head },
-  { name: 'flow', key: (a) => a.flow, render: (a) => flowDiagram(a.flow) },
+  // The stuck mark depends on the clock too: `refresh()` re-checks it while the data stays the same.
+  { name: 'flow', key: (a) => [a.flow, a.running, isStuck(a.flow)], render: (a) => flowDiagram(a.flow, a.running) },
   { name: 'pending', key: (a) => [a.pending, a.name], render: (a) => pendingPanel(a) },
   { name: 'actions', key: (a) => [a.running, a.resources], render: null },
   { name: 'callbacks', key: (a) => [a.callbacks, a.running], render: callbacks },
@@ -56,7 +57,12 @@ export function createAppCard(app, onApp) {
     slots[section.name] = h('div', { class: `slot slot-${section.name}` });
     card.append(slots[section.name]);
   }
-  const renderers = { ...Object.fromEntries(SECTIONS.map((s) => [s.name, s.render])), actions: (a) => actionsSection(a, () => current, onApp) };
+  // The status line outlives re-renders of the buttons (start/stop change them), so what it says stays visible.
+  const status = h('p.card-status.small', { role: 'status' });
+  const renderers = {
+    ...Object.fromEntries(SECTIONS.map((s) => [s.name, s.render])),
+    actions: (a) => actionsSection(a, () => current, onApp, status),
+  };
 
   function update(next) {
     current = next;
@@ -69,5 +75,6 @@ export function createAppCard(app, onApp) {
     }
   }
   update(app);
-  return { el: card, update };
+  slots.actions.after(status);
+  return { el: card, update, refresh: () => update(current) };
 }

@@ -6,11 +6,19 @@ import { now } from '../../lib/format.js';
 const STUCK_AFTER_MS = 30000;
 const RESTING = new Set(['status']);
 
-/** `ol.flow-diagram` with `.flow-step[data-step]`; the current step has `.current` and `aria-current="step"`. */
-export function flowDiagram(flow) {
+/** Whether the flow has waited on one step (other than its resting one) longer than usual, as of now. */
+export function isStuck(flow) {
+  return Boolean(flow?.current && flow.since && !RESTING.has(flow.current) && now() - Date.parse(flow.since) > STUCK_AFTER_MS);
+}
+
+/**
+ * `ol.flow-diagram` with `.flow-step[data-step]`; the current step has `.current` and `aria-current="step"`. A
+ * stopped app lights no step: its flow ended with it.
+ */
+export function flowDiagram(flow, running = true) {
   const steps = flow?.steps ?? [];
-  const currentIndex = steps.findIndex((s) => s.id === flow?.current);
-  const stuck = currentIndex >= 0 && flow.since && !RESTING.has(flow.current) && now() - Date.parse(flow.since) > STUCK_AFTER_MS;
+  const currentIndex = running ? steps.findIndex((s) => s.id === flow?.current) : -1;
+  const stuck = running && isStuck(flow);
   const list = h('ol.flow-diagram', { 'aria-label': 'Flow steps' }, steps.map((step, i) => {
     const state = currentIndex < 0 ? 'idle' : i < currentIndex ? 'done' : i === currentIndex ? 'current' : 'todo';
     const icon = { done: '✓', current: stuck ? '⚠' : '▶', todo: '○', idle: '○' }[state];
@@ -25,11 +33,11 @@ export function flowDiagram(flow) {
   const queued = flow?.queued ?? [];
   return h('div.flow', null, list,
     h('p.flow-state', null, currentIndex < 0
-      ? 'No flow running: the app is idle (or has not called setRequestor yet).'
+      ? (running ? 'No flow in progress.' : 'The app is stopped: start it to run a flow.')
       : [stuck ? '⚠ Waiting at ' : 'Now at ', h('strong', null, steps[currentIndex].label), ' ', flow.since ? sinceEl(flow.since) : null,
         stuck ? ' — longer than usual; check the callbacks and the Network page.' : '.']),
-    flow?.detail ? h('p.flow-detail', null, flow.detail) : null,
-    queued.length
+    running && flow?.detail ? h('p.flow-detail', null, flow.detail) : null,
+    running && queued.length
       ? h('div.queue', null, h('strong', null, `Queued calls (${queued.length}), waiting for setRequestor to complete: `),
         h('ol', null, queued.map((q) => h('li', null, h('code', null, q)))))
       : null);

@@ -58,8 +58,13 @@ export function mount(root) {
   }
 
   const offChange = live.onChange(() => load(), 250);
+  // Time alone can change a card (a flow waiting too long becomes "stuck"): re-check every few seconds.
+  const clock = setInterval(() => { for (const card of cards.values()) card.refresh(); }, 5000);
   load();
   return {
-    unmount() { offChange(); },
+    unmount() {
+      offChange();
+      clearInterval(clock);
+    },
   };
 }

@@ -40,17 +40,48 @@ function login(app, loginURL) {
     try {
       await post(`/api/apps/${encodeURIComponent(app.id)}/login`, { username: username.value, password: password.value });
       toast(`${app.name}: signing in as ${username.value}…`, { kind: 'success', timeout: 3000 });
+    } catch {
+      // The API layer showed why (for example the MVPD page refused the password); the form stays for another try.
     } finally {
       submit.disabled = false;
     }
   });
   return h('div.pending.login', { role: 'group', 'aria-label': 'MVPD login' },
-    h('h4', null, '🔑 The app waits at the MVPD’s sign-in page'),
+    h('h4', null, 'The app waits at the MVPD’s sign-in page'),
     h('p.muted', null, 'Sign in here and the console submits the page the app’s web view shows.'),
     form,
     h('p.hint', null, 'Demo subscribers: ', DEMO_USERS, '.'),
-    loginURL ? h('p', null, h('a', { href: loginURL, target: '_blank', rel: 'noopener', 'data-action': 'open-login' }, 'Open the MVPD login page in this browser ↗'),
-      h('span.muted', null, ' (a second window; the app keeps waiting here)')) : null);
+    loginURL ? browserLogin(app, loginURL) : null);
+}
+
+/**
+ * Signing in on the MVPD's real page in this browser: the page ends by sending the browser to the app's address
+ * (`adobepass://ios.app` or the app's own scheme), which a browser cannot open, so the person hands it back here
+ * and the console gives it to the app (handleExternalURL), as the system would on a phone.
+ */
+function browserLogin(app, loginURL) {
+  let redirectURL = 'adobepass://ios.app';
+  try {
+    redirectURL = new URL(loginURL).searchParams.get('redirect_url') || redirectURL;
+  } catch {
+    // not a URL the browser can parse: keep the SDK's default redirect
+  }
+  const back = h('button', { type: 'button', 'data-action': 'return-to-app', title: `handleExternalURL("${redirectURL}")` },
+    'I signed in there: return to the app');
+  back.addEventListener('click', async () => {
+    back.disabled = true;
+    try {
+      await post(`/api/apps/${encodeURIComponent(app.id)}/call`, { method: 'handleExternalURL', arguments: { url: redirectURL } });
+      toast(`${app.name}: back in the app; it asks the backend for the sign-in.`, { kind: 'success', timeout: 3000 });
+    } catch {
+      back.disabled = false;
+    }
+  });
+  return h('div.browser-login', null,
+    h('p', null, h('a', { href: loginURL, target: '_blank', rel: 'noopener', 'data-action': 'open-login' }, 'Open the MVPD login page in this browser ↗'),
+      h('span.muted', null, ' (a second window).')),
+    h('p.small.muted', null, 'After you sign in there, the page tries to open the app (', h('code', null, redirectURL),
+      '), which a browser cannot do, so nothing seems to happen. Come back and press: '), back);
 }
 
 function regcode(app, reg) {
@@ -63,7 +94,7 @@ function regcode(app, reg) {
     }).catch(() => {});
   }
   return h('div.pending.regcode', { role: 'group', 'aria-label': 'Registration code' },
-    h('h4', null, '📺 Second-screen activation: the app shows a code'),
+    h('h4', null, 'Second-screen activation: the app shows a code'),
     h('p', null, 'Code ', h('strong.regcode-value', null, reg.code), reg.expires ? [' · ', countdown(reg.expires)] : null),
     h('p', null, 'Enter it at ', link, ' (sign in there as a demo subscriber), or press “Cancel” to stop waiting.'));
 }

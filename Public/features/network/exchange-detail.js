@@ -37,6 +37,25 @@ function queryParameters(url) {
   }
 }
 
+/**
+ * What an error answer says, in its own words: `message — details` of the backend's `<error>` XML or JSON error
+ * (for example "User not authorized — 0033: The customer is not authorized…"); null when it says nothing readable.
+ */
+export function serverReason(text) {
+  if (!text) return null;
+  const join = (message, details) => [message, details].filter(Boolean).join(' — ') || null;
+  try {
+    const json = JSON.parse(text);
+    return json && typeof json === 'object' ? join(json.message ?? json.error?.message, json.details ?? json.error?.details) : null;
+  } catch {
+    // not JSON: perhaps XML
+  }
+  const doc = new DOMParser().parseFromString(text, 'application/xml');
+  if (doc.querySelector('parsererror')) return null;
+  const read = (tag) => doc.getElementsByTagName(tag)[0]?.textContent?.trim() || null;
+  return join(read('message'), read('details'));
+}
+
 /** The detail tabs of an exchange. */
 export function exchangeDetail(exchange) {
   const status = httpStatus(exchange.status, exchange.failure);
@@ -47,6 +66,8 @@ export function exchangeDetail(exchange) {
         h('dt', null, 'Request'), h('dd', null, h('code', null, `${exchange.method} ${exchange.url}`)),
         h('dt', null, 'Status'), h('dd', null, badge(status.icon, status.text, `status ${status.cls}`)),
         exchange.failure ? [h('dt', null, 'Why it failed'), h('dd', null, exchange.failure)] : null,
+        exchange.status >= 400 && serverReason(exchange.responseBody)
+          ? [h('dt', null, 'What the server said'), h('dd.server-reason', null, serverReason(exchange.responseBody))] : null,
         h('dt', null, 'Duration'), h('dd', null, `${duration(exchange.durationMs)} (request sent to answer received)`)),
     },
     {

@@ -123,12 +123,16 @@ export function mount(root, route, ctx) {
     onNew: (events) => { table.addNewer(events); countAll(); paint(); },
     onOlder: (events, hasOlder) => { table.addOlder(events); older.hidden = !hasOlder; paint(); },
     onMeta: (next) => { matching = next.matching; paint(); },
-    onPending: (n) => { pill.textContent = `${plural(n, 'new exchange')} · show`; },
+    onPending: (n) => {
+      pill.textContent = `${plural(n, 'new exchange')} · show`;
+      // Only when something waits: a paused page with nothing new has nothing to show.
+      pill.hidden = n === 0;
+    },
   });
   const offStatus = live.onStatus(({ paused }) => {
     pauseButton.textContent = paused ? '▶ Resume live' : '❚❚ Pause';
     pauseButton.setAttribute('aria-pressed', String(paused));
-    pill.hidden = !paused;
+    if (!paused) pill.hidden = true;
   });
   feed.reload();
 
@@ -139,6 +143,8 @@ export function mount(root, route, ctx) {
       if (q !== query) {
         query = q;
         bar.setValue(q);
+        // A new filter may hide the open exchange: the pane follows the address, which names none after a filter change.
+        if (!sel) detail.hidden = true;
         selectedId = sel;
         feed.reload();
       } else if (sel !== selectedId) {

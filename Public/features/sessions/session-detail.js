@@ -1,8 +1,8 @@
 // One session: the plain-language health card (with a copy button for tickets), the flow diagram, and the
 // timeline of every event with the time since the previous one.
-import { h, fill, badge, timeEl, code, copyText, emptyState } from '../../lib/dom.js';
+import { h, fill, badge, timeEl, code, copyText, emptyState, withLocalTimes } from '../../lib/dom.js';
 import { get, post, download } from '../../lib/api.js';
-import { KINDS, SEVERITY, kindLabel, dateTime, exactTime } from '../../lib/format.js';
+import { KINDS, SEVERITY, kindLabel, dateTime, exactTime, span } from '../../lib/format.js';
 import { hashFor } from '../../lib/route.js';
 import { toast } from '../../lib/ui.js';
 import { flowDiagram } from '../flows/flow-diagram.js';
@@ -39,13 +39,16 @@ function healthCard(session, health) {
   const verdicts = health.verdicts ?? [];
   return h('section.card.health', { id: 'health-card', 'aria-labelledby': 'health-heading' },
     h('div.card-title', null, h('h3', { id: 'health-heading' }, 'Entitlement health'), h('span.spacer'), copy),
-    h('p.headline', null, health.headline),
-    (health.lines ?? []).map((line) => h('p', null, line)),
+    h('p.headline', null, withLocalTimes(health.headline, session.lastSeen)),
+    (health.lines ?? []).map((line) => h('p', null, withLocalTimes(line, session.lastSeen))),
     verdicts.length ? h('ul.health-verdicts', null, verdicts.map((v) => {
       const s = SEVERITY[v.severity] ?? { icon: '•', label: v.severity };
-      return h('li', { 'data-verdict': v.id, 'data-severity': v.severity }, badge(s.icon, s.label, `sev-${v.severity}`), ' ', h('strong', null, v.title), ' — ', v.text);
+      return h('li', { 'data-verdict': v.id, 'data-severity': v.severity }, badge(s.icon, s.label, `sev-${v.severity}`), ' ', h('strong', null, v.title), ' — ', withLocalTimes(v.text, session.lastSeen));
     })) : null);
 }
+
+/** A gap between two events: `12 ms`, `4.2 s`, `1 min 11 s`. */
+const gap = (ms) => (ms < 1000 ? `${Math.round(ms)} ms` : ms < 10000 ? `${(ms / 1000).toFixed(1)} s` : span(ms));
 
 function timeline(session, events) {
   if (!events.length) return h('p.muted', null, 'No events stored for this session.');
@@ -56,7 +59,7 @@ function timeline(session, events) {
     previous = at;
     const kind = KINDS[event.kind] ?? { icon: '•' };
     return h('li', { 'data-event-id': event.id, class: event.kind === 'error' ? 'row-error' : null },
-      h('span.delta', { title: 'Time since the previous event' }, `+${Math.round(delta)} ms`),
+      h('span.delta', { title: 'Time since the previous event' }, `+${gap(delta)}`),
       timeEl(event.event?.timestamp, false),
       badge(kind.icon, kindLabel(event.kind), `kind kind-${event.kind}`),
       h('a.summary', { href: hashFor('events', [], { q: `session:${session.id}`, sel: event.id }), title: 'Open in the Events page' }, event.summary));

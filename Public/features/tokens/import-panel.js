@@ -34,7 +34,7 @@ export function importPanel(onChanged) {
     const title = { invalid_import: 'This file cannot be imported', import_rejected: 'The import stops: an item is rejected' }[error.code] ?? 'Import failed';
     fill(message, badge('✗', title, 'bad'), ' ',
       h('strong', null, error.message), error.detail ? h('p.small', null, error.detail) : null,
-      h('p.small.muted', null, 'Nothing was changed.'));
+      /nothing (was )?changed/i.test(`${error.message} ${error.detail ?? ''}`) ? null : h('p.small.muted', null, 'Nothing was changed.'));
   }
 
   function renderPreview(result) {

@@ -13,7 +13,7 @@ struct FlowProgress: Encodable, Sendable, Equatable {
     }
 
     static let steps: [Step] = [
-        Step(id: "requestor", label: "setRequestor pending"),
+        Step(id: "requestor", label: "setRequestor (configuration)"),
         Step(id: "queued", label: "queued calls"),
         Step(id: "picker", label: "provider picker"),
         Step(id: "login", label: "MVPD login"),

@@ -87,6 +87,65 @@ struct ConsoleBrowserTests {
         }
     }
 
+    @Test func signingInOnTheMVPDsOwnPageInTheBrowserThenReturningToTheAppCompletesTheFlow() async throws {
+        try await withBrowser { fixture, browser in
+            // Given the app waiting at the MVPD login page
+            let started = await fixture.post("/api/apps/news-ios/start")
+            try #require(started.status == 200)
+            try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            try await fixture.call("news-ios", "getAuthentication")
+            try await fixture.waitForApp("news-ios") { pending($0)["providerDialog"] is [Any] }
+            try await fixture.call("news-ios", "setSelectedProvider", ["mvpd": "Cablevision"])
+            try await fixture.waitForApp("news-ios") { pending($0)["loginURL"] is String }
+            let card = #"[data-app-id="news-ios"]"#
+            try await browser.open(fixture.console.baseURL + "/#/flows")
+            try await browser.waitFor(card + #" a[data-action="open-login"]"#)
+            // The card says a running app cannot be started again
+            #expect(try await browser.run("return document.querySelector(arguments[0]).disabled;", [card + #" button[data-action="start"]"#]) as? Bool == true)
+            // When the person signs in on the MVPD's own page in a second browser window (it ends at adobepass://,
+            // which the browser cannot open: Chrome then holds an external-protocol prompt, so the window is its own)
+            let loginURL = try #require(try await browser.run("return document.querySelector(arguments[0]).href;", [card + #" a[data-action="open-login"]"#]) as? String)
+            let mvpdWindow = try await WebDriver.start()
+            try await mvpdWindow.open(loginURL)
+            try await mvpdWindow.type("#username", "alice")
+            try await mvpdWindow.type("#password", "alice123")
+            try await mvpdWindow.click(#"button[value="signin"]"#)
+            try await Task.sleep(for: .milliseconds(300))
+            await mvpdWindow.quit()
+            // And comes back to the console and hands the app its address
+            try await browser.click(card + #" button[data-action="return-to-app"]"#)
+            // Then the app fetches the sign-in from the backend and the flow ends signed in
+            try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == true }
+            try await browser.waitFor(card + #" .flow-step.current[data-step="status"]"#)
+            await browser.saveScreenshot("flow-signed-in-from-browser", root: Self.repository)
+            // When the app is stopped, its card says so and lights no step; the status line says what happened
+            try await browser.click(card + #" button[data-action="stop"]"#)
+            try await browser.waitUntil("the stopped card", "return (document.querySelector(arguments[0] + ' .flow-state')?.innerText ?? '').includes('stopped');", [card])
+            #expect(try await browser.count(card + " .flow-step.current") == 0)
+            #expect(try await browser.text(card + " .card-status")?.contains("Stopped at") == true)
+        }
+    }
+
+    @Test func anOpenEventExplainsItsCallbackAndClosesWhenANewFilterHidesIt() async throws {
+        try await withBrowser { fixture, browser in
+            try await fixture.signIn()
+            try await fixture.waitForEvents(atLeast: 15)
+            // Given the details of the authentication status callback open on the Events page
+            try await browser.open(fixture.console.baseURL + "/#/events?q=setAuthenticationStatus")
+            let row = "#events-table tr[data-event-id]"
+            try await browser.waitFor(row)
+            try await browser.click(row)
+            try await browser.waitUntil("the details pane", "return !document.querySelector('aside.inspector').hidden && location.hash.includes('sel=');")
+            // Then the callback is told in words, not only as JSON
+            #expect(try await browser.text("aside.inspector")?.contains("The viewer is signed in with a TV provider.") == true)
+            // When the person changes the filter to one that hides it
+            try await browser.type("#filter-input", "event:apiCall\n")
+            // Then the pane closes with the address, which names no event any more
+            try await browser.waitUntil("the pane to close", "return document.querySelector('aside.inspector').hidden;")
+            #expect((try await browser.run("return location.hash;") as? String)?.contains("sel=") == false)
+        }
+    }
+
     @Test func theGridFillsAndAVerdictTurnsRedWhenTheClockPassesTheTTL() async throws {
         try await withBrowser { fixture, browser in
             try await fixture.signIn()
@@ -229,8 +288,9 @@ struct ConsoleBrowserTests {
             await browser.saveScreenshot("session-replay", root: Self.repository)
             try await browser.click("#replay-card [data-action=open-replay]")
             try await browser.waitUntil("the replay's page", "return location.hash.includes('sessions/') && !location.hash.includes(arguments[0])", [id])
-            try await browser.waitFor("#health-card .headline")
-            #expect(try await browser.text("#health-card .headline")?.hasPrefix("Signed in with Cablevision") == true)
+            // The recording's card is replaced by the replay's once it loads: wait for the replay's words
+            try await browser.waitUntil("the replay's health card",
+                "return (document.querySelector('#health-card .headline')?.innerText ?? '').startsWith('Signed in with Cablevision');")
         }
     }
 }
