@@ -4,7 +4,7 @@ import { get } from '../../lib/api.js';
 import { dateTime } from '../../lib/format.js';
 import * as live from '../../lib/live.js';
 
-const ICONS = { clear: '🗑', import: '⤒', undo: '↶', export: '⤓', reveal: '⚠' };
+const ICONS = { clear: '✗', import: '⤒', undo: '↶', export: '⤓', reveal: '⚠' };
 
 function icon(action) {
   const key = Object.keys(ICONS).find((k) => String(action).toLowerCase().includes(k));
