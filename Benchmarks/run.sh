@@ -80,11 +80,15 @@ start() {
 
 # A free loopback port: random in 20000–59999, nothing listening there, not handed out before in this run.
 USED_PORTS=" "
+# A port below the kernel's ephemeral range (a client socket's local port there made nginx's bind fail once),
+# with no socket on it in any state.
+EPHEMERAL_LOW=$(cut -f1 /proc/sys/net/ipv4/ip_local_port_range 2>/dev/null || echo 32768)
 free_port() {
     local port
     for _ in $(seq 200); do
-        port=$((20000 + RANDOM % 40000))
+        port=$((10000 + RANDOM % (EPHEMERAL_LOW - 10000)))
         [[ $USED_PORTS == *" $port "* ]] && continue
+        if command -v ss >/dev/null && [[ -n $(ss -Htan "( sport = :$port )" 2>/dev/null) ]]; then continue; fi
         if ! (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
             USED_PORTS+="$port "
             echo "$port"
