@@ -2,6 +2,10 @@ import Foundation
 import Synchronization
 
 /// Fans events out to any number of `AsyncStream` subscribers and keeps the last events for late subscribers.
+///
+/// The last `keep` events are kept in a buffer trimmed in batches: up to twice as many are held, then the oldest
+/// half goes in one move. Dropping the oldest event on every publish once the buffer was full shifted the whole
+/// buffer each time (~1000 events), which was most of a warm getAuthorization's own cost in a long-running app.
 final class EventBroadcaster: Sendable {
     private struct State {
         var subscribers: [UUID: AsyncStream<EntitlementEvent>.Continuation] = [:]
@@ -15,7 +19,7 @@ final class EventBroadcaster: Sendable {
     func publish(_ event: EntitlementEvent) {
         let subscribers = state.withLock { state in
             state.recent.append(event)
-            if state.recent.count > keep { state.recent.removeFirst(state.recent.count - keep) }
+            if state.recent.count >= 2 * keep { state.recent.removeFirst(state.recent.count - keep) }
             return Array(state.subscribers.values)
         }
         for subscriber in subscribers { subscriber.yield(event) }
@@ -27,7 +31,7 @@ final class EventBroadcaster: Sendable {
         let id = UUID()
         let recent = state.withLock { state in
             state.subscribers[id] = continuation
-            return replay ? state.recent : []
+            return replay ? Array(state.recent.suffix(keep)) : []
         }
         for event in recent { continuation.yield(event) }
         continuation.onTermination = { [weak self] _ in
@@ -36,7 +40,8 @@ final class EventBroadcaster: Sendable {
         return stream
     }
 
-    var recent: [EntitlementEvent] { state.withLock { $0.recent } }
+    /// The last `keep` events, oldest first.
+    var recent: [EntitlementEvent] { state.withLock { Array($0.recent.suffix(keep)) } }
 
     func finish() {
         let subscribers = state.withLock { state in
