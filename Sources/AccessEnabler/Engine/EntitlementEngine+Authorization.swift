@@ -53,7 +53,7 @@ extension EntitlementEngine {
                     $0.clearTokens(requestor: requestor.id, mvpd: mvpd)
                 }
             }
-            fail(code.rawValue, "Authorization of \(resource) failed: \(description.isEmpty ? code.rawValue : description)")
+            fail(code.rawValue, "Authorization of \(resource) failed: \(description.isEmpty ? code.rawValue : description)", mvpd: mvpd)
             if code == .userNotAuthorized { status(.Z100, message: description) }
             callback(.tokenRequestFailed(resource: resource, errorCode: code.rawValue, errorDescription: description), mvpd: mvpd)
             trackAuthorization(success: false, mvpd: mvpd, guid: nil, cached: false, code: code.rawValue, details: description)

@@ -121,9 +121,9 @@ actor EntitlementEngine {
         return result
     }
 
-    func fail(_ code: String, _ message: String) {
+    func fail(_ code: String, _ message: String, mvpd: String? = nil) {
         logger.warning("\(message)", metadata: ["code": "\(code)", "requestor": "\(requestor?.id ?? "-")"])
-        emit(.error(code: code, message: message))
+        emit(.error(code: code, message: message), mvpd: mvpd)
     }
 
     // MARK: - Storage
@@ -185,7 +185,9 @@ actor EntitlementEngine {
                 return headers
             },
             record: { [weak self] exchange in
-                await self?.emit(.httpExchange(exchange: exchange))
+                // A request made for an MVPD names it (`mso_id`): its exchange is that MVPD's, so `mvpd:` filters and
+                // the console's per-MVPD views find authorization failures too, not only the login's.
+                await self?.emit(.httpExchange(exchange: exchange), mvpd: exchange.parameters["mso_id"])
             })
     }
 

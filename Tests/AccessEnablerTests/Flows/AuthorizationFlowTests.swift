@@ -67,8 +67,20 @@ import Testing
             let app = try fixture.app()
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
+            let events = app.enabler.events()
             app.enabler.getAuthorization("sports")
             await app.settle()
+            // The refused exchange and the error name the MVPD, so a support filter `mvpd:Dish` finds them
+            var named: [String: String?] = [:]
+            for await event in events {
+                switch event.kind {
+                case .httpExchange(let exchange): named[URL(string: exchange.url)?.lastPathComponent ?? ""] = event.mvpdID
+                case .error: named["error"] = event.mvpdID
+                default: break
+                }
+                if named.count == 2 { break }
+            }
+            #expect(named == ["authorizeDevice": "Dish", "error": "Dish"])
             guard case .tokenRequestFailed(let resource, let code, let description) = app.delegate.main.last else {
                 Issue.record("expected tokenRequestFailed: \(app.delegate.names)")
                 return
