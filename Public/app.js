@@ -42,6 +42,7 @@ async function route() {
   }
   if (active && active.tab === current.tab && active.view?.update) {
     active.view.update(current);
+    setTitle(current);
     return;
   }
   const mine = ++generation;
@@ -55,7 +56,15 @@ async function route() {
   main.replaceChildren(root);
   active = { tab: current.tab, root, view: null };
   active.view = module.mount(root, current, ctx);
-  document.title = `${document.querySelector(`a[data-tab="${current.tab}"]`).textContent} · PassConsole`;
+  setTitle(current);
+}
+
+/** The tab's name, and what it shows when that is narrower (a session, a filter), so browser tabs and history tell
+ * pages apart. */
+function setTitle(current) {
+  const tab = document.querySelector(`a[data-tab="${current.tab}"]`).textContent;
+  const detail = current.parts[0] ? `session ${current.parts[0].slice(0, 8)}` : current.params.q ?? '';
+  document.title = `${detail ? `${detail} · ` : ''}${tab} · PassConsole`;
 }
 
 // Context bar -------------------------------------------------------------------------------------------------

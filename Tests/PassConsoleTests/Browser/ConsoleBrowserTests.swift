@@ -134,6 +134,8 @@ struct ConsoleBrowserTests {
             try await browser.open(fixture.console.baseURL + "/#/events?q=setAuthenticationStatus")
             let row = "#events-table tr[data-event-id]"
             try await browser.waitFor(row)
+            // The browser tab names the filter, so two open Events tabs are told apart
+            #expect(try await browser.run("return document.title;") as? String == "setAuthenticationStatus · Events · PassConsole")
             try await browser.click(row)
             try await browser.waitUntil("the details pane", "return !document.querySelector('aside.inspector').hidden && location.hash.includes('sel=');")
             // Then the callback is told in words, not only as JSON
