@@ -25,7 +25,7 @@ function callbackMeaning(cb) {
     case 'navigateToUrl': return 'The app should open this page in its web view: the TV provider’s sign-in (or sign-out).';
     case 'setToken': return `The viewer may watch ${cb.resource ?? 'the resource'}: a media token for one playback (never stored).`;
     case 'tokenRequestFailed':
-      return `No playback of ${cb.resource ?? 'the resource'}: ${cb.errorCode ?? 'error'}${cb.errorDescription ? ` — ${cb.errorDescription}` : ''}.`;
+      return `No playback of ${cb.resource ?? 'the resource'}: ${cb.errorCode ?? 'error'}${cb.errorDescription ? ` — ${cb.errorDescription.replace(/[.\s]+$/, '')}` : ''}.`;
     case 'selectedProvider': return cb.mvpd ? `The SDK remembers ${cb.mvpd.displayName ?? cb.mvpd.ID} for this Programmer.` : 'No TV provider is selected.';
     case 'sendTrackingData': return `A tracking event (${cb.event ?? '?'}) for the app’s analytics.`;
     case 'setMetadataStatus': return 'The answer to the app’s getMetadata call.';

@@ -13,12 +13,13 @@ export function isStuck(flow) {
 
 /**
  * `ol.flow-diagram` with `.flow-step[data-step]`; the current step has `.current` and `aria-current="step"`. A
- * stopped app lights no step: its flow ended with it.
+ * stopped app lights no step: its flow ended with it. `live: false` draws a recorded session: its last step, with
+ * no ticking time and no "stuck" mark (the app may have quit long ago).
  */
-export function flowDiagram(flow, running = true) {
+export function flowDiagram(flow, running = true, { live = true } = {}) {
   const steps = flow?.steps ?? [];
   const currentIndex = running ? steps.findIndex((s) => s.id === flow?.current) : -1;
-  const stuck = running && isStuck(flow);
+  const stuck = live && running && isStuck(flow);
   const list = h('ol.flow-diagram', { 'aria-label': 'Flow steps' }, steps.map((step, i) => {
     const state = currentIndex < 0 ? 'idle' : i < currentIndex ? 'done' : i === currentIndex ? 'current' : 'todo';
     const icon = { done: '✓', current: stuck ? '⚠' : '▶', todo: '○', idle: '○' }[state];
@@ -27,15 +28,17 @@ export function flowDiagram(flow, running = true) {
       'data-step': step.id, class: state === 'current' ? `current${stuck ? ' stuck' : ''}` : state,
       'aria-current': state === 'current' ? 'step' : null, title: `${step.label}: ${words}`,
     }, h('span.step-icon', { 'aria-hidden': 'true' }, icon), h('span.step-label', null, step.label),
-    state === 'current' && flow.since ? h('span.step-since', null, sinceEl(flow.since)) : null,
+    live && state === 'current' && flow.since ? h('span.step-since', null, sinceEl(flow.since)) : null,
     h('span.sr-only', null, ` (${words})`));
   }));
   const queued = flow?.queued ?? [];
   return h('div.flow', null, list,
     h('p.flow-state', null, currentIndex < 0
       ? (running ? 'No flow in progress.' : 'The app is stopped: start it to run a flow.')
-      : [stuck ? '⚠ Waiting at ' : 'Now at ', h('strong', null, steps[currentIndex].label), ' ', flow.since ? sinceEl(flow.since) : null,
-        stuck ? ' — longer than usual; check the callbacks and the Network page.' : '.']),
+      : live
+        ? [stuck ? '⚠ Waiting at ' : 'Now at ', h('strong', null, steps[currentIndex].label), ' ', flow.since ? sinceEl(flow.since) : null,
+          stuck ? ' — longer than usual; check the callbacks and the Network page.' : '.']
+        : ['Last step recorded: ', h('strong', null, steps[currentIndex].label), '.']),
     running && flow?.detail ? h('p.flow-detail', null, flow.detail) : null,
     running && queued.length
       ? h('div.queue', null, h('strong', null, `Queued calls (${queued.length}), waiting for setRequestor to complete: `),

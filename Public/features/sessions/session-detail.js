@@ -230,7 +230,7 @@ export async function renderSession(el, id) {
     contractCard(data.contract ?? []),
     compareCard(s),
     replayCard(s),
-    h('section.card', { 'aria-label': 'Flow' }, h('h3', null, 'Flow'), flowDiagram(data.flow)),
+    h('section.card', { 'aria-label': 'Flow' }, h('h3', null, 'Flow'), flowDiagram(data.flow, true, { live: false })),
     h('section.card', { 'aria-labelledby': 'timeline-heading' },
       h('h3', { id: 'timeline-heading' }, 'Timeline ', h('span.muted.small', null, '(oldest first; “+ms” is the time since the previous event)')),
       timeline(s, events)));

@@ -98,7 +98,10 @@ export function mount(root, route, ctx) {
       if (id !== openID) {
         openID = id;
         detail.replaceChildren();
-        for (const tr of tbody.rows) tr.classList.toggle('selected', tr.dataset.sessionId === id);
+        for (const tr of tbody.rows) {
+          tr.classList.toggle('selected', tr.dataset.sessionId === id);
+          tr.setAttribute('aria-selected', String(tr.dataset.sessionId === id));
+        }
         loadDetail();
       }
     },

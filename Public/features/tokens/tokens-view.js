@@ -38,6 +38,8 @@ export function mount(root, current, ctx) {
   const keys = new Map();
   let ahead = aheadOf(current?.params);
   let latest = null;
+  // A fetch may answer after the page is left: it must not set the shared clock (the look-ahead) for other pages.
+  let mounted = true;
   const grid = h('div', { id: 'storage-grid' });
   const folder = h('span.muted.small');
   const aheadSelect = h('select', { id: 'look-ahead', 'aria-describedby': 'look-ahead-help', onchange: () => chooseAhead(aheadSelect.value) });
@@ -85,6 +87,7 @@ export function mount(root, current, ctx) {
     let data;
     try {
       data = await get(withQuery('/api/storage', { ahead: ahead || null }), undefined, { quiet: true });
+      if (!mounted) return;
     } catch (error) {
       if (!sections.size) fill(grid, emptyState('Could not read the token storage.', error.message, error.detail ? ` ${error.detail}` : ''));
       else showError(error, 'Could not refresh the token storage');
@@ -162,6 +165,7 @@ export function mount(root, current, ctx) {
       load();
     },
     unmount() {
+      mounted = false;
       offChange();
       setLookAhead(0);
     },

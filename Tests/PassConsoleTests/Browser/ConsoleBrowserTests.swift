@@ -82,6 +82,8 @@ struct ConsoleBrowserTests {
             try await browser.waitFor("#contract-card li.contract-kept[data-rule=\"requestor_first\"]")
             #expect(try await browser.text("#health-card .headline")?.hasPrefix("Signed in with Cablevision") == true)
             #expect(try await browser.run("return document.querySelectorAll('#contract-card .contract-broken').length;") as? Int == 0)
+            // A recorded session's flow shows its last step, without a ticking time or a "stuck" mark
+            #expect(try await browser.text(#"section[aria-label="Flow"] .flow-state"#) == "Last step recorded: status delivered.")
             #expect(try await browser.run("return document.getElementById('fleet').hidden;") as? Bool == true)
             await browser.saveScreenshot("session-health-and-contract", root: Self.repository)
         }
