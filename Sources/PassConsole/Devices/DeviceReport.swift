@@ -49,7 +49,7 @@ struct DeviceReport: Encodable, Sendable {
             let profile = known.device.flatMap { loaded[$0] }
             return describe(known, profile: profile)
         }
-        return DeviceReport(profiles: profiles, apps: rows, relations: relations(apps.map(\.identity)))
+        return DeviceReport(profiles: profiles, apps: rows, relations: relations(apps))
     }
 
     static func describe(_ known: KnownApp, profile: DeviceProfile?) -> App {
@@ -67,15 +67,21 @@ struct DeviceReport: Encodable, Sendable {
     }
 
     /// The tech note's four combinations, for every pair of apps.
-    static func relations(_ apps: [AppIdentity]) -> [Relation] {
+    static func relations(_ apps: [KnownApp]) -> [Relation] {
         var result: [Relation] = []
         for (index, a) in apps.enumerated() {
-            for b in apps[(index + 1)...] { result.append(relation(a, b)) }
+            for b in apps[(index + 1)...] { result.append(relation(a.identity, b.identity, devices: (a.device, b.device))) }
         }
         return result
     }
 
-    static func relation(_ a: AppIdentity, _ b: AppIdentity) -> Relation {
+    /// How two apps share sign-in. `devices` names the device each is installed on, when known: apps on two
+    /// devices share nothing, whatever their team and bundle IDs.
+    static func relation(_ a: AppIdentity, _ b: AppIdentity, devices: (String?, String?) = (nil, nil)) -> Relation {
+        if let first = devices.0, let second = devices.1, first != second {
+            return Relation(a: a.bundleID, b: b.bundleID, outcome: "isolated",
+                reason: "On different devices (\(first), \(second)): nothing is shared; each signs in on its own.")
+        }
         if a.platform == .tvOS || b.platform == .tvOS {
             return Relation(a: a.bundleID, b: b.bundleID, outcome: "isolated",
                 reason: "tvOS keeps tokens private to each app: each signs in on its own.")

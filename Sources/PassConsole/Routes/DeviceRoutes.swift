@@ -32,7 +32,7 @@ extension Console {
             let deviceID = profile.map { DeviceIdentity.deviceID(profile: $0, app: candidate) }
             let row = DeviceReport.describe(KnownApp(identity: candidate, deviceID: deviceID ?? "(no \(platform.rawValue) device profile yet)", device: device?.name), profile: profile)
             let relations = console.knownApps().filter { $0.identity.bundleID != candidate.bundleID }
-                .map { DeviceReport.relation(candidate, $0.identity) }
+                .map { DeviceReport.relation(candidate, $0.identity, devices: (device?.name, $0.device)) }
             struct Answer: Encodable {
                 var deviceID: String
                 var algorithm: String

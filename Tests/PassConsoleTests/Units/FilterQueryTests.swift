@@ -116,6 +116,15 @@ struct DeviceRelationTests {
         #expect(DeviceReport.relation(a, AppIdentity(bundleID: "com.example.news.x", teamID: "T2")).outcome == "isolated")
         #expect(DeviceReport.relation(a, AppIdentity(bundleID: "com.example.news.tv", teamID: "T1", platform: .tvOS)).outcome == "isolated")
     }
+
+    @Test func appsOnTwoDevicesShareNothingAndTheReasonSaysWhy() {
+        let a = AppIdentity(bundleID: "com.example.news.ios", teamID: "T1")
+        let sameDevice = DeviceReport.relation(a, AppIdentity(bundleID: "com.example.news.sports", teamID: "T1"), devices: ("phone", "phone"))
+        #expect(sameDevice.outcome == "sso")
+        let twoDevices = DeviceReport.relation(a, AppIdentity(bundleID: "com.example.news.sports", teamID: "T1"), devices: ("phone", "ipad"))
+        #expect(twoDevices.outcome == "isolated")
+        #expect(twoDevices.reason.hasPrefix("On different devices (phone, ipad)"))
+    }
 }
 
 struct ClearScopeTests {
