@@ -43,6 +43,7 @@ export function mount(root, current, ctx) {
   const grid = h('div', { id: 'storage-grid' });
   const folder = h('span.muted.small');
   const aheadSelect = h('select', { id: 'look-ahead', 'aria-describedby': 'look-ahead-help', onchange: () => chooseAhead(aheadSelect.value) });
+  const aheadLabel = h('label', { for: 'look-ahead' }, 'Judge the tokens as of ');
   const aheadNote = h('p.lookahead', { id: 'look-ahead-note', role: 'status', hidden: true });
   const importer = importPanel(() => load());
   fill(root,
@@ -53,12 +54,20 @@ export function mount(root, current, ctx) {
         ' callbacks on the ', h('a', { href: '#/events?q=setToken' }, 'Events page'), '.'),
       h('p.legend.small', null, 'Countdowns: ✓ time left · ⚠ under 5 minutes (or 10 % of its lifetime) · ✗ expired. Each token lists the checks the SDK makes before using it.'),
       h('div.toolbar', null, folder, h('span.spacer'),
-        h('label', { for: 'look-ahead' }, 'Judge the tokens as of '), aheadSelect,
+        aheadLabel, aheadSelect,
         h('span.sr-only', { id: 'look-ahead-help' }, 'Shows the verdicts as they will be at a later time. Storage is not changed.'),
         h('button', { type: 'button', 'data-action': 'goto-import', onclick: () => { importer.el.scrollIntoView({ block: 'start' }); importer.el.querySelector('#import-file').focus(); } }, '⤒ Import a storage file…'))),
     aheadNote, grid, importer.el);
 
   function paintAhead() {
+    // A support bundle answers with the storage as exported, judged when it was made: nothing to look ahead from.
+    const canLookAhead = !latest || latest.lookAheadSeconds !== undefined;
+    aheadLabel.hidden = !canLookAhead;
+    aheadSelect.hidden = !canLookAhead;
+    if (!canLookAhead) {
+      aheadNote.hidden = true;
+      return;
+    }
     const known = AHEAD.some(([value]) => value === String(ahead));
     fill(aheadSelect, AHEAD.map(([value, label]) => h('option', { value }, label)),
       known ? null : h('option', { value: String(ahead) }, `In ${span(ahead * 1000)}`));

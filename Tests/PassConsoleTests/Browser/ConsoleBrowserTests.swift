@@ -269,6 +269,10 @@ struct ConsoleBrowserTests {
             try await browser.waitFor("#health-card .headline")
             #expect(try await browser.text("#health-card .headline")?.hasPrefix("Signed in with Cablevision") == true)
             await browser.saveScreenshot("offline-bundle", root: Self.repository)
+            // The bundle's storage was judged when it was exported: the Tokens page offers no look-ahead, even asked for one
+            try await browser.open(offline.baseURL + "/#/tokens?ahead=7200")
+            try await browser.waitFor(#"#storage-grid [data-requestor="REF30"]"#)
+            #expect(try await browser.run("return document.getElementById('look-ahead').hidden && document.getElementById('look-ahead-note').hidden;") as? Bool == true)
         }
     }
 
