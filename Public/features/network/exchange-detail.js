@@ -60,14 +60,14 @@ export function serverReason(text) {
 export function exchangeDetail(exchange) {
   const status = httpStatus(exchange.status, exchange.failure);
   const query = queryParameters(exchange.url);
+  const reason = exchange.status >= 400 ? serverReason(exchange.responseBody) : null;
   return tabs('exchange', [
     {
       id: 'overview', label: 'Overview', render: () => h('dl.facts', null,
         h('dt', null, 'Request'), h('dd', null, h('code', null, `${exchange.method} ${exchange.url}`)),
         h('dt', null, 'Status'), h('dd', null, badge(status.icon, status.text, `status ${status.cls}`)),
         exchange.failure ? [h('dt', null, 'Why it failed'), h('dd', null, exchange.failure)] : null,
-        exchange.status >= 400 && serverReason(exchange.responseBody)
-          ? [h('dt', null, 'What the server said'), h('dd.server-reason', null, serverReason(exchange.responseBody))] : null,
+        reason ? [h('dt', null, 'What the server said'), h('dd.server-reason', null, reason)] : null,
         h('dt', null, 'Duration'), h('dd', null, `${duration(exchange.durationMs)} (request sent to answer received)`)),
     },
     {

@@ -24,9 +24,12 @@ const aheadOf = (params) => {
   return Number.isFinite(seconds) && seconds > 0 ? seconds : 0;
 };
 
+/** The server's present, in ms: the time the tokens were judged at, less the look-ahead. */
+const presentOf = (data) => Date.parse(data.now) - (data.lookAheadSeconds ?? 0) * 1000;
+
 /** Seconds from the server's present to one second after the soonest expiry still to come, or null. */
 function nextExpiry(data) {
-  const present = Date.parse(data.now) - (data.lookAheadSeconds ?? 0) * 1000;
+  const present = presentOf(data);
   const ends = (data.domains ?? []).flatMap((d) => d.programmers ?? []).flatMap((p) => p.mvpds ?? [])
     .flatMap((c) => [c.authn, ...(c.authz ?? [])]).filter(Boolean)
     .map((t) => Date.parse(t.expires)).filter((t) => !Number.isNaN(t) && t > present);
@@ -103,7 +106,7 @@ export function mount(root, current, ctx) {
       return;
     }
     // The server judged the tokens at its clock plus the look-ahead: countdowns tick from the same moment.
-    setServerNow(new Date(Date.parse(data.now) - (data.lookAheadSeconds ?? 0) * 1000).toISOString());
+    setServerNow(new Date(presentOf(data)).toISOString());
     setLookAhead((data.lookAheadSeconds ?? 0) * 1000);
     latest = data;
     paintAhead();
