@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 
 /// Binds tokens to a device: the value the backend writes into `simpleTokenFingerprint`.
 ///
@@ -12,11 +13,16 @@ public enum DeviceFingerprint: Sendable {
     public static let salt = "passconsole-device:"
 
     /// The fingerprint for `deviceID`: lowercase hex SHA-256 of `"passconsole-device:" + deviceID`.
+    ///
+    /// The last device's fingerprint is kept: an app checks its tokens against its one device ID on every call.
     public static func make(deviceID: String) -> String {
-        SHA256.hash(data: Data((salt + deviceID).utf8))
-            .map { byte in String(byte, radix: 16).leftPadded(to: 2) }
-            .joined()
+        if let hit = last.withLock({ $0?.deviceID == deviceID ? $0?.fingerprint : nil }) { return hit }
+        let fingerprint = SHA256.hash(data: Data((salt + deviceID).utf8)).hexString
+        last.withLock { $0 = (deviceID, fingerprint) }
+        return fingerprint
     }
+
+    private static let last = Mutex<(deviceID: String, fingerprint: String)?>(nil)
 }
 
 extension AuthNToken {
@@ -33,9 +39,3 @@ extension AuthZToken {
     }
 }
 
-extension String {
-    /// The string with leading zeros added up to `width` characters.
-    fileprivate func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}

@@ -25,6 +25,14 @@ struct AuthNTokenTests {
         )
     }
 
+    @Test func deviceFingerprintIsTheSaltedSHA256InLowerCaseHex() {
+        // Stored tokens carry this value: it must not change between versions (or every stored token would read as
+        // another device's).
+        #expect(DeviceFingerprint.make(deviceID: "device-A") == "a8ab03beb08c8084d36249cb6186e323b6e042fd1f5dc949ed8b9e8f7a5e0e08")
+        #expect(DeviceFingerprint.make(deviceID: "device-B") != DeviceFingerprint.make(deviceID: "device-A"))
+        #expect(DeviceFingerprint.make(deviceID: "device-A") == "a8ab03beb08c8084d36249cb6186e323b6e042fd1f5dc949ed8b9e8f7a5e0e08")
+    }
+
     @Test func roundTripsThroughItsBody() throws {
         let token = AuthNToken.fixture(authorizedResources: ["bravo", "a&b"])
         #expect(try AuthNToken.parse(body: token.xmlBody) == token)

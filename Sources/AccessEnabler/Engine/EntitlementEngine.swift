@@ -76,9 +76,8 @@ actor EntitlementEngine {
         sequence += 1
         let event = EntitlementEvent(
             sequence: sequence, timestamp: now(), sessionID: sessionID, deviceID: deviceID, app: configuration.app,
-            requestorID: requestor?.id ?? pendingRequestorID, mvpdID: mvpd ?? currentMvpdForEvents, kind: kind
-        ).redacted()
-        broadcaster.publish(event)
+            requestorID: requestor?.id ?? pendingRequestorID, mvpdID: mvpd ?? currentMvpdForEvents, kind: kind)
+        broadcaster.publish(event)  // redacted on the way out
     }
 
     var pendingRequestorID: String?

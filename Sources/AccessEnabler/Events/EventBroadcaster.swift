@@ -3,6 +3,10 @@ import Synchronization
 
 /// Fans events out to any number of `AsyncStream` subscribers and keeps the last events for late subscribers.
 ///
+/// Events come in as the engine made them and leave redacted (``EntitlementEvent/redacted()``: tokens and secrets
+/// cut short): redacting when an event is handed out, not when it is published, spares an app with no console
+/// attached the work on every call.
+///
 /// The last `keep` events are kept in a buffer trimmed in batches: up to twice as many are held, then the oldest
 /// half goes in one move. Dropping the oldest event on every publish once the buffer was full shifted the whole
 /// buffer each time (~1000 events), which was most of a warm getAuthorization's own cost in a long-running app.
@@ -22,7 +26,9 @@ final class EventBroadcaster: Sendable {
             if state.recent.count >= 2 * keep { state.recent.removeFirst(state.recent.count - keep) }
             return Array(state.subscribers.values)
         }
-        for subscriber in subscribers { subscriber.yield(event) }
+        guard !subscribers.isEmpty else { return }
+        let redacted = event.redacted()
+        for subscriber in subscribers { subscriber.yield(redacted) }
     }
 
     /// A stream of events from now on (with `replay`, the recent ones first).
@@ -33,7 +39,7 @@ final class EventBroadcaster: Sendable {
             state.subscribers[id] = continuation
             return replay ? Array(state.recent.suffix(keep)) : []
         }
-        for event in recent { continuation.yield(event) }
+        for event in recent { continuation.yield(event.redacted()) }
         continuation.onTermination = { [weak self] _ in
             _ = self?.state.withLock { $0.subscribers.removeValue(forKey: id) }
         }
@@ -41,7 +47,7 @@ final class EventBroadcaster: Sendable {
     }
 
     /// The last `keep` events, oldest first.
-    var recent: [EntitlementEvent] { state.withLock { Array($0.recent.suffix(keep)) } }
+    var recent: [EntitlementEvent] { state.withLock { Array($0.recent.suffix(keep)) }.map { $0.redacted() } }
 
     func finish() {
         let subscribers = state.withLock { state in

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Synchronization
 import PassProtocol
 
 /// The event types of `sendTrackingData` (spec §3.5, §4), with the seeds' names as raw values.
@@ -47,6 +48,12 @@ struct TrackingData: Sendable {
     /// The GUID is reported MD5-hashed (spec §4).
     private func hashed(_ guid: String?) -> String {
         guard let guid, !guid.isEmpty else { return none }
-        return Insecure.MD5.hash(data: Data(guid.utf8)).hexString
+        // The same GUID is reported on every authorization of a login: the last one's hash is kept.
+        if let hit = Self.lastHashed.withLock({ $0?.guid == guid ? $0?.hash : nil }) { return hit }
+        let hash = Insecure.MD5.hash(data: Data(guid.utf8)).hexString
+        Self.lastHashed.withLock { $0 = (guid, hash) }
+        return hash
     }
+
+    private static let lastHashed = Mutex<(guid: String, hash: String)?>(nil)
 }

@@ -126,6 +126,7 @@ struct BareFlowClient: Sendable {
     {
         count += 1
         let session = session ?? self.session
+        marks?.mark("  (sent \(request.url?.lastPathComponent ?? "?"))")
         let (data, response) = try await session.data(for: request)
         marks?.mark("answer \(request.httpMethod ?? "GET") \(request.url?.path ?? "?")")
         let http = response as? HTTPURLResponse

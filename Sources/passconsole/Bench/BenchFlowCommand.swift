@@ -107,13 +107,16 @@ struct FlowBench: Sendable {
         var fresh = Samples()
         for index in 0..<iterations {
             for sdkTurn in index.isMultiple(of: 2) ? [true, false] : [false, true] {
+                let cpu = BenchConsoleCommand.processCPUSeconds()
                 let start = clock.now
                 if sdkTurn {
                     _ = try await check(app) { try await app.enabler.authorization(for: names.resource) }
                     measurement.sdk.add(clock.now - start)
+                    measurement.sdkCPU += BenchConsoleCommand.processCPUSeconds() - cpu
                 } else {
                     _ = try await bare.warm(login)
                     measurement.bare.add(clock.now - start)
+                    measurement.bareCPU += BenchConsoleCommand.processCPUSeconds() - cpu
                 }
             }
             if diagnose {
@@ -124,6 +127,8 @@ struct FlowBench: Sendable {
             Watchdog.progress()
         }
         if diagnose { measurement.bareFreshSession = fresh }
+        measurement.sdkCPU *= 1000 / Double(iterations)
+        measurement.bareCPU *= 1000 / Double(iterations)
         return measurement
     }
 
@@ -137,21 +142,25 @@ struct FlowBench: Sendable {
                 if sdkTurn {
                     let device = devices.appendingPathComponent("cold-\(index + 1)")
                     let app = try BenchApp(device: device, serviceProvider: serviceProvider, names: names)
+                    let cpu = BenchConsoleCommand.processCPUSeconds()
                     let start = clock.now
                     _ = try await check(app) { try await app.configureAndAuthorize() }
                     let elapsed = clock.now - start
                     if index >= 0 {
                         measurement.sdk.add(elapsed)
+                        measurement.sdkCPU += BenchConsoleCommand.processCPUSeconds() - cpu
                         sdkTrips += await app.roundTrips()
                     }
                     try? FileManager.default.removeItem(at: device)
                 } else {
                     let deviceID = Self.deviceID()
+                    let cpu = BenchConsoleCommand.processCPUSeconds()
                     let start = clock.now
                     let requests = try await bare.cold(deviceID: deviceID).requests
                     let elapsed = clock.now - start
                     if index >= 0 {
                         measurement.bare.add(elapsed)
+                        measurement.bareCPU += BenchConsoleCommand.processCPUSeconds() - cpu
                         bareTrips += requests
                     }
                 }
@@ -160,6 +169,8 @@ struct FlowBench: Sendable {
         }
         measurement.sdkRoundTrips = Double(sdkTrips) / Double(iterations)
         measurement.bareRoundTrips = Double(bareTrips) / Double(iterations)
+        measurement.sdkCPU *= 1000 / Double(iterations)
+        measurement.bareCPU *= 1000 / Double(iterations)
         return measurement
     }
 
@@ -184,6 +195,11 @@ struct FlowBench: Sendable {
             guard index >= 2 else { continue }
             var steps: [(String, Double)] = []
             for event in collected.events where event.timestamp <= end {
+                if case .httpExchange(let exchange) = event.kind {
+                    // When the request left: the answer's time less the exchange's duration.
+                    steps.append(("  (sent \(URL(string: exchange.url)?.lastPathComponent ?? "?"))",
+                                  event.timestamp.timeIntervalSince(start) * 1000 - exchange.durationMs))
+                }
                 steps.append((Self.describe(event.kind), event.timestamp.timeIntervalSince(start) * 1000))
             }
             steps.append(("setToken returned to the caller", end.timeIntervalSince(start) * 1000))

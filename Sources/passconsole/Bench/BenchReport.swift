@@ -32,6 +32,10 @@ struct FlowMeasurement: Sendable {
     /// Round trips per flow (total requests / flows counted), SDK and bare.
     var sdkRoundTrips = 0.0
     var bareRoundTrips = 0.0
+    /// CPU time of this process (all threads: URLSession's, the SDK's storage writer…) per timed flow, in ms: what
+    /// each client costs the machine, beside how long it takes.
+    var sdkCPU = 0.0
+    var bareCPU = 0.0
 
     static let ratioTarget = 1.10
 
@@ -47,6 +51,7 @@ struct BenchFlowReport: Encodable {
         var medianMs: Double
         var p90Ms: Double
         var roundTrips: Double
+        var cpuMs: Double?
     }
 
     struct Flow: Encodable {
@@ -71,12 +76,13 @@ struct BenchFlowReport: Encodable {
         self.loadAverage = loadAverage
         self.cores = ProcessInfo.processInfo.activeProcessorCount
         self.flows = flows.map { flow in
-            func client(_ samples: Samples, _ roundTrips: Double) -> Client {
+            func client(_ samples: Samples, _ roundTrips: Double, _ cpu: Double? = nil) -> Client {
                 Client(iterations: samples.milliseconds.count, medianMs: Self.round(samples.median), p90Ms: Self.round(samples.p90),
-                       roundTrips: roundTrips)
+                       roundTrips: roundTrips, cpuMs: cpu.map(Self.round))
             }
             return Flow(
-                name: flow.name, sdk: client(flow.sdk, flow.sdkRoundTrips), bare: client(flow.bare, flow.bareRoundTrips),
+                name: flow.name, sdk: client(flow.sdk, flow.sdkRoundTrips, flow.sdkCPU),
+                bare: client(flow.bare, flow.bareRoundTrips, flow.bareCPU),
                 bareFreshSession: flow.bareFreshSession.map { client($0, flow.bareRoundTrips) },
                 ratio: Self.round(flow.ratio), overheadMs: Self.round(flow.sdk.median - flow.bare.median),
                 ratioTarget: FlowMeasurement.ratioTarget, ratioMet: flow.ratioMet, roundTripsMet: flow.roundTripsMet)
@@ -93,15 +99,18 @@ struct BenchFlowReport: Encodable {
 
     func markdown(_ measurements: [FlowMeasurement]) -> String {
         var lines = [
-            "| Flow | Client | n | median ms | p90 ms | round trips |",
-            "| --- | --- | ---: | ---: | ---: | ---: |",
+            "| Flow | Client | n | median ms | p90 ms | round trips | client CPU ms/flow |",
+            "| --- | --- | ---: | ---: | ---: | ---: | ---: |",
         ]
         for flow in measurements {
-            var rows = [("AccessEnabler", flow.sdk, flow.sdkRoundTrips), ("bare URLSession", flow.bare, flow.bareRoundTrips)]
-            if let fresh = flow.bareFreshSession { rows.append(("bare, new URLSession per request (diagnostic)", fresh, flow.bareRoundTrips)) }
-            for (client, samples, trips) in rows {
+            var rows: [(String, Samples, Double, Double?)] = [
+                ("AccessEnabler", flow.sdk, flow.sdkRoundTrips, flow.sdkCPU), ("bare URLSession", flow.bare, flow.bareRoundTrips, flow.bareCPU),
+            ]
+            if let fresh = flow.bareFreshSession { rows.append(("bare, new URLSession per request (diagnostic)", fresh, flow.bareRoundTrips, nil)) }
+            for (client, samples, trips, cpu) in rows {
                 lines.append("| \(flow.title) | \(client) | \(samples.milliseconds.count) | \(Self.format(samples.median)) | "
-                    + "\(Self.format(samples.p90)) | \(Self.format(trips, digits: trips == trips.rounded() ? 0 : 2)) |")
+                    + "\(Self.format(samples.p90)) | \(Self.format(trips, digits: trips == trips.rounded() ? 0 : 2)) | "
+                    + "\(cpu.map { Self.format($0) } ?? "–") |")
             }
         }
         lines.append("")
@@ -110,7 +119,8 @@ struct BenchFlowReport: Encodable {
             lines.append("- \(flow.title): SDK/bare = \(String(format: "%.2f", flow.ratio))× (median, "
                 + "\(String(format: "%+.3f", flow.sdk.median - flow.bare.median)) ms; target ≤ \(target)×: "
                 + "\(flow.ratioMet ? "met" : "NOT MET")); round trips \(Self.format(flow.sdkRoundTrips, digits: 2)) vs "
-                + "\(Self.format(flow.bareRoundTrips, digits: 2)) (target SDK ≤ bare: \(flow.roundTripsMet ? "met" : "NOT MET")).")
+                + "\(Self.format(flow.bareRoundTrips, digits: 2)) (target SDK ≤ bare: \(flow.roundTripsMet ? "met" : "NOT MET")); "
+                + "client CPU \(String(format: "%.2f", flow.bareCPU > 0 ? flow.sdkCPU / flow.bareCPU : 0))× the bare flow's.")
         }
         let load = loadAverage.map { String(format: "%.2f", $0) }.joined(separator: " ")
         lines.append("- \(cores) cores, load average (1/5/15 min) at the end: \(load). Interleaved per iteration, one process, "
