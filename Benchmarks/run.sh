@@ -13,6 +13,7 @@
 #   THREADS   [2]  CONNECTIONS [64]   wrk -t / -c
 #   RESULTS   [Benchmarks/results.md] where the summary table is written (overwritten)
 #   FLOW_ITERATIONS [200]  FLOW_COLD_ITERATIONS [30]   `passconsole bench-flow` warm / cold iterations
+#   FLOW_DELAY_MS [5]  FLOW_DELAY_ITERATIONS [100]    the second bench-flow run, every answer held this long
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -437,6 +438,16 @@ else
     FLOW_TABLE="bench-flow failed: $(tail -n1 "$WORK/flow.err")"
     NOTES+=("SDK flow benchmark not run: $(tail -n1 "$WORK/flow.err").")
 fi
+# The same flows with every answer held ${FLOW_DELAY_MS:-5} ms by the backend (a fault rule), as across a network:
+# context for the loopback figures above, not a replacement for them.
+if "$BIN" bench-flow --backend "$B" --iterations "${FLOW_DELAY_ITERATIONS:-100}" --cold-iterations "${FLOW_COLD_ITERATIONS:-30}" \
+    --answer-delay-ms "${FLOW_DELAY_MS:-5}" >"$WORK/flow-delay.md" 2>"$WORK/flow-delay.err"; then
+    FLOW_DELAY_TABLE=$(<"$WORK/flow-delay.md")
+    sed 's/^/  /' "$WORK/flow-delay.md"
+else
+    cat "$WORK/flow-delay.err" >&2
+    FLOW_DELAY_TABLE="bench-flow --answer-delay-ms failed: $(tail -n1 "$WORK/flow-delay.err")"
+fi
 stop_pid "$BACKEND_PID"
 
 # --- 4. Console history: ingest, page queries at 1M events, live-feed latency (`passconsole bench-console`) ---
@@ -481,6 +492,11 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
         "≤ 1.10 (median) and no more round trips than the bare flow."
     echo
     echo "$FLOW_TABLE"
+    echo
+    echo "The same, with every answer held ${FLOW_DELAY_MS:-5} ms by the backend (\`--answer-delay-ms\`), as a server across a" \
+        "network would: context for the loopback rows, where the round trips take well under a millisecond."
+    echo
+    echo "$FLOW_DELAY_TABLE"
     echo
     echo "### Console history"
     echo

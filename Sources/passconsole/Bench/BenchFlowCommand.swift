@@ -1,6 +1,9 @@
 import AccessEnabler
 import ArgumentParser
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// `passconsole bench-flow`: time to media token through the SDK vs the bare HTTP round trips the same flow needs,
 /// measured in one process and interleaved per iteration (`make bench` runs it; hidden from the help list).
@@ -33,6 +36,11 @@ struct BenchFlowCommand: AsyncParsableCommand {
     @Flag(help: "Warm: also time the bare request with a new URLSession per request, as the SDK's transport makes one.")
     var diagnose = false
 
+    @Option(name: .customLong("answer-delay-ms"), help: ArgumentHelp(
+        "Have the backend hold every answer this many ms (a fault rule set through its /admin/faults, removed at the end), "
+            + "as a server across a network would: the same flows, SDK and bare alike, off loopback's sub-millisecond round trips."))
+    var answerDelayMs = 0
+
     @Flag(help: "Print one JSON object instead of the Markdown table.")
     var json = false
 
@@ -46,13 +54,19 @@ struct BenchFlowCommand: AsyncParsableCommand {
         guard iterations > 0, coldIterations > 0, warmup > 0 else {
             throw ValidationError("--iterations, --cold-iterations and --warmup must be positive.")
         }
+        guard (0...10_000).contains(answerDelayMs) else { throw ValidationError("--answer-delay-ms must be between 0 and 10000.") }
     }
 
     func run() async throws {
         var base = backend
         while base.hasSuffix("/") { base.removeLast() }
-        let bench = FlowBench(serviceProvider: URL(string: base + "/adobe-services")!, names: BenchNames())
+        var bench = FlowBench(serviceProvider: URL(string: base + "/adobe-services")!, names: BenchNames())
         defer { bench.removeDevices() }
+        if answerDelayMs > 0 {
+            try await AnswerDelay.set(answerDelayMs, backend: base)
+            bench.titleSuffix = ", each answer held \(answerDelayMs) ms"
+        }
+        defer { if answerDelayMs > 0 { AnswerDelay.clear(backend: base) } }
         let watchdog = Watchdog.start(seconds: 90)
         defer { watchdog.cancel() }
         do {
@@ -75,6 +89,8 @@ struct FlowBench: Sendable {
     let names: BenchNames
     let bare: BareFlowClient
     let devices: URL
+    /// Added to the flows' titles (`--answer-delay-ms`).
+    var titleSuffix = ""
 
     init(serviceProvider: URL, names: BenchNames) {
         self.serviceProvider = serviceProvider
@@ -91,7 +107,7 @@ struct FlowBench: Sendable {
         _ = try await check(app) { try await app.configureAndAuthorize() }
         let login = try await bare.cold(deviceID: Self.deviceID()).login
 
-        var measurement = FlowMeasurement(name: "warm", title: "warm: authN + authZ cached")
+        var measurement = FlowMeasurement(name: "warm", title: "warm: authN + authZ cached" + titleSuffix)
         let before = await app.roundTrips()
         var bareRequests = 0
         for _ in 0..<warmup {
@@ -133,7 +149,7 @@ struct FlowBench: Sendable {
     }
 
     func cold(iterations: Int) async throws -> FlowMeasurement {
-        var measurement = FlowMeasurement(name: "cold", title: "cold: fresh storage")
+        var measurement = FlowMeasurement(name: "cold", title: "cold: fresh storage" + titleSuffix)
         var sdkTrips = 0, bareTrips = 0
         progress("cold: 1 warm-up + \(iterations) iterations")
         let clock = ContinuousClock()
@@ -280,5 +296,28 @@ enum Watchdog {
             let elapsed = lock.withLock { ContinuousClock.now - when }
             return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         }
+    }
+}
+
+/// `--answer-delay-ms`: a fault rule on the backend holding every answer, set before the flows and removed after.
+enum AnswerDelay {
+    static func set(_ milliseconds: Int, backend: String) async throws {
+        var request = URLRequest(url: URL(string: backend + "/admin/faults/rules")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(#"{"path":"*","latencyMs":\#(milliseconds)}"#.utf8)
+        let (_, response) = try await URLSession.shared.data(for: request)
+        guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
+            throw BareFlowClient.Failure(description: "the backend at \(backend) refused the answer-delay fault rule")
+        }
+    }
+
+    /// Restores the backend's configured faults (best effort: the backend may be gone).
+    static func clear(backend: String) {
+        var request = URLRequest(url: URL(string: backend + "/admin/faults")!)
+        request.httpMethod = "DELETE"
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { _, _, _ in done.signal() }.resume()
+        _ = done.wait(timeout: .now() + 5)
     }
 }
