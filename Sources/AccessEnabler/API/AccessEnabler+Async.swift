@@ -4,6 +4,9 @@ import PassProtocol
 /// The async/await face of ``AccessEnabler``: the same engine, the same flows, delegate callbacks and events; each
 /// method waits for the callback that ends its call and returns its result or throws ``EntitlementError``.
 ///
+/// The delegate hears the same callbacks on its own queue, and an `await` may return just before the delegate's method
+/// has run there (the answer does not wait for the delegate queue); ``settle()`` waits for both.
+///
 /// ```swift
 /// try await enabler.configure("REF30")
 /// let token = try await enabler.authorization(for: "sports")   // the delegate still sees the picker and login
@@ -11,7 +14,7 @@ import PassProtocol
 extension AccessEnabler {
     /// `setRequestor`; returns when `setRequestorComplete` arrives, throws when it reports 0.
     public func configure(_ requestorID: String, serviceProviders: [URL]? = nil) async throws {
-        let result = await run({ await $0.setRequestor(requestorID, serviceProviders: serviceProviders, secret: nil, publicKey: nil) }) {
+        let result = await run({ $0.setRequestor(requestorID, serviceProviders: serviceProviders, secret: nil, publicKey: nil) }) {
             if case .setRequestorComplete = $0 { true } else { false }
         }
         guard case .setRequestorComplete(1) = result else {
@@ -21,14 +24,14 @@ extension AccessEnabler {
 
     /// `checkAuthentication`: true when a valid authentication token exists.
     public func isAuthenticated() async -> Bool {
-        let result = await run({ await $0.submit(.checkAuthentication) }) { if case .setAuthenticationStatus = $0 { true } else { false } }
+        let result = await run({ $0.submit(.checkAuthentication) }) { if case .setAuthenticationStatus = $0 { true } else { false } }
         return result == .setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED)
     }
 
     /// `getAuthentication`: returns once the user is authenticated (the delegate drives the picker and web view).
     /// - Throws: ``EntitlementError`` with the error code of `setAuthenticationStatus(0, code)`.
     public func authenticate(forceAuthn: Bool = false) async throws {
-        let result = await run({ await $0.submit(.getAuthentication(forceAuthn: forceAuthn, data: nil)) }) {
+        let result = await run({ $0.submit(.getAuthentication(forceAuthn: forceAuthn, data: nil)) }) {
             if case .setAuthenticationStatus = $0 { true } else { false }
         }
         if case .setAuthenticationStatus(0, let code) = result {
@@ -39,7 +42,7 @@ extension AccessEnabler {
     /// `getAuthorization`: a short media token for `resource`, logging in first when needed.
     /// - Throws: ``EntitlementError`` with the code and description of `tokenRequestFailed`.
     public func authorization(for resource: String, data: [String: String]? = nil) async throws -> String {
-        let result = await run({ await $0.submit(.getAuthorization(resource: resource, data: data)) }) { callback in
+        let result = await run({ $0.submit(.getAuthorization(resource: resource, data: data)) }) { callback in
             switch callback {
             case .setToken(_, let r), .tokenRequestFailed(let r, _, _): r == resource
             default: false
@@ -55,7 +58,7 @@ extension AccessEnabler {
 
     /// `checkPreauthorizedResources`: the subset of `resources` the user may view.
     public func preauthorized(_ resources: [String]) async -> [String] {
-        let result = await run({ await $0.submit(.checkPreauthorizedResources(resources: resources)) }) {
+        let result = await run({ $0.submit(.checkPreauthorizedResources(resources: resources)) }) {
             if case .preauthorizedResources = $0 { true } else { false }
         }
         if case .preauthorizedResources(let allowed) = result { return allowed }
@@ -63,11 +66,15 @@ extension AccessEnabler {
     }
 
     /// Runs `start` in call order and waits for the first callback `matches` accepts.
+    ///
+    /// When no earlier call is still waiting in the intake, nothing can be overtaken: the caller's task goes to the
+    /// engine itself instead of handing the call to the intake's task and waking it (one thread hop less per call).
     private func run(
-        _ start: @escaping @Sendable (EntitlementEngine) async -> Void,
+        _ start: @escaping @Sendable (isolated EntitlementEngine) -> Void,
         until matches: @escaping @Sendable (EntitlementCallback) -> Bool
     ) async -> EntitlementCallback {
-        await withCheckedContinuation { continuation in
+        if intakeIsEmpty { return await engine.call(start, until: matches) }
+        return await withCheckedContinuation { continuation in
             send { engine in
                 await engine.addWaiter(matches: matches, continuation: continuation)
                 await start(engine)
@@ -91,6 +98,16 @@ struct CallbackWaiter: Sendable {
 }
 
 extension EntitlementEngine {
+    /// Registers a waiter for the callback `matches` accepts, runs `start`, and waits for that callback.
+    func call(_ start: @Sendable (isolated EntitlementEngine) -> Void, until matches: @escaping @Sendable (EntitlementCallback) -> Bool) async
+        -> EntitlementCallback
+    {
+        await withCheckedContinuation { continuation in
+            addWaiter(matches: matches, continuation: continuation)
+            start(self)
+        }
+    }
+
     func addWaiter(matches: @escaping @Sendable (EntitlementCallback) -> Bool, continuation: CheckedContinuation<EntitlementCallback, Never>) {
         waiters.append(CallbackWaiter(matches: matches, continuation: continuation))
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import PassProtocol
+import Synchronization
 
 /// The entitlement SDK: the seeds' `AccessEnabler` API, with the same names and callback order.
 ///
@@ -24,6 +25,8 @@ public final class AccessEnabler: Sendable {
     let dispatcher: CallbackDispatcher
     let broadcaster: EventBroadcaster
     private let intake: AsyncStream<@Sendable (EntitlementEngine) async -> Void>.Continuation
+    /// Calls handed to the intake and not yet run.
+    private let queued = QueuedCalls()
 
     /// Creates the app's AccessEnabler.
     ///
@@ -55,7 +58,17 @@ public final class AccessEnabler: Sendable {
 
     deinit { intake.finish() }
 
-    func send(_ step: @escaping @Sendable (EntitlementEngine) async -> Void) { intake.yield(step) }
+    func send(_ step: @escaping @Sendable (EntitlementEngine) async -> Void) {
+        let queued = queued
+        queued.count.add(1, ordering: .sequentiallyConsistent)
+        intake.yield { engine in
+            await step(engine)
+            queued.count.subtract(1, ordering: .sequentiallyConsistent)
+        }
+    }
+
+    /// Whether every call made so far has been handed to the engine.
+    var intakeIsEmpty: Bool { queued.count.load(ordering: .sequentiallyConsistent) == 0 }
 
     // MARK: - The seeds' API
 
@@ -140,6 +153,11 @@ public final class AccessEnabler: Sendable {
 
     /// The flows' current states, for dashboards.
     public func snapshot() async -> FlowSnapshot { await engine.snapshot() }
+}
+
+/// The number of calls waiting in an AccessEnabler's intake.
+final class QueuedCalls: Sendable {
+    let count = Atomic<Int>(0)
 }
 
 /// The observable state of one AccessEnabler's flows.
