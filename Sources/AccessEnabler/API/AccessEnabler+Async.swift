@@ -1,5 +1,6 @@
 import Foundation
 import PassProtocol
+import Synchronization
 
 /// The async/await face of ``AccessEnabler``: the same engine, the same flows, delegate callbacks and events; each
 /// method waits for the callback that ends its call and returns its result or throws ``EntitlementError``.
@@ -14,7 +15,7 @@ import PassProtocol
 extension AccessEnabler {
     /// `setRequestor`; returns when `setRequestorComplete` arrives, throws when it reports 0.
     public func configure(_ requestorID: String, serviceProviders: [URL]? = nil) async throws {
-        let result = await run({ $0.setRequestor(requestorID, serviceProviders: serviceProviders, secret: nil, publicKey: nil) }) {
+        let result = await run(.setRequestor(requestorID, serviceProviders)) {
             if case .setRequestorComplete = $0 { true } else { false }
         }
         guard case .setRequestorComplete(1) = result else {
@@ -24,14 +25,14 @@ extension AccessEnabler {
 
     /// `checkAuthentication`: true when a valid authentication token exists.
     public func isAuthenticated() async -> Bool {
-        let result = await run({ $0.submit(.checkAuthentication) }) { if case .setAuthenticationStatus = $0 { true } else { false } }
+        let result = await run(.call(.checkAuthentication)) { if case .setAuthenticationStatus = $0 { true } else { false } }
         return result == .setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED)
     }
 
     /// `getAuthentication`: returns once the user is authenticated (the delegate drives the picker and web view).
     /// - Throws: ``EntitlementError`` with the error code of `setAuthenticationStatus(0, code)`.
     public func authenticate(forceAuthn: Bool = false) async throws {
-        let result = await run({ $0.submit(.getAuthentication(forceAuthn: forceAuthn, data: nil)) }) {
+        let result = await run(.call(.getAuthentication(forceAuthn: forceAuthn, data: nil))) {
             if case .setAuthenticationStatus = $0 { true } else { false }
         }
         if case .setAuthenticationStatus(0, let code) = result {
@@ -42,7 +43,7 @@ extension AccessEnabler {
     /// `getAuthorization`: a short media token for `resource`, logging in first when needed.
     /// - Throws: ``EntitlementError`` with the code and description of `tokenRequestFailed`.
     public func authorization(for resource: String, data: [String: String]? = nil) async throws -> String {
-        let result = await run({ $0.submit(.getAuthorization(resource: resource, data: data)) }) { callback in
+        let result = await run(.call(.getAuthorization(resource: resource, data: data))) { callback in
             switch callback {
             case .setToken(_, let r), .tokenRequestFailed(let r, _, _): r == resource
             default: false
@@ -58,7 +59,7 @@ extension AccessEnabler {
 
     /// `checkPreauthorizedResources`: the subset of `resources` the user may view.
     public func preauthorized(_ resources: [String]) async -> [String] {
-        let result = await run({ $0.submit(.checkPreauthorizedResources(resources: resources)) }) {
+        let result = await run(.call(.checkPreauthorizedResources(resources: resources))) {
             if case .preauthorizedResources = $0 { true } else { false }
         }
         if case .preauthorizedResources(let allowed) = result { return allowed }
@@ -68,16 +69,15 @@ extension AccessEnabler {
     /// Runs `start` in call order and waits for the first callback `matches` accepts.
     ///
     /// When no earlier call is still waiting in the intake, nothing can be overtaken: the caller's task goes to the
-    /// engine itself instead of handing the call to the intake's task and waking it (one thread hop less per call).
-    private func run(
-        _ start: @escaping @Sendable (isolated EntitlementEngine) -> Void,
-        until matches: @escaping @Sendable (EntitlementCallback) -> Bool
-    ) async -> EntitlementCallback {
+    /// engine itself and runs the call's operation there, in its turn, instead of handing it to the intake's task and
+    /// then to a task of its own (two thread hops less per call). The operation then runs on the caller's task:
+    /// cancelling that task cancels its HTTP requests, and the call ends with the failure's callback.
+    private func run(_ start: AsyncStart, until matches: @escaping @Sendable (EntitlementCallback) -> Bool) async -> EntitlementCallback {
         if intakeIsEmpty { return await engine.call(start, until: matches) }
         return await withCheckedContinuation { continuation in
             send { engine in
-                await engine.addWaiter(matches: matches, continuation: continuation)
-                await start(engine)
+                await engine.addWaiter(matches: matches) { continuation.resume(returning: $0) }
+                await engine.begin(start)
             }
         }
     }
@@ -91,31 +91,76 @@ extension AccessEnabler {
     }
 }
 
+/// What an async call starts on the engine.
+enum AsyncStart: Sendable {
+    case setRequestor(String, [URL]?)
+    case call(PendingCall)
+}
+
 /// A caller of the async API waiting for the callback that ends its call.
 struct CallbackWaiter: Sendable {
     let matches: @Sendable (EntitlementCallback) -> Bool
-    let continuation: CheckedContinuation<EntitlementCallback, Never>
+    let resume: @Sendable (EntitlementCallback) -> Void
+}
+
+/// The callback an inline async call waits for: it may arrive before the caller starts waiting (while the call's own
+/// operation still runs on the caller's task).
+final class AnswerBox: Sendable {
+    private let state = Mutex<(answer: EntitlementCallback?, waiting: CheckedContinuation<EntitlementCallback, Never>?)>((nil, nil))
+
+    func set(_ answer: EntitlementCallback) {
+        let waiting = state.withLock { state -> CheckedContinuation<EntitlementCallback, Never>? in
+            defer { state.waiting = nil }
+            if state.waiting == nil { state.answer = answer }
+            return state.waiting
+        }
+        waiting?.resume(returning: answer)
+    }
+
+    var value: EntitlementCallback {
+        get async {
+            await withCheckedContinuation { continuation in
+                let ready = state.withLock { state -> EntitlementCallback? in
+                    if state.answer == nil { state.waiting = continuation }
+                    return state.answer
+                }
+                if let ready { continuation.resume(returning: ready) }
+            }
+        }
+    }
 }
 
 extension EntitlementEngine {
-    /// Registers a waiter for the callback `matches` accepts, runs `start`, and waits for that callback.
-    func call(_ start: @Sendable (isolated EntitlementEngine) -> Void, until matches: @escaping @Sendable (EntitlementCallback) -> Bool) async
-        -> EntitlementCallback
-    {
-        await withCheckedContinuation { continuation in
-            addWaiter(matches: matches, continuation: continuation)
-            start(self)
+    /// The async API's inline call: registers the waiter, runs the call's operation on the caller's task in its turn,
+    /// and waits for the callback `matches` accepts.
+    func call(_ start: AsyncStart, until matches: @escaping @Sendable (EntitlementCallback) -> Bool) async -> EntitlementCallback {
+        let answer = AnswerBox()
+        addWaiter(matches: matches) { answer.set($0) }
+        switch start {
+        case .setRequestor(let requestorID, let serviceProviders):
+            setRequestor(requestorID, serviceProviders: serviceProviders, secret: nil, publicKey: nil)
+        case .call(let call): await submitInline(call)
+        }
+        return await answer.value
+    }
+
+    /// The async API's call through the intake: the operation is enqueued as the sync API's are.
+    func begin(_ start: AsyncStart) {
+        switch start {
+        case .setRequestor(let requestorID, let serviceProviders):
+            setRequestor(requestorID, serviceProviders: serviceProviders, secret: nil, publicKey: nil)
+        case .call(let call): submit(call)
         }
     }
 
-    func addWaiter(matches: @escaping @Sendable (EntitlementCallback) -> Bool, continuation: CheckedContinuation<EntitlementCallback, Never>) {
-        waiters.append(CallbackWaiter(matches: matches, continuation: continuation))
+    func addWaiter(matches: @escaping @Sendable (EntitlementCallback) -> Bool, resume: @escaping @Sendable (EntitlementCallback) -> Void) {
+        waiters.append(CallbackWaiter(matches: matches, resume: resume))
     }
 
     /// Hands `callback` (unredacted) to the first waiter that wants it.
     func resumeWaiter(with callback: EntitlementCallback) {
         guard let index = waiters.firstIndex(where: { $0.matches(callback) }) else { return }
-        let continuation = waiters.remove(at: index).continuation
-        writer.afterWrites { continuation.resume(returning: callback) }
+        let resume = waiters.remove(at: index).resume
+        writer.afterWrites { resume(callback) }
     }
 }

@@ -137,14 +137,27 @@ extension EntitlementEngine {
 
     /// An entitlement call from the app: runs now, waits for `setRequestor`, or fails because there is no requestor.
     func submit(_ call: PendingCall) {
+        if let operation = accept(call) { enqueue(operation) }
+    }
+
+    /// ``submit(_:)`` for the async API: the operation runs on the caller's task, in its turn.
+    func submitInline(_ call: PendingCall) async {
+        if let operation = accept(call) { await runInOrder(operation) }
+    }
+
+    /// Records the call and asks the requestor machine what to do: the operation to run, or nil while it waits for
+    /// `setRequestor`.
+    private func accept(_ call: PendingCall) -> (@Sendable () async -> Void)? {
         emit(.apiCall(name: call.name, arguments: call.arguments))
         let before = requestorMachine.description
         let action = requestorMachine.call(call)
         transition("requestor", from: before, to: requestorMachine.description)
         switch action {
-        case .run(let call): enqueue { await self.perform(call) }
-        case .enqueue: logger.debug("\(call.name) queued until setRequestor completes")
-        case .fail(let call): enqueue { await self.refuse(call) }
+        case .run(let call): return { await self.perform(call) }
+        case .enqueue:
+            logger.debug("\(call.name) queued until setRequestor completes")
+            return nil
+        case .fail(let call): return { await self.refuse(call) }
         }
     }
 

@@ -33,7 +33,8 @@ actor EntitlementEngine {
     var sequence = 0
     /// Async-API callers waiting for their callback.
     var waiters: [CallbackWaiter] = []
-    private var tail: Task<Void, Never>?
+    /// Operation tickets: operations run one at a time, in the order their tickets were taken.
+    private var turns = OperationTurns()
     var pollTask: Task<Void, Never>?
     var transport: HTTPTransport?
 
@@ -53,21 +54,29 @@ actor EntitlementEngine {
 
     // MARK: - Ordering
 
-    /// Runs `operation` after every operation enqueued before it.
+    /// Runs `operation` in a task of its own after every operation enqueued before it.
     func enqueue(_ operation: @escaping @Sendable () async -> Void) {
-        let previous = tail
-        tail = Task {
-            await previous?.value
-            await operation()
-        }
+        let ticket = turns.take()
+        Task { await self.run(ticket, operation) }
     }
 
-    /// Waits until every operation enqueued so far has finished (tests and the async API use it).
+    /// Runs `operation` on the calling task, after every operation enqueued before it (the async API's calls: the
+    /// caller waits anyway, so no task is made and woken for it).
+    func runInOrder(_ operation: () async -> Void) async {
+        await run(turns.take(), operation)
+    }
+
+    private func run(_ ticket: Int, _ operation: () async -> Void) async {
+        if !turns.isNext(ticket) { await withCheckedContinuation { turns.wait(ticket, $0) } }
+        await operation()
+        turns.finish(ticket)
+    }
+
+    /// Waits until every operation enqueued so far, and any enqueued meanwhile, has finished (tests and the async API
+    /// use it).
     func settle() async {
-        while let current = tail {
-            await current.value
-            if tail == current { return }
-        }
+        guard !turns.isIdle else { return }
+        await withCheckedContinuation { turns.waitForIdle($0) }
     }
 
     // MARK: - Events and callbacks

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import PassBackend
 import PassProtocol
 import Testing
 
@@ -39,6 +40,27 @@ import Testing
                 try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
                 #expect(await app.enabler.isAuthenticated())
             }
+        }
+    }
+
+    @Test func anAsyncCallWaitsForTheOperationStillRunning() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            try await app.enabler.configure("REF30", serviceProviders: [fixture.serviceProvider])
+            try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
+            app.delegate.clear()
+            fixture.service.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: 400, remaining: 1)]
+            app.enabler.getAuthorization("kids")
+            // The call has left the intake and its operation waits on the slow answer; an async call made now runs on
+            // the caller's task, but only in its turn: after the authorization.
+            try await Task.sleep(for: .milliseconds(100))
+            let preauthorized = await app.enabler.preauthorized(["kids", "sports"])
+            #expect(preauthorized == ["kids"])
+            await app.enabler.settle()
+            let names = app.delegate.main.map(\.name)
+            let token = try #require(names.firstIndex(of: "setToken"), "getAuthorization ended with setToken")
+            let answer = try #require(names.firstIndex(of: "preauthorizedResources"))
+            #expect(token < answer, "the async call overtook the running authorization: \(names)")
         }
     }
 
