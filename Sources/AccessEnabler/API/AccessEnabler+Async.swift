@@ -6,7 +6,9 @@ import Synchronization
 /// method waits for the callback that ends its call and returns its result or throws ``EntitlementError``.
 ///
 /// The delegate hears the same callbacks on its own queue, and an `await` may return just before the delegate's method
-/// has run there (the answer does not wait for the delegate queue); ``settle()`` waits for both.
+/// has run there (the answer does not wait for the delegate queue); ``settle()`` waits for both. Cancelling the task
+/// that awaits a call while the call's own requests are out cancels them: the call throws, and the delegate hears the
+/// failure's callback. A call waiting on the user (the picker, the login page) keeps waiting.
 ///
 /// ```swift
 /// try await enabler.configure("REF30")

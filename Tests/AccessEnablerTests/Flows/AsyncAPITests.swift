@@ -64,6 +64,25 @@ import Testing
         }
     }
 
+    @Test func cancellingTheWaitingTaskEndsTheCallWithAFailure() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            try await app.enabler.configure("REF30", serviceProviders: [fixture.serviceProvider])
+            try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
+            fixture.service.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: 5000, remaining: 1)]
+            let started = ContinuousClock.now
+            let call = Task { try await app.enabler.authorization(for: "kids") }
+            try await Task.sleep(for: .milliseconds(200))
+            call.cancel()
+            await #expect(throws: EntitlementError.self) { try await call.value }
+            #expect(ContinuousClock.now - started < .seconds(4), "the cancelled request was not waited out")
+            await app.enabler.settle()
+            #expect(app.delegate.main.contains { $0.name == "tokenRequestFailed" }, "the delegate hears how the call ended")
+            // The SDK goes on working: the next call is answered.
+            #expect(try await app.enabler.authorization(for: "kids").hasPrefix("<signatureInfo>"))
+        }
+    }
+
     @Test func configureThrowsForAnUnknownRequestor() async throws {
         try await SDKFixture.with { fixture in
             let app = try fixture.app()
