@@ -70,18 +70,12 @@ extension AccessEnabler {
 
     /// Runs `start` in call order and waits for the first callback `matches` accepts.
     ///
-    /// When no earlier call is still waiting in the intake, nothing can be overtaken: the caller's task goes to the
-    /// engine itself and runs the call's operation there, in its turn, instead of handing it to the intake's task and
-    /// then to a task of its own (two thread hops less per call). The operation then runs on the caller's task:
-    /// cancelling that task cancels its HTTP requests, and the call ends with the failure's callback.
+    /// The call's operation runs on the caller's task, in its turn among the engine's operations (no task is made and
+    /// woken for it): cancelling the caller cancels the call's requests. Calls made before it and still in the intake
+    /// are let through first, so it never overtakes them.
     private func run(_ start: AsyncStart, until matches: @escaping @Sendable (EntitlementCallback) -> Bool) async -> EntitlementCallback {
-        if intakeIsEmpty { return await engine.call(start, until: matches) }
-        return await withCheckedContinuation { continuation in
-            send { engine in
-                await engine.addWaiter(matches: matches) { continuation.resume(returning: $0) }
-                await engine.begin(start)
-            }
-        }
+        if !intakeIsEmpty { await withCheckedContinuation { continuation in send { _ in continuation.resume() } } }
+        return await engine.call(start, until: matches)
     }
 
     static func code(_ raw: String?) -> EntitlementError.Code {
@@ -144,15 +138,6 @@ extension EntitlementEngine {
         case .call(let call): await submitInline(call)
         }
         return await answer.value
-    }
-
-    /// The async API's call through the intake: the operation is enqueued as the sync API's are.
-    func begin(_ start: AsyncStart) {
-        switch start {
-        case .setRequestor(let requestorID, let serviceProviders):
-            setRequestor(requestorID, serviceProviders: serviceProviders, secret: nil, publicKey: nil)
-        case .call(let call): submit(call)
-        }
     }
 
     func addWaiter(matches: @escaping @Sendable (EntitlementCallback) -> Bool, resume: @escaping @Sendable (EntitlementCallback) -> Void) {
