@@ -95,13 +95,13 @@ public final class AccessEnabler: Sendable {
     }
 
     /// The user picked an MVPD (`nil`: cancel — flow reset, this Programmer's MVPD erased).
-    public func setSelectedProvider(_ mvpdID: String?) { send { engine in await engine.enqueueAndWait { await engine.setSelectedProvider(mvpdID) } } }
+    public func setSelectedProvider(_ mvpdID: String?) { send { engine in await engine.runInOrder { await engine.setSelectedProvider(mvpdID) } } }
 
     /// Asks for the current Programmer's selected MVPD → `selectedProvider`.
-    public func getSelectedProvider() { send { engine in await engine.enqueueAndWait { await engine.getSelectedProvider() } } }
+    public func getSelectedProvider() { send { engine in await engine.runInOrder { await engine.getSelectedProvider() } } }
 
     /// The web view reached the redirect URL (`adobepass://ios.app` or the app's scheme): finish login or logout.
-    public func handleExternalURL(_ url: String) { send { engine in await engine.enqueueAndWait { await engine.handleExternalURL(url) } } }
+    public func handleExternalURL(_ url: String) { send { engine in await engine.runInOrder { await engine.handleExternalURL(url) } } }
 
     /// Authorizes without starting a login: not authenticated → `tokenRequestFailed(User Not Authenticated Error)`.
     public func checkAuthorization(_ resource: String, withData data: [String: String]? = nil) {
@@ -170,11 +170,6 @@ public struct FlowSnapshot: Codable, Sendable, Equatable {
 }
 
 extension EntitlementEngine {
-    func enqueueAndWait(_ operation: @escaping @Sendable () async -> Void) async {
-        enqueue(operation)
-        await settle()
-    }
-
     func snapshot() -> FlowSnapshot {
         FlowSnapshot(
             requestorID: requestor?.id ?? pendingRequestorID, requestor: requestorMachine.description,

@@ -60,9 +60,10 @@ actor EntitlementEngine {
         Task { await self.run(ticket, operation) }
     }
 
-    /// Runs `operation` on the calling task, after every operation enqueued before it (the async API's calls: the
-    /// caller waits anyway, so no task is made and woken for it).
-    func runInOrder(_ operation: () async -> Void) async {
+    /// Runs `operation` on the calling task, after every operation enqueued before it (the async API's calls, and the
+    /// intake's calls that hold the intake until they are done: the caller waits anyway, so no task is made and woken
+    /// for it).
+    func runInOrder(_ operation: @Sendable () async -> Void) async {
         await run(turns.take(), operation)
     }
 
