@@ -96,7 +96,7 @@ enum AsyncStart: Sendable {
 /// A caller of the async API waiting for the callback that ends its call.
 struct CallbackWaiter: Sendable {
     let matches: @Sendable (EntitlementCallback) -> Bool
-    let resume: @Sendable (EntitlementCallback) -> Void
+    let answer: AnswerBox
 }
 
 /// The callback an inline async call waits for: it may arrive before the caller starts waiting (while the call's own
@@ -131,7 +131,7 @@ extension EntitlementEngine {
     /// and waits for the callback `matches` accepts.
     func call(_ start: AsyncStart, until matches: @escaping @Sendable (EntitlementCallback) -> Bool) async -> EntitlementCallback {
         let answer = AnswerBox()
-        addWaiter(matches: matches) { answer.set($0) }
+        waiters.append(CallbackWaiter(matches: matches, answer: answer))
         switch start {
         case .setRequestor(let requestorID, let serviceProviders):
             setRequestor(requestorID, serviceProviders: serviceProviders, secret: nil, publicKey: nil)
@@ -140,14 +140,10 @@ extension EntitlementEngine {
         return await answer.value
     }
 
-    func addWaiter(matches: @escaping @Sendable (EntitlementCallback) -> Bool, resume: @escaping @Sendable (EntitlementCallback) -> Void) {
-        waiters.append(CallbackWaiter(matches: matches, resume: resume))
-    }
-
     /// Hands `callback` (unredacted) to the first waiter that wants it.
     func resumeWaiter(with callback: EntitlementCallback) {
         guard let index = waiters.firstIndex(where: { $0.matches(callback) }) else { return }
-        let resume = waiters.remove(at: index).resume
-        writer.afterWrites { resume(callback) }
+        let answer = waiters.remove(at: index).answer
+        writer.afterWrites { answer.set(callback) }
     }
 }
