@@ -124,7 +124,7 @@ public enum FormEncoding {
 
     /// `+` as a space and `%XX` escapes decoded, byte by byte; nil for a malformed escape or bytes that are not
     /// UTF-8 (as Foundation's `removingPercentEncoding`, which was several times slower on token-sized values).
-    static func unescape(_ part: Substring) -> String? {
+    private static func unescape(_ part: Substring) -> String? {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(part.utf8.count)
         var iterator = part.utf8.makeIterator()
