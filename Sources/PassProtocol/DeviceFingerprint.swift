@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 
 /// Binds tokens to a device: the value the backend writes into `simpleTokenFingerprint`.
 ///
@@ -16,13 +15,10 @@ public enum DeviceFingerprint: Sendable {
     ///
     /// The last device's fingerprint is kept: an app checks its tokens against its one device ID on every call.
     public static func make(deviceID: String) -> String {
-        if let hit = last.withLock({ $0?.deviceID == deviceID ? $0?.fingerprint : nil }) { return hit }
-        let fingerprint = SHA256.hash(data: Data((salt + deviceID).utf8)).hexString
-        last.withLock { $0 = (deviceID, fingerprint) }
-        return fingerprint
+        last.value(for: deviceID) { SHA256.hash(data: Data((salt + $0).utf8)).hexString }
     }
 
-    private static let last = Mutex<(deviceID: String, fingerprint: String)?>(nil)
+    private static let last = LastValueCache<String, String>()
 }
 
 extension AuthNToken {

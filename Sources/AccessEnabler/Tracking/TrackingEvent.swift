@@ -1,6 +1,5 @@
 import Crypto
 import Foundation
-import Synchronization
 import PassProtocol
 
 /// The event types of `sendTrackingData` (spec §3.5, §4), with the seeds' names as raw values.
@@ -49,11 +48,8 @@ struct TrackingData: Sendable {
     private func hashed(_ guid: String?) -> String {
         guard let guid, !guid.isEmpty else { return none }
         // The same GUID is reported on every authorization of a login: the last one's hash is kept.
-        if let hit = Self.lastHashed.withLock({ $0?.guid == guid ? $0?.hash : nil }) { return hit }
-        let hash = Insecure.MD5.hash(data: Data(guid.utf8)).hexString
-        Self.lastHashed.withLock { $0 = (guid, hash) }
-        return hash
+        return Self.lastHashed.value(for: guid) { Insecure.MD5.hash(data: Data($0.utf8)).hexString }
     }
 
-    private static let lastHashed = Mutex<(guid: String, hash: String)?>(nil)
+    private static let lastHashed = LastValueCache<String, String>()
 }
