@@ -48,17 +48,6 @@ extension StorageFile {
     }
 }
 
-extension StorageFile {
-    /// Creates the document's folder and lock file, if missing, so that a later ``write(_:)`` or ``update(_:)`` only
-    /// writes the document (on a fresh device, folder and lock file creation cost as much as the write itself).
-    /// The document itself is not created.
-    ///
-    /// - Throws: ``StorageError`` as ``write(_:)`` does for the folder and the lock.
-    public func prepare() throws(StorageError) {
-        try FileLock(for: self).unlock()
-    }
-}
-
 // MARK: - The lock
 
 /// An exclusive `flock` on a document's sidecar lock file, held until ``unlock()``.

@@ -144,6 +144,6 @@ extension EntitlementEngine {
     func resumeWaiter(with callback: EntitlementCallback) {
         guard let index = waiters.firstIndex(where: { $0.matches(callback) }) else { return }
         let answer = waiters.remove(at: index).answer
-        writer.afterWrites { answer.set(callback) }
+        answer.set(callback)
     }
 }

@@ -135,9 +135,10 @@ public final class AccessEnabler: Sendable {
     /// Every event from now on (with `replay`, the recent ones first). One stream per caller.
     public func events(replay: Bool = false) -> AsyncStream<EntitlementEvent> { broadcaster.subscribe(replay: replay) }
 
-    /// Blocks until the storage changes made so far are on disk. Callbacks already wait for them; a tool that reads
-    /// the storage files beside a running app (the console) calls this first.
-    public func waitForStorageWrites() { engine.writer.drainNow() }
+    /// Blocks until the storage changes made so far are on disk. They land on their own when the call that made them
+    /// is done (at the latest 50 ms after the change); a tool that reads the storage files beside a running app (the
+    /// console), or an app about to hand its storage to another process, calls this first.
+    public func waitForStorageWrites() { engine.writer.flushNow() }
 
     /// Waits until every call made so far has been handled and its callbacks delivered.
     public func settle() async {

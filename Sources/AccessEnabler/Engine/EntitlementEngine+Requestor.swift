@@ -12,7 +12,6 @@ extension EntitlementEngine {
         transition("requestor", from: before, to: requestorMachine.description)
         let bases = serviceProviders.flatMap { $0.isEmpty ? nil : $0 } ?? [configuration.defaultServiceProvider]
         let clients = bases.map { client(base: $0) }
-        writer.prepare()
         Task { await self.configure(requestorID: requestorID, clients: clients) }
     }
 
@@ -50,6 +49,7 @@ extension EntitlementEngine {
             callback(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_ERROR))
             for call in draining { enqueue { await self.refuse(call) } }
         }
+        writer.flushSoon()  // a passive authentication's token
     }
 
     /// Warns with `CFG100` when the device's clock and the service's (its answer's `Date`) disagree by more than

@@ -14,7 +14,7 @@ actor EntitlementEngine {
     let logger: Logger
     let sessionID = UUID()
     let store: TokenStore
-    /// Writes the flows' storage changes behind them; callbacks wait for it (see ``StorageWriter``).
+    /// Writes the flows' storage changes behind them, when an operation ends (see ``StorageWriter``).
     let writer: StorageWriter
 
     var requestorMachine = RequestorStateMachine()
@@ -45,7 +45,7 @@ actor EntitlementEngine {
         self.logger = logger
         let store = TokenStore(file: configuration.storage, domain: configuration.storageDomain)
         self.store = store
-        writer = StorageWriter(store: store)
+        writer = StorageWriter.shared(for: store)
     }
 
     var platform: Platform { configuration.app.platform }
@@ -71,6 +71,7 @@ actor EntitlementEngine {
         if !turns.isNext(ticket) { await withCheckedContinuation { turns.wait(ticket, $0) } }
         await operation()
         turns.finish(ticket)
+        writer.flushSoon()  // what the operation stored lands now, in one write, behind its last callback
     }
 
     /// Waits until every operation enqueued so far, and any enqueued meanwhile, has finished (tests and the async API
@@ -103,8 +104,7 @@ actor EntitlementEngine {
     func callback(_ callback: EntitlementCallback, mvpd: String? = nil) {
         emit(.callback(callback: callback), mvpd: mvpd)
         if case .sendTrackingData(let event, let data) = callback { emit(.tracking(event: event, data: data), mvpd: mvpd) }
-        let dispatcher = dispatcher
-        writer.afterWrites { dispatcher.deliver(callback) }
+        dispatcher.deliver(callback)
         resumeWaiter(with: callback)
     }
 
@@ -146,15 +146,15 @@ actor EntitlementEngine {
     }
 
     /// Changes the stored tokens and records what changed (nothing is recorded or written when nothing changed). The
-    /// engine reads the change at once; the file is written behind the flow, and callbacks wait until it landed. A
-    /// failed write leaves the last good state on disk and is reported as a `storage` error.
+    /// engine (and every other AccessEnabler of this process on the same storage) reads the change at once; the file
+    /// is written when the operation ends (``StorageWriter``). A failed write leaves the last good state on disk and is
+    /// reported as a `storage` error.
     func updateStorage(_ what: String, mvpd: String? = nil, _ change: @escaping @Sendable (inout TokenStorage) -> Void) {
-        guard let after = loadStorage().changed(by: change) else { return }
-        emit(.storageChanged(domain: store.domain, change: what), mvpd: mvpd)
         let domain = store.domain
-        writer.write(expected: after, change) { [weak self] error in
+        let changed = writer.write(change, current: loadStorage()) { [weak self] error in
             Task { await self?.fail("storage", "Token storage (\(domain)) could not be written (\(what)): \(error)") }
         }
+        if changed != nil { emit(.storageChanged(domain: domain, change: what), mvpd: mvpd) }
     }
 
     /// ``updateStorage(_:mvpd:_:)`` written before it returns, for the rules whose outcome decides what happens next

@@ -1,88 +1,159 @@
 import Foundation
 import Synchronization
 
-/// Writes the token storage behind the flows, in order, on one serial queue.
+/// Writes one token-storage file behind the flows, the way the platform's own stores do (`UserDefaults`, the
+/// pasteboard): a change is seen at once by every AccessEnabler of this process on that file and lands on disk a
+/// moment later, several changes in one write.
 ///
-/// A flow's change (a token stored, a bucket cleared) is applied at once to what the engine reads next
-/// (``expected``) and written to the file — locked read-modify-write, `fsync`, atomic replace, see ``TokenStore`` —
-/// while the flow goes on to its next round trip. What the app is told waits for the disk: callbacks and async-API
-/// answers pass through ``afterWrites(_:)``, so an app that hears `setAuthenticationStatus(1)` or `setToken` (and
-/// exits, or starts a second app on the same storage) finds the token on disk. A crash before the write lands
-/// leaves the last good state, as it always did.
+/// - A flow's change (a token stored, a bucket cleared) is applied at once to ``expected``, what the engines read
+///   next, and kept as pending.
+/// - Pending changes land together — locked read-modify-write, `fsync`, atomic replace, see ``TokenStore`` — when
+///   the engine's operation ends (``flushSoon()``: after `setToken`, not between the round trips that lead to it),
+///   and at the latest ``deadline`` after the first of them (a long operation, a tvOS poll).
+/// - ``flushNow()`` (the console before it reads a device's files, `AccessEnabler.waitForStorageWrites()`),
+///   ``drain()`` (`settle()`) and the rules that must see the file (``writeNow(_:)``) land them first; so does the
+///   end of the process (`atexit`) and the last AccessEnabler on the file going away.
+///
+/// Callbacks do not wait for the disk. A crash before a write lands loses the newest changes and leaves the last
+/// good state, as a crash during a write always did.
 final class StorageWriter: Sendable {
     let store: TokenStore
+    /// How long a change may stay pending while an operation is still running.
+    let deadline: Duration
     private let queue: DispatchQueue
 
+    /// A change waiting for the file, with who hears that it did not land.
+    private struct Change {
+        var apply: @Sendable (inout TokenStorage) -> Void
+        var failed: @Sendable (any Error) -> Void
+    }
+
     private struct State {
-        /// Writes queued and not yet landed.
-        var writes = 0
-        /// Callbacks waiting behind writes.
-        var waiting = 0
-        /// The storage once the queued writes land, as this app sees it; nil when none is queued.
+        /// Changes not yet handed to the file, oldest first.
+        var pending: [Change] = []
+        /// Changes handed to the file and not yet landed.
+        var inFlight = 0
+        /// The storage once every pending and in-flight change landed, as this process sees it; nil when none is
+        /// (the file is the truth: another app may change it).
         var expected: TokenStorage?
+        /// A deadline write is scheduled.
+        var deadlineSet = false
     }
     private let state = Mutex(State())
 
-    init(store: TokenStore) {
+    private init(store: TokenStore, deadline: Duration) {
         self.store = store
-        // Default QoS, not `.background`: callbacks and async answers wait for this queue, so it is on the flow's
-        // critical path. On Linux `.background` runs the queue's thread at nice 10; with the CPUs busy it got a tenth
-        // of a core and held setToken for 12 ms behind a 1 ms write (priority inversion).
+        self.deadline = deadline
+        // Default QoS, not `.background`: `drain()` and `writeNow` wait for this queue. On Linux `.background` runs the
+        // thread at nice 10; with the CPUs busy it got a tenth of a core (priority inversion).
         queue = DispatchQueue(label: "AccessEnabler.storage.\(store.domain)")
     }
 
-    /// The storage as it will be once the queued writes land; nil when nothing is queued (the file is the truth).
+    deinit { landPending() }
+
+    // MARK: - One writer per file
+
+    /// The writers alive in this process, by file path: two AccessEnablers on one storage (two apps of a team in one
+    /// test process, the console's simulated apps) share one, so each reads the other's pending changes.
+    private static let writers = Mutex<[String: WeakWriter]>([:])
+    private struct WeakWriter { weak var writer: StorageWriter? }
+
+    /// The process's writer for `store`'s file, made on first use.
+    static func shared(for store: TokenStore, deadline: Duration = .milliseconds(50)) -> StorageWriter {
+        _ = registerExitFlush
+        return writers.withLock { writers in
+            if let writer = writers[store.file.path]?.writer { return writer }
+            writers = writers.filter { $0.value.writer != nil }
+            let writer = StorageWriter(store: store, deadline: deadline)
+            writers[store.file.path] = WeakWriter(writer: writer)
+            return writer
+        }
+    }
+
+    /// Lands every writer's pending changes when the process exits normally (a command-line tool that calls `exit`).
+    private static let registerExitFlush: Void = {
+        atexit {
+            let alive = StorageWriter.writers.withLock { $0.values.compactMap(\.writer) }
+            for writer in alive { writer.flushNow() }
+        }
+    }()
+
+    // MARK: - Changes
+
+    /// The storage as it will be once the pending changes land; nil when none is pending (the file is the truth).
     var expected: TokenStorage? { state.withLock { $0.expected } }
 
-    /// Queues `change` for the file; `expected` is the storage after it, which reads see until the write lands.
-    /// `failed` hears why the write did not land (the file keeps its last good state).
+    /// Applies `change` to what this process sees and queues it for the file. `current` is the storage as the caller
+    /// read it (used when nothing is pending). Returns the storage after the change, or nil when the change leaves it
+    /// as it is (nothing is queued). `failed` hears why the write did not land (the file keeps its last good state).
     func write(
-        expected: TokenStorage, _ change: @escaping @Sendable (inout TokenStorage) -> Void, failed: @escaping @Sendable (any Error) -> Void
-    ) {
-        state.withLock {
-            $0.writes += 1
-            $0.expected = expected
+        _ change: @escaping @Sendable (inout TokenStorage) -> Void, current: TokenStorage, failed: @escaping @Sendable (any Error) -> Void
+    ) -> TokenStorage? {
+        let (after, scheduleDeadline) = state.withLock { state -> (TokenStorage?, Bool) in
+            let before = state.expected ?? current
+            var after = before
+            change(&after)
+            guard after != before else { return (nil, false) }
+            state.expected = after
+            state.pending.append(Change(apply: change, failed: failed))
+            defer { state.deadlineSet = true }
+            return (after, !state.deadlineSet)
         }
-        queue.async {
-            do { try self.store.update(change) } catch { failed(error) }
-            self.state.withLock {
-                $0.writes -= 1
-                if $0.writes == 0 { $0.expected = nil }
+        if scheduleDeadline {
+            let nanoseconds = deadline.components.seconds * 1_000_000_000 + deadline.components.attoseconds / 1_000_000_000
+            queue.asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) { self.landPending() }
+        }
+        return after
+    }
+
+    /// Lands the pending changes in the background, now (the operation that made them ended).
+    func flushSoon() {
+        guard state.withLock({ !$0.pending.isEmpty }) else { return }
+        queue.async { self.landPending() }
+    }
+
+    /// Lands the pending changes and waits until they are on disk.
+    func flushNow() {
+        queue.sync { landPending() }
+    }
+
+    /// Waits until every change made so far is on disk.
+    func drain() async {
+        await withCheckedContinuation { continuation in
+            queue.async {
+                self.landPending()
+                continuation.resume()
             }
         }
     }
 
-    /// Creates the storage's folder and lock file in the background (at setRequestor, beside the configuration
-    /// request), so the first token stored writes only the file. A failure is left for that write to report.
-    func prepare() {
-        queue.async { try? self.store.file.prepare() }
-    }
-
-    /// Applies `change` to the file now, after every queued write, and returns what ``TokenStore/update(_:)`` did.
+    /// Applies `change` to the file now, after the pending changes, and returns what ``TokenStore/update(_:)`` did.
     func writeNow<T>(_ change: (inout TokenStorage) -> T) throws -> (result: T, storage: TokenStorage, changed: Bool) {
-        try queue.sync { try store.update(change) }
-    }
-
-    /// Runs `action` once every write queued so far has landed: at once when none is queued. Actions keep the
-    /// order they were handed in.
-    func afterWrites(_ action: @escaping @Sendable () -> Void) {
-        let behind = state.withLock { state in
-            guard state.writes + state.waiting > 0 else { return false }
-            state.waiting += 1
-            return true
-        }
-        guard behind else { return action() }
-        queue.async {
-            action()
-            self.state.withLock { $0.waiting -= 1 }
+        try queue.sync {
+            landPending()
+            return try store.update(change)
         }
     }
 
-    /// Waits until every write and callback queued so far has been handed on.
-    func drain() async {
-        await withCheckedContinuation { continuation in queue.async { continuation.resume() } }
+    /// One locked write for every pending change (on `queue`, or from `deinit`).
+    private func landPending() {
+        let changes = state.withLock { state -> [Change] in
+            defer {
+                state.inFlight += state.pending.count
+                state.pending = []
+                state.deadlineSet = false
+            }
+            return state.pending
+        }
+        guard !changes.isEmpty else { return }
+        do {
+            try store.update { storage in for change in changes { change.apply(&storage) } }
+        } catch {
+            for change in changes { change.failed(error) }
+        }
+        state.withLock { state in
+            state.inFlight -= changes.count
+            if state.inFlight == 0 && state.pending.isEmpty { state.expected = nil }
+        }
     }
-
-    /// ``drain()`` for synchronous callers (the console reads a device's files after its apps' writes landed).
-    func drainNow() { queue.sync {} }
 }

@@ -1,29 +1,35 @@
 import AccessEnabler
 import Foundation
+import PassBackend
 import PassProtocol
 import Synchronization
 import Testing
 
 @testable import PassStorage
 
-/// The flows write storage behind them (the next round trip does not wait for the disk) while what the app is told
-/// waits for it: a callback after a token was stored finds the token on disk.
+/// The flows write storage behind them, as the platform's stores do: a change is seen at once by this process's
+/// AccessEnablers and lands on disk, in one write, when the call that made it is done; callbacks do not wait for it.
 @Suite struct StorageWriteBehindTests {
-    /// Holds the first storage write before its rename until released, as a slow disk would.
+    /// Counts the storage writes that reach their rename and holds the first one there until released, as a slow
+    /// disk would.
     final class SlowDisk: Sendable {
         private let state = Mutex((writes: 0, held: false))
         private let release = DispatchSemaphore(value: 0)
+        let holdFirst: Bool
 
-        func hold(_ point: StorageFile.Hooks.Point) {
+        init(holdFirst: Bool = true) { self.holdFirst = holdFirst }
+
+        func reached(_ point: StorageFile.Hooks.Point) {
             guard point == .beforeRename else { return }
             let first = state.withLock { state in
                 state.writes += 1
-                if state.writes == 1 { state.held = true }
-                return state.writes == 1
+                if state.writes == 1 && holdFirst { state.held = true }
+                return state.writes == 1 && holdFirst
             }
             if first { release.wait() }
         }
 
+        var writes: Int { state.withLock { $0.writes } }
         var holding: Bool { state.withLock { $0.held } }
         func letGo() {
             state.withLock { $0.held = false }
@@ -31,23 +37,31 @@ import Testing
         }
     }
 
+    final class Flag: Sendable {
+        private let value = Atomic(false)
+        func set() { value.store(true, ordering: .sequentiallyConsistent) }
+        var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+    }
+
     static func stored(_ app: TestApp) throws -> TokenStorage? {
         guard let data = try app.configuration.storage.read() else { return nil }
         return try JSONDecoder().decode(TokenStorage.self, from: data)
     }
 
-    @Test func theNextRoundTripGoesOutWhileTheTokenIsWrittenAndTheCallbackWaitsForTheDisk() async throws {
+    /// Polls `condition` for up to `seconds`.
+    static func eventually(seconds: Double = 5, _ condition: () throws -> Bool) async rethrows -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if try condition() { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return try condition()
+    }
+
+    @Test func theAppHearsOfItsTokensWithoutWaitingForTheDiskAndTheyLandTogetherWhenTheCallIsDone() async throws {
         try await SDKFixture.with { fixture in
             let disk = SlowDisk()
-            let app = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.hold(point) } }
-            let exchanges = Mutex<[String]>([])
-            let events = app.enabler.events()
-            let listening = Task {
-                for await event in events {
-                    if case .httpExchange(let exchange) = event.kind { exchanges.withLock { $0.append(exchange.url) } }
-                }
-            }
-            defer { listening.cancel() }
+            let app = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthorization("news")
             await app.settle()
@@ -56,37 +70,107 @@ import Testing
             let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
             app.enabler.handleExternalURL(end)
 
-            // While the authN token's write is held, the authorization request has already been answered
-            var authorized = false
-            for _ in 0..<500 where !authorized {
-                try await Task.sleep(for: .milliseconds(10))
-                authorized = exchanges.withLock { $0.contains { $0.contains("/authorizeDevice") } }
-            }
-            #expect(authorized, "getAuthorization waited for the disk")
-            #expect(disk.holding)
-            // …but the app has not been told: setAuthenticationStatus(1) waits for the token to be on disk
-            #expect(!app.delegate.callbacks.contains { $0.name == "setAuthenticationStatus" })
+            // setAuthenticationStatus(1) and setToken arrive while the write holding both tokens is stuck on the disk
+            let told = await Self.eventually { app.delegate.main.map(\.name).suffix(2) == ["setAuthenticationStatus", "setToken"] }
+            #expect(told, "the callbacks waited for the disk: \(app.delegate.main.map(\.name))")
+            #expect(await Self.eventually { disk.holding })
             #expect(try Self.stored(app)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken == nil)
 
             disk.letGo()
             await app.settle()
-            #expect(app.delegate.main.map(\.name).suffix(2) == ["setAuthenticationStatus", "setToken"])
             let storage = try #require(try Self.stored(app))
             #expect(storage.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken != nil)
             #expect(storage.bucket(requestor: "REF30", mvpd: "Dish")?.authzTokens["news"] != nil)
+            #expect(disk.writes == 1, "the authN and authZ tokens of one call land in one write, not \(disk.writes)")
         }
     }
 
-    @Test func aSecondAppStartedAfterTheCallbackFindsTheSession() async throws {
+    @Test func anotherAppOfThisProcessSeesAChangeBeforeItIsOnDisk() async throws {
         try await SDKFixture.with { fixture in
-            let first = try fixture.app()
+            let disk = SlowDisk()
+            let first = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
             await first.start(base: fixture.serviceProvider)
-            try await first.login(mvpd: "Dish", username: "carol", password: "carol123")
-            #expect(first.delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: ""))
-            // The same team's other app, started at once: the token is already in the shared storage
+            first.enabler.getAuthentication()
+            await first.settle()
+            first.enabler.setSelectedProvider("Dish")
+            await first.settle()
+            let end = try await first.webView.signIn(at: try #require(first.delegate.lastURL), username: "carol", password: "carol123")
+            first.enabler.handleExternalURL(end)
+            #expect(await Self.eventually { disk.holding })
+            #expect(try Self.stored(first)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken == nil)
+
+            // The same team's other app, started meanwhile: it reads the first app's pending token
             let second = try fixture.app(bundleID: "com.example.other.ios")
-            await second.start(base: fixture.serviceProvider)
-            #expect(await second.isAuthenticated())
+            second.enabler.setRequestor("REF30", serviceProviders: [fixture.serviceProvider])
+            second.enabler.checkAuthentication()
+            let answered = await Self.eventually { !second.delegate.main.filter { $0.name == "setAuthenticationStatus" }.isEmpty }
+            #expect(answered)
+            #expect(second.delegate.main.last { $0.name == "setAuthenticationStatus" } == .setAuthenticationStatus(status: 1, errorCode: ""))
+            disk.letGo()
+        }
+    }
+
+    @Test func anotherProcessFindsTheSessionOnDiskAMomentAfterTheCallback() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            app.enabler.getAuthentication()
+            await app.settle()
+            app.enabler.setSelectedProvider("Dish")
+            await app.settle()
+            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
+            app.enabler.handleExternalURL(end)
+            // No settle, no flush: the write lands by itself once handleExternalURL's work is done
+            #expect(await Self.eventually { app.delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: "") })
+            let landed = try await Self.eventually(seconds: 1) { try Self.stored(app)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken != nil }
+            #expect(landed, "the token was not on disk 1 s after the callback")
+        }
+    }
+
+    @Test func aChangeLandsWithinTheDeadlineWhileItsCallIsStillRunning() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            // authorizeDevice answers after 1.5 s: the authN token stored before it must not wait for the whole call
+            fixture.service.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: 1500, remaining: 1)]
+            app.enabler.getAuthorization("news")
+            await app.settle()
+            app.enabler.setSelectedProvider("Dish")
+            await app.settle()
+            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
+            app.enabler.handleExternalURL(end)
+            #expect(await Self.eventually { app.delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: "") })
+            let landed = try await Self.eventually(seconds: 1) { try Self.stored(app)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken != nil }
+            #expect(landed, "the authN token waited for the end of getAuthorization")
+            #expect(!app.delegate.main.contains { $0.name == "setToken" }, "authorizeDevice answered before the check: the test proves nothing")
+            await app.settle()
+            #expect(app.delegate.main.last?.name == "setToken")
+        }
+    }
+
+    @Test func waitForStorageWritesReturnsOnceTheChangesAreOnDisk() async throws {
+        try await SDKFixture.with { fixture in
+            let disk = SlowDisk()
+            let app = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
+            await app.start(base: fixture.serviceProvider)
+            app.enabler.getAuthentication()
+            await app.settle()
+            app.enabler.setSelectedProvider("Dish")
+            await app.settle()
+            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
+            app.enabler.handleExternalURL(end)
+            #expect(await Self.eventually { disk.holding })
+            let returned = Flag()
+            let waiting = Thread {
+                app.enabler.waitForStorageWrites()
+                returned.set()
+            }
+            waiting.start()
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(!returned.isSet, "returned while the write was still on its way")
+            disk.letGo()
+            #expect(await Self.eventually { returned.isSet })
+            #expect(try Self.stored(app)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken != nil)
         }
     }
 }
