@@ -47,11 +47,16 @@ struct BareFlowClient: Sendable {
 
     /// Cold: configuration, the web login (authenticate → login page → credentials → SAML consumer), sessionDevice,
     /// authorizeDevice, deviceShortAuthorize. Returns the media token, the login and the number of requests sent.
-    /// Uses a new URLSession (a new app has no open connection), one connection for all eight requests.
+    /// A new app has no open connection: a new URLSession for the app's own requests and one for the login pages,
+    /// which a browser loads (a web view or Safari, never the app's connection), as the SDK's flow has.
     func cold(deviceID: String, marks: Marks? = nil) async throws -> (media: String, login: Login, requests: Int) {
         let session = Self.makeSession()
+        let browser = Self.makeSession()
         marks?.start()
-        defer { session.finishTasksAndInvalidate() }
+        defer {
+            session.finishTasksAndInvalidate()
+            browser.finishTasksAndInvalidate()
+        }
         var count = 0
         _ = try await send(get(sp + "/config/" + names.requestor, [("client_type", Platform.iOS.rawValue)]), 200, &count, session: session, marks: marks)
 
@@ -61,14 +66,14 @@ struct BareFlowClient: Sendable {
             ("client_type", Platform.iOS.clientType), ("client_version", AccessEnabler.version),
         ]
         let start = get(sp + "/authenticate/saml", query, agent: Self.browserAgent)
-        let pageURL = try await send(start, 302, &count, session: session, marks: marks).location
+        let pageURL = try await send(start, 302, &count, session: browser, marks: marks).location
         guard let loginID = URLComponents(url: pageURL, resolvingAgainstBaseURL: true)?.queryItems?.first(where: { $0.name == "login" })?.value
         else { throw Failure(description: "authenticate/saml redirected to \(pageURL), without login=") }
-        _ = try await send(URLRequest(url: pageURL, agent: Self.browserAgent), 200, &count, session: session, marks: marks)
+        _ = try await send(URLRequest(url: pageURL, agent: Self.browserAgent), 200, &count, session: browser, marks: marks)
         let form = [("action", "signin"), ("login", loginID), ("password", names.password), ("username", names.user)]
         let action = URL(string: pageURL.path, relativeTo: pageURL)!.absoluteURL
-        let consumer = try await send(post(action, form, agent: Self.browserAgent), 302, &count, session: session, marks: marks).location
-        let end = try await send(URLRequest(url: consumer, agent: Self.browserAgent), 302, &count, session: session, marks: marks).location
+        let consumer = try await send(post(action, form, agent: Self.browserAgent), 302, &count, session: browser, marks: marks).location
+        let end = try await send(URLRequest(url: consumer, agent: Self.browserAgent), 302, &count, session: browser, marks: marks).location
         guard end.scheme == "adobepass" else { throw Failure(description: "the login ended at \(end), not the app's URL") }
 
         let sessionForm = [("_method", "GET"), ("requestor_id", names.requestor), ("device_id", deviceID)]

@@ -12,24 +12,29 @@ struct BenchNames: Sendable {
 }
 
 /// One simulated iOS app on its own device folder, with a delegate that plays the user: picks the MVPD and signs
-/// in on the login page in a ``HeadlessWebView``. Counts its round trips: the SDK's HTTP exchanges (events) plus
-/// the web view's requests.
+/// in on the login page in a ``HeadlessWebView``. With `countingRoundTrips`, counts its round trips: the SDK's HTTP
+/// exchanges (events, so it subscribes to them) plus the web view's requests; without, it runs as an app with no
+/// console attached.
 final class BenchApp: Sendable {
     let enabler: AccessEnabler
     let delegate: BenchDelegate
     private let exchanges: ExchangeCounter
-    private let counting: Task<Void, Never>
+    private let counting: Task<Void, Never>?
 
-    init(device: URL, serviceProvider: URL, names: BenchNames) throws {
+    init(device: URL, serviceProvider: URL, names: BenchNames, countingRoundTrips: Bool = true) throws {
         let app = AppIdentity(bundleID: "com.example.news.ios", teamID: "TEAM1234", platform: .iOS)
         let (configuration, _) = try AccessEnablerConfiguration.simulated(
             app: app, device: DeviceFolder(root: device), serviceProvider: serviceProvider)
         delegate = BenchDelegate(names: names)
         enabler = AccessEnabler(configuration: configuration, delegate: delegate)
         delegate.attach(enabler)
-        let events = enabler.events()  // subscribed before the first call
         let exchanges = ExchangeCounter()
         self.exchanges = exchanges
+        guard countingRoundTrips else {
+            counting = nil
+            return
+        }
+        let events = enabler.events()  // subscribed before the first call
         counting = Task {
             for await event in events {
                 if case .httpExchange = event.kind { exchanges.add() }
@@ -37,7 +42,7 @@ final class BenchApp: Sendable {
         }
     }
 
-    deinit { counting.cancel() }
+    deinit { counting?.cancel() }
 
     /// setRequestor, then getAuthorization until setToken: the cold flow (picker and login included).
     func configureAndAuthorize() async throws -> String {
@@ -59,7 +64,7 @@ final class BenchApp: Sendable {
     }
 
     /// Stops counting (the warm loop runs without an event subscriber, as an app without a console would).
-    func stopCounting() { counting.cancel() }
+    func stopCounting() { counting?.cancel() }
 }
 
 /// Counts the SDK's `.httpExchange` events.
