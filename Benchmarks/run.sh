@@ -487,9 +487,11 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo "### SDK flow: time to media token"
     echo
     echo "passconsole bench-flow, one process, SDK and bare interleaved per iteration: warm = getAuthorization with" \
-        "authN and authZ cached (one deviceShortAuthorize); cold = fresh device storage, setRequestor through the" \
-        "picker, the Dish login page, sessionDevice, authorizeDevice and deviceShortAuthorize. Targets: SDK/bare" \
-        "≤ 1.10 (median) and no more round trips than the bare flow."
+        "authN and authZ cached (one deviceShortAuthorize); cold = a new app on fresh device storage, setRequestor" \
+        "through the picker, the Dish login page, sessionDevice, authorizeDevice and deviceShortAuthorize (bare: a new" \
+        "URLSession for the app's requests and one for the login pages, as a browser loads them; SDK: no event" \
+        "subscriber, its storage write landing untimed after the flow). Targets: SDK/bare ≤ 1.10 (median) and no" \
+        "more round trips than the bare flow."
     echo
     echo "$FLOW_TABLE"
     echo

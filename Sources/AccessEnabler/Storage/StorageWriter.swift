@@ -96,8 +96,9 @@ final class StorageWriter: Sendable {
             guard after != before else { return (nil, false) }
             state.expected = after
             state.pending.append(Change(apply: change, failed: failed))
-            defer { state.deadlineSet = true }
-            return (after, !state.deadlineSet)
+            let scheduleDeadline = !state.deadlineSet
+            state.deadlineSet = true
+            return (after, scheduleDeadline)
         }
         if scheduleDeadline {
             let nanoseconds = deadline.components.seconds * 1_000_000_000 + deadline.components.attoseconds / 1_000_000_000
