@@ -63,12 +63,7 @@ import Testing
             let disk = SlowDisk()
             let app = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
             await app.start(base: fixture.serviceProvider)
-            app.enabler.getAuthorization("news")
-            await app.settle()
-            app.enabler.setSelectedProvider("Dish")
-            await app.settle()
-            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
-            app.enabler.handleExternalURL(end)
+            try await app.signInAsCarol(authorizing: "news")
 
             // setAuthenticationStatus(1) and setToken arrive while the write holding both tokens is stuck on the disk
             let told = await Self.eventually { app.delegate.main.map(\.name).suffix(2) == ["setAuthenticationStatus", "setToken"] }
@@ -90,12 +85,7 @@ import Testing
             let disk = SlowDisk()
             let first = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
             await first.start(base: fixture.serviceProvider)
-            first.enabler.getAuthentication()
-            await first.settle()
-            first.enabler.setSelectedProvider("Dish")
-            await first.settle()
-            let end = try await first.webView.signIn(at: try #require(first.delegate.lastURL), username: "carol", password: "carol123")
-            first.enabler.handleExternalURL(end)
+            try await first.signInAsCarol()
             #expect(await Self.eventually { disk.holding })
             #expect(try Self.stored(first)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken == nil)
 
@@ -114,12 +104,7 @@ import Testing
         try await SDKFixture.with { fixture in
             let app = try fixture.app()
             await app.start(base: fixture.serviceProvider)
-            app.enabler.getAuthentication()
-            await app.settle()
-            app.enabler.setSelectedProvider("Dish")
-            await app.settle()
-            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
-            app.enabler.handleExternalURL(end)
+            try await app.signInAsCarol()
             // No settle, no flush: the write lands by itself once handleExternalURL's work is done
             #expect(await Self.eventually { app.delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: "") })
             let landed = try await Self.eventually(seconds: 1) { try Self.stored(app)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken != nil }
@@ -133,12 +118,7 @@ import Testing
             await app.start(base: fixture.serviceProvider)
             // authorizeDevice answers after 1.5 s: the authN token stored before it must not wait for the whole call
             fixture.service.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: 1500, remaining: 1)]
-            app.enabler.getAuthorization("news")
-            await app.settle()
-            app.enabler.setSelectedProvider("Dish")
-            await app.settle()
-            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
-            app.enabler.handleExternalURL(end)
+            try await app.signInAsCarol(authorizing: "news")
             #expect(await Self.eventually { app.delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: "") })
             let landed = try await Self.eventually(seconds: 1) { try Self.stored(app)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken != nil }
             #expect(landed, "the authN token waited for the end of getAuthorization")
@@ -153,12 +133,7 @@ import Testing
             let disk = SlowDisk()
             let app = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
             await app.start(base: fixture.serviceProvider)
-            app.enabler.getAuthentication()
-            await app.settle()
-            app.enabler.setSelectedProvider("Dish")
-            await app.settle()
-            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
-            app.enabler.handleExternalURL(end)
+            try await app.signInAsCarol()
             #expect(await Self.eventually { disk.holding })
             let returned = Flag()
             let waiting = Thread {
@@ -172,5 +147,18 @@ import Testing
             #expect(await Self.eventually { returned.isSet })
             #expect(try Self.stored(app)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken != nil)
         }
+    }
+}
+
+extension TestApp {
+    /// getAuthentication (or getAuthorization of `resource`), Dish at the picker, carol on its login page, then
+    /// handleExternalURL — without waiting for what that call does (its callbacks, its storage write).
+    fileprivate func signInAsCarol(authorizing resource: String? = nil) async throws {
+        if let resource { enabler.getAuthorization(resource) } else { enabler.getAuthentication() }
+        await settle()
+        enabler.setSelectedProvider("Dish")
+        await settle()
+        let end = try await webView.signIn(at: try #require(delegate.lastURL), username: "carol", password: "carol123")
+        enabler.handleExternalURL(end)
     }
 }
