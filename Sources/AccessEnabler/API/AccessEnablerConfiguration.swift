@@ -31,6 +31,9 @@ public struct AccessEnablerConfiguration: Sendable {
     public var platformServices: (any PlatformServices)?
     /// HTTP timeout per request (seconds).
     public var requestTimeout: TimeInterval = 20
+    /// How long a storage change may wait for the disk while the call that made it still runs (it lands at once when
+    /// the call ends). AccessEnablers on one storage file share its writer: the first one's value counts.
+    public var storageWriteDeadline: Duration = .milliseconds(50)
     /// The clock tokens are judged by (tests move it).
     public var now: @Sendable () -> Date = { Date() }
 

@@ -45,7 +45,7 @@ actor EntitlementEngine {
         self.logger = logger
         let store = TokenStore(file: configuration.storage, domain: configuration.storageDomain)
         self.store = store
-        writer = StorageWriter.shared(for: store)
+        writer = StorageWriter.shared(for: store, deadline: configuration.storageWriteDeadline)
     }
 
     var platform: Platform { configuration.app.platform }
@@ -138,7 +138,11 @@ actor EntitlementEngine {
     // MARK: - Storage
 
     func loadStorage() -> TokenStorage {
-        if let expected = writer.expected { return expected }
+        writer.expected ?? loadStorageFile()
+    }
+
+    /// The storage file as it is (another app may have changed it); empty, with a `storage` error, when unreadable.
+    private func loadStorageFile() -> TokenStorage {
         do { return try store.load() } catch {
             fail("storage", "Token storage (\(store.domain)) cannot be read: \(error). Treating it as empty.")
             return TokenStorage()
@@ -151,7 +155,7 @@ actor EntitlementEngine {
     /// reported as a `storage` error.
     func updateStorage(_ what: String, mvpd: String? = nil, _ change: @escaping @Sendable (inout TokenStorage) -> Void) {
         let domain = store.domain
-        let changed = writer.write(change, current: loadStorage()) { [weak self] error in
+        let changed = writer.write(change, load: loadStorageFile) { [weak self] error in
             Task { await self?.fail("storage", "Token storage (\(domain)) could not be written (\(what)): \(error)") }
         }
         if changed != nil { emit(.storageChanged(domain: domain, change: what), mvpd: mvpd) }

@@ -9,10 +9,10 @@ import Synchronization
 ///   next, and kept as pending.
 /// - Pending changes land together — locked read-modify-write, `fsync`, atomic replace, see ``TokenStore`` — when
 ///   the engine's operation ends (``flushSoon()``: after `setToken`, not between the round trips that lead to it),
-///   and at the latest ``deadline`` after the first of them (a long operation, a tvOS poll).
-/// - ``flushNow()`` (the console before it reads a device's files, `AccessEnabler.waitForStorageWrites()`),
-///   ``drain()`` (`settle()`) and the rules that must see the file (``writeNow(_:)``) land them first; so does the
-///   end of the process (`atexit`) and the last AccessEnabler on the file going away.
+///   and at the latest ``deadline`` after the first of them (a long operation, a tvOS poll, a slow network).
+/// - ``flushNow()`` (the console before it reads or changes a device's files, `AccessEnabler.waitForStorageWrites()`),
+///   ``drain()`` (`settle()`) and the rules that must see the file (``writeNow(_:)``) land them first; so does a
+///   normal exit of the process (`atexit`).
 ///
 /// Callbacks do not wait for the disk. A crash before a write lands loses the newest changes and leaves the last
 /// good state, as a crash during a write always did.
@@ -49,8 +49,6 @@ final class StorageWriter: Sendable {
         queue = DispatchQueue(label: "AccessEnabler.storage.\(store.domain)")
     }
 
-    deinit { landPending() }
-
     // MARK: - One writer per file
 
     /// The writers alive in this process, by file path: two AccessEnablers on one storage (two apps of a team in one
@@ -58,24 +56,28 @@ final class StorageWriter: Sendable {
     private static let writers = Mutex<[String: WeakWriter]>([:])
     private struct WeakWriter { weak var writer: StorageWriter? }
 
-    /// The process's writer for `store`'s file, made on first use.
+    /// The process's writer for `store`'s file (symbolic links resolved), made on first use with `deadline`.
     static func shared(for store: TokenStore, deadline: Duration = .milliseconds(50)) -> StorageWriter {
         _ = registerExitFlush
+        let key = store.file.url.resolvingSymlinksInPath().path(percentEncoded: false)
         return writers.withLock { writers in
-            if let writer = writers[store.file.path]?.writer { return writer }
+            if let writer = writers[key]?.writer { return writer }
             writers = writers.filter { $0.value.writer != nil }
             let writer = StorageWriter(store: store, deadline: deadline)
-            writers[store.file.path] = WeakWriter(writer: writer)
+            writers[key] = WeakWriter(writer: writer)
             return writer
         }
     }
 
+    /// Lands the pending changes of every storage file of this process and waits until they are on disk.
+    static func flushAll() {
+        let alive = writers.withLock { $0.values.compactMap(\.writer) }
+        for writer in alive { writer.flushNow() }
+    }
+
     /// Lands every writer's pending changes when the process exits normally (a command-line tool that calls `exit`).
     private static let registerExitFlush: Void = {
-        atexit {
-            let alive = StorageWriter.writers.withLock { $0.values.compactMap(\.writer) }
-            for writer in alive { writer.flushNow() }
-        }
+        atexit { StorageWriter.flushAll() }
     }()
 
     // MARK: - Changes
@@ -83,14 +85,15 @@ final class StorageWriter: Sendable {
     /// The storage as it will be once the pending changes land; nil when none is pending (the file is the truth).
     var expected: TokenStorage? { state.withLock { $0.expected } }
 
-    /// Applies `change` to what this process sees and queues it for the file. `current` is the storage as the caller
-    /// read it (used when nothing is pending). Returns the storage after the change, or nil when the change leaves it
-    /// as it is (nothing is queued). `failed` hears why the write did not land (the file keeps its last good state).
+    /// Applies `change` to what this process sees and queues it for the file. `load` reads the file, when nothing is
+    /// pending (under the writer's lock, so a write landing meanwhile is not missed). Returns the storage after the
+    /// change, or nil when the change leaves it as it is (nothing is queued). `failed` hears why the write did not
+    /// land (the file keeps its last good state).
     func write(
-        _ change: @escaping @Sendable (inout TokenStorage) -> Void, current: TokenStorage, failed: @escaping @Sendable (any Error) -> Void
+        _ change: @escaping @Sendable (inout TokenStorage) -> Void, load: () -> TokenStorage, failed: @escaping @Sendable (any Error) -> Void
     ) -> TokenStorage? {
         let (after, scheduleDeadline) = state.withLock { state -> (TokenStorage?, Bool) in
-            let before = state.expected ?? current
+            let before = state.expected ?? load()
             var after = before
             change(&after)
             guard after != before else { return (nil, false) }
@@ -132,11 +135,18 @@ final class StorageWriter: Sendable {
     func writeNow<T>(_ change: (inout TokenStorage) -> T) throws -> (result: T, storage: TokenStorage, changed: Bool) {
         try queue.sync {
             landPending()
-            return try store.update(change)
+            do {
+                let result = try store.update(change)
+                landed(result.storage)
+                return result
+            } catch {
+                landed(nil)
+                throw error
+            }
         }
     }
 
-    /// One locked write for every pending change (on `queue`, or from `deinit`).
+    /// One locked write for every pending change (on `queue`).
     private func landPending() {
         let changes = state.withLock { state -> [Change] in
             defer {
@@ -147,14 +157,30 @@ final class StorageWriter: Sendable {
             return state.pending
         }
         guard !changes.isEmpty else { return }
+        var storage: TokenStorage?
         do {
-            try store.update { storage in for change in changes { change.apply(&storage) } }
+            storage = try store.update { storage in for change in changes { change.apply(&storage) } }.storage
         } catch {
             for change in changes { change.failed(error) }
         }
-        state.withLock { state in
-            state.inFlight -= changes.count
+        state.withLock { $0.inFlight -= changes.count }
+        landed(storage)
+    }
+
+    /// After a write (on `queue`): with nothing left to land the file is the truth again. Otherwise another engine
+    /// queued a change while the write was on its way, over a file read from before it landed: what will be is what
+    /// landed (`storage`; read again when the write failed) with the changes still pending.
+    private func landed(_ storage: TokenStorage?) {
+        let stillPending = state.withLock { state -> Bool in
             if state.inFlight == 0 && state.pending.isEmpty { state.expected = nil }
+            return state.expected != nil
+        }
+        guard stillPending, let base = storage ?? (try? store.load()) else { return }
+        state.withLock { state in
+            guard state.inFlight == 0, !state.pending.isEmpty else { return }
+            var rebuilt = base
+            for change in state.pending { change.apply(&rebuilt) }
+            state.expected = rebuilt
         }
     }
 }

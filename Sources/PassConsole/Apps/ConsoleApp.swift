@@ -42,9 +42,6 @@ final class ConsoleApp: Sendable {
 
     var isRunning: Bool { state.withLock { $0.enabler != nil } }
 
-    /// Blocks until the app's storage changes are on disk (the SDK writes them behind its flows).
-    func waitForStorageWrites() { state.withLock { $0.enabler }?.waitForStorageWrites() }
-
     /// The identity the console judges tokens against (also while stopped: computed from the device profile).
     var known: KnownApp? {
         if let deviceID = state.withLock({ $0.deviceID }) { return KnownApp(identity: spec.app, deviceID: deviceID, device: device.name) }

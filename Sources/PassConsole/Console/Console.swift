@@ -200,9 +200,9 @@ public final class Console: HTTPResponder, Sendable {
 
     var apps: [ConsoleApp] { state.withLock { $0.apps } }
 
-    /// Waits until the running apps' storage writes have landed, so the device files read next hold every change
-    /// their events announced.
-    func waitForAppStorageWrites() { for app in apps { app.waitForStorageWrites() } }
+    /// Waits until the apps' storage writes (running apps and stopped ones still finishing a call) have landed, so
+    /// the device files read or changed next hold every change their events announced.
+    func waitForAppStorageWrites() { AccessEnabler.waitForAllStorageWrites() }
 
     func app(_ id: String) throws(HTTPError) -> ConsoleApp {
         guard let app = apps.first(where: { $0.spec.id == id }) else {

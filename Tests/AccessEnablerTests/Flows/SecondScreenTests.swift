@@ -83,6 +83,7 @@ import Testing
             #expect(tracking.0 == .authenticationDetection && tracking.1[0] == "YES" && tracking.1[1] == "Dish")
             #expect(await app.enabler.snapshot().authentication == "idle")
             // And the token is stored in the app's own storage, bound to this device
+            app.enabler.waitForStorageWrites()
             let storage = try JSONDecoder().decode(
                 TokenStorage.self, from: try #require(try app.configuration.storage.read()))
             let token = try #require(storage.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken)

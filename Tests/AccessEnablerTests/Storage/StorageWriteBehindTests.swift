@@ -10,30 +10,31 @@ import Testing
 /// The flows write storage behind them, as the platform's stores do: a change is seen at once by this process's
 /// AccessEnablers and lands on disk, in one write, when the call that made it is done; callbacks do not wait for it.
 @Suite struct StorageWriteBehindTests {
-    /// Counts the storage writes that reach their rename and holds the first one there until released, as a slow
-    /// disk would.
+    /// Counts the storage writes that reach their rename and holds the first one there until ``letGo()``, as a slow
+    /// disk would. Once let go (also before any write came), nothing is held: a test that fails early does not leave
+    /// a write stuck for the rest of the run.
     final class SlowDisk: Sendable {
-        private let state = Mutex((writes: 0, held: false))
+        private let state = Mutex((writes: 0, held: false, released: false))
         private let release = DispatchSemaphore(value: 0)
-        let holdFirst: Bool
-
-        init(holdFirst: Bool = true) { self.holdFirst = holdFirst }
 
         func reached(_ point: StorageFile.Hooks.Point) {
             guard point == .beforeRename else { return }
-            let first = state.withLock { state in
+            let hold = state.withLock { state in
                 state.writes += 1
-                if state.writes == 1 && holdFirst { state.held = true }
-                return state.writes == 1 && holdFirst
+                state.held = state.writes == 1 && !state.released
+                return state.held
             }
-            if first { release.wait() }
+            if hold { release.wait() }
         }
 
         var writes: Int { state.withLock { $0.writes } }
         var holding: Bool { state.withLock { $0.held } }
         func letGo() {
-            state.withLock { $0.held = false }
-            release.signal()
+            let held = state.withLock { state in
+                defer { (state.held, state.released) = (false, true) }
+                return state.held
+            }
+            if held { release.signal() }
         }
     }
 
@@ -61,7 +62,11 @@ import Testing
     @Test func theAppHearsOfItsTokensWithoutWaitingForTheDiskAndTheyLandTogetherWhenTheCallIsDone() async throws {
         try await SDKFixture.with { fixture in
             let disk = SlowDisk()
-            let app = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
+            defer { disk.letGo() }
+            let app = try fixture.app {
+                $0.storage.hooks.interrupt = { point, _ in disk.reached(point) }
+                $0.storageWriteDeadline = .seconds(30)  // only the end of the call lands the tokens
+            }
             await app.start(base: fixture.serviceProvider)
             try await app.signInAsCarol(authorizing: "news")
 
@@ -83,6 +88,7 @@ import Testing
     @Test func anotherAppOfThisProcessSeesAChangeBeforeItIsOnDisk() async throws {
         try await SDKFixture.with { fixture in
             let disk = SlowDisk()
+            defer { disk.letGo() }
             let first = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
             await first.start(base: fixture.serviceProvider)
             try await first.signInAsCarol()
@@ -96,7 +102,6 @@ import Testing
             let answered = await Self.eventually { !second.delegate.main.filter { $0.name == "setAuthenticationStatus" }.isEmpty }
             #expect(answered)
             #expect(second.delegate.main.last { $0.name == "setAuthenticationStatus" } == .setAuthenticationStatus(status: 1, errorCode: ""))
-            disk.letGo()
         }
     }
 
@@ -131,6 +136,7 @@ import Testing
     @Test func waitForStorageWritesReturnsOnceTheChangesAreOnDisk() async throws {
         try await SDKFixture.with { fixture in
             let disk = SlowDisk()
+            defer { disk.letGo() }
             let app = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
             await app.start(base: fixture.serviceProvider)
             try await app.signInAsCarol()
