@@ -47,11 +47,11 @@ struct BareFlowClient: Sendable {
 
     /// Cold: configuration, the web login (authenticate → login page → credentials → SAML consumer), sessionDevice,
     /// authorizeDevice, deviceShortAuthorize. Returns the media token, the login and the number of requests sent.
-    /// A new app has no open connection: a new URLSession for the app's own requests and one for the login pages,
-    /// which a browser loads (a web view or Safari, never the app's connection), as the SDK's flow has.
-    func cold(deviceID: String, marks: Marks? = nil) async throws -> (media: String, login: Login, requests: Int) {
+    /// A new app has no open connection: a new URLSession for the app's own requests, and `browser` for the login
+    /// pages, which a browser loads (a web view or Safari, never the app's connection) — made by the caller before
+    /// the flow, as the SDK's app makes its web view, and invalidated here.
+    func cold(deviceID: String, browser: URLSession, marks: Marks? = nil) async throws -> (media: String, login: Login, requests: Int) {
         let session = Self.makeSession()
-        let browser = Self.makeSession()
         marks?.start()
         defer {
             session.finishTasksAndInvalidate()
