@@ -23,17 +23,18 @@ enum FileSystemCalls {
         }
     }
 
-    /// Reads `fd` from its current offset to the end of the file.
-    static func readAll(_ fd: Int32, path: String) throws(StorageError) -> Data {
-        var info = stat()
-        let sizeHint = fstat(fd, &info) == 0 ? Int(info.st_size) : 0
-        var result = Data(capacity: sizeHint)
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    /// Reads `fd` to its end. `size` (from `fstat`) sizes the buffer; a file that grew meanwhile is read on in more
+    /// chunks. No scratch buffer: the bytes go straight into the result.
+    static func readAll(_ fd: Int32, size: Int, path: String) throws(StorageError) -> Data {
+        var result = Data(count: max(size, 0) + 1)  // one byte more, to see the end in the first read
+        var filled = 0
         while true {
-            let count = buffer.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress, $0.count) }
+            if filled == result.count { result.count += max(4096, result.count) }
+            let count = result.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress! + filled, $0.count - filled) }
             if count > 0 {
-                result.append(contentsOf: buffer[..<count])
+                filled += count
             } else if count == 0 {
+                result.count = filled
                 return result
             } else if errno != EINTR {
                 throw .system("read", path: path, errno: errno)

@@ -30,6 +30,8 @@ import Foundation
 public struct StorageFile: Sendable, Hashable, CustomStringConvertible {
     /// Where the document lives. Its folder is created on the first write.
     public let url: URL
+    /// The document's path for system calls (worked out once: an app reads its storage on every call).
+    public let path: String
 
     /// Test-only fault injection; see ``Hooks``.
     var hooks = Hooks()
@@ -40,6 +42,7 @@ public struct StorageFile: Sendable, Hashable, CustomStringConvertible {
     ///   files (`.<name>.tmp-…`) go next to it.
     public init(url: URL) {
         self.url = url
+        path = url.path(percentEncoded: false)
     }
 
     /// The document's path.
@@ -96,9 +99,6 @@ public struct StorageFile: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension StorageFile {
-    /// The document's path for system calls.
-    public var path: String { url.path(percentEncoded: false) }
-
     /// The folder holding the document, its lock and its temporary files.
     var folder: URL { url.deletingLastPathComponent() }
 
@@ -123,7 +123,7 @@ extension StorageFile {
                 errno: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : nil
             )
         }
-        return try FileSystemCalls.readAll(fd, path: path)
+        return try FileSystemCalls.readAll(fd, size: Int(info.st_size), path: path)
     }
 
     /// Deletes the document without locking; the caller holds the lock.
