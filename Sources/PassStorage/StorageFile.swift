@@ -107,23 +107,34 @@ extension StorageFile {
 
     /// Reads the document without locking; `nil` when absent.
     func readContents() throws(StorageError) -> Data? {
+        guard let (fd, data, _) = try openAndRead() else { return nil }
+        close(fd)
+        return data
+    }
+
+    /// Opens the document and reads it whole; `nil` when absent. The caller closes the descriptor.
+    func openAndRead() throws(StorageError) -> (fd: Int32, data: Data, info: stat)? {
         let fd = FileSystemCalls.open(path, O_RDONLY)
         guard fd >= 0 else {
             if errno == ENOENT { return nil }
             throw .system("open", path: path, errno: errno)
         }
-        defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
-            let kind = info.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file"
-            throw StorageError(
-                code: .wrongFileType,
-                message: "Could not read '\(path)': it is \(kind), not a document.",
-                path: path,
-                errno: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : nil
-            )
+        do throws(StorageError) {
+            var info = stat()
+            if fstat(fd, &info) == 0, info.st_mode & S_IFMT != S_IFREG {
+                let kind = info.st_mode & S_IFMT == S_IFDIR ? "a folder" : "not a regular file"
+                throw StorageError(
+                    code: .wrongFileType,
+                    message: "Could not read '\(path)': it is \(kind), not a document.",
+                    path: path,
+                    errno: info.st_mode & S_IFMT == S_IFDIR ? EISDIR : nil
+                )
+            }
+            return (fd, try FileSystemCalls.readAll(fd, size: Int(info.st_size), path: path), info)
+        } catch {
+            close(fd)
+            throw error
         }
-        return try FileSystemCalls.readAll(fd, size: Int(info.st_size), path: path)
     }
 
     /// Deletes the document without locking; the caller holds the lock.

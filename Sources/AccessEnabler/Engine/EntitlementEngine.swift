@@ -143,7 +143,7 @@ actor EntitlementEngine {
 
     /// The storage file as it is (another app may have changed it); empty, with a `storage` error, when unreadable.
     private func loadStorageFile() -> TokenStorage {
-        do { return try store.load() } catch {
+        do { return try writer.reader.load() } catch {
             fail("storage", "Token storage (\(store.domain)) cannot be read: \(error). Treating it as empty.")
             return TokenStorage()
         }

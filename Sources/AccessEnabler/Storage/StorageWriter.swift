@@ -1,4 +1,5 @@
 import Foundation
+import PassStorage
 import Synchronization
 
 /// Writes one token-storage file behind the flows, the way the platform's own stores do (`UserDefaults`, the
@@ -18,6 +19,8 @@ import Synchronization
 /// good state, as a crash during a write always did.
 final class StorageWriter: Sendable {
     let store: TokenStore
+    /// Reads the file for the engines, again only when it changed (it is read on every call).
+    let reader: StorageReader<TokenStorage>
     /// How long a change may stay pending while an operation is still running.
     let deadline: Duration
     private let queue: DispatchQueue
@@ -44,6 +47,7 @@ final class StorageWriter: Sendable {
     private init(store: TokenStore, deadline: Duration) {
         self.store = store
         self.deadline = deadline
+        reader = StorageReader(file: store.file) { data in try data.map(TokenStore.decode) ?? TokenStorage() }
         // Default QoS, not `.background`: `drain()` and `writeNow` wait for this queue. On Linux `.background` runs the
         // thread at nice 10; with the CPUs busy it got a tenth of a core (priority inversion).
         queue = DispatchQueue(label: "AccessEnabler.storage.\(store.domain)")

@@ -1,0 +1,94 @@
+import Foundation
+import PassStorage
+import Synchronization
+import Testing
+
+/// A reader decodes the document again only when it changed, however it changed.
+struct StorageReaderTests {
+    private let temporary: TemporaryFolder
+    private let file: StorageFile
+    /// Every decode, with the text it was given (`nil`: no document).
+    private let decodes = Decodes()
+
+    final class Decodes: Sendable {
+        private let list = Mutex<[String?]>([])
+        func add(_ text: String?) { list.withLock { $0.append(text) } }
+        var count: Int { list.withLock { $0.count } }
+    }
+
+    init() throws {
+        temporary = try TemporaryFolder()
+        file = StorageFile(url: temporary.url.appendingPathComponent("storage.json"))
+    }
+
+    private func reader() -> StorageReader<String?> {
+        let decodes = decodes
+        return StorageReader(file: file) { data in
+            let text = data.map { String(decoding: $0, as: UTF8.self) }
+            decodes.add(text)
+            if text == "damaged" { throw StorageError(code: .ioFailure, message: "damaged", path: "") }
+            return text
+        }
+    }
+
+    private var decodeCount: Int { decodes.count }
+
+    @Test func anUnchangedDocumentIsDecodedOnce() throws {
+        try file.write(Data("one"))
+        let reader = reader()
+        #expect(try reader.load() == "one")
+        #expect(try reader.load() == "one")
+        #expect(try reader.load() == "one")
+        #expect(decodeCount == 1)
+    }
+
+    @Test func aDocumentReplacedByAnotherWriterIsReadAgainEvenWithTheSameSize() throws {
+        try file.write(Data("aaa"))
+        let reader = reader()
+        #expect(try reader.load() == "aaa")
+        // Another process (another StorageFile value) replaces it with bytes of the same length, twice in a row
+        try StorageFile(url: file.url).write(Data("bbb"))
+        try StorageFile(url: file.url).write(Data("ccc"))
+        #expect(try reader.load() == "ccc")
+        #expect(decodeCount == 2)
+    }
+
+    @Test func aRemovedDocumentReadsAsNone() throws {
+        try file.write(Data("one"))
+        let reader = reader()
+        #expect(try reader.load() == "one")
+        try file.remove()
+        #expect(try reader.load() == nil)
+        try file.write(Data("two"))
+        #expect(try reader.load() == "two")
+    }
+
+    @Test func aDocumentRewrittenInPlaceIsReadAgain() throws {
+        try file.write(Data("short"))
+        let reader = reader()
+        #expect(try reader.load() == "short")
+        // Another tool truncates and rewrites the same file, without a rename
+        let handle = try FileHandle(forWritingTo: file.url)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data("a longer text"))
+        try handle.close()
+        #expect(try reader.load() == "a longer text")
+    }
+
+    @Test func aDocumentThatCannotBeDecodedIsTriedAgainNextTime() throws {
+        try file.write(Data("damaged"))
+        let reader = reader()
+        #expect(throws: StorageError.self) { try reader.load() }
+        #expect(throws: StorageError.self) { try reader.load() }
+        #expect(decodeCount == 2, "a failed decode is not kept")
+        try file.write(Data("repaired"))
+        #expect(try reader.load() == "repaired")
+    }
+
+    @Test func noDocumentYetThenOne() throws {
+        let reader = reader()
+        #expect(try reader.load() == nil)
+        try file.write(Data("first"))
+        #expect(try reader.load() == "first")
+    }
+}
