@@ -489,9 +489,9 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo "passconsole bench-flow, one process, SDK and bare interleaved per iteration: warm = getAuthorization with" \
         "authN and authZ cached (one deviceShortAuthorize); cold = a new app on fresh device storage, setRequestor" \
         "through the picker, the Dish login page, sessionDevice, authorizeDevice and deviceShortAuthorize (bare: a new" \
-        "URLSession for the app's requests and one for the login pages, as a browser loads them; SDK: no event" \
-        "subscriber, its storage write landing untimed after the flow). Targets: SDK/bare ≤ 1.10 (median) and no" \
-        "more round trips than the bare flow."
+        "URLSession for the app's requests, and the login pages on a browser session made before the flow, as the" \
+        "SDK app's web view is; SDK: no event subscriber, its storage write landing after the flow, in the CPU column" \
+        "but not in the time). Targets: SDK/bare ≤ 1.10 (median) and no more round trips than the bare flow."
     echo
     echo "$FLOW_TABLE"
     echo
