@@ -10,11 +10,15 @@ import Synchronization
 /// Reads a document and keeps what it decoded, reading again only when the document may have changed: an app reads
 /// its storage on every call, and another process may change it at any time.
 ///
-/// The reader keeps the document it last read open. Every write of a ``StorageFile`` renames a new file over the
-/// document and ``StorageFile/remove()`` deletes it, so a changed document leaves the open one without a name
-/// (`st_nlink` 0), whoever changed it; an open file's inode cannot be reused, so a new document is never mistaken for
-/// the old one. A document rewritten in place by some other tool is caught by its size and change time (as fine as the
-/// file system keeps them). One `fstat` per read while nothing changed, instead of open, read and close.
+/// The reader keeps the file it last read open and, on each read, compares it with what the document's path names
+/// now (`stat` of the path against `fstat` of the kept file: device and inode). Every write of a ``StorageFile``
+/// renames a new file over the document and ``StorageFile/remove()`` deletes it, so a changed document is another
+/// inode — and while the old one is held open its inode number cannot be reused, so a new document is never mistaken
+/// for it. The path moving elsewhere (a folder moved, a link changed) is caught the same way. A document rewritten in
+/// place by some other tool is caught by its size and change time, as fine as the file system keeps them (a rewrite of
+/// the same size within one timestamp tick would be missed; StorageFile never writes in place). Two system calls per
+/// read while nothing changed, instead of open, read, close and a decode. The kept file is one open descriptor per
+/// reader (close-on-exec), closed when the reader goes.
 public final class StorageReader<Value: Sendable>: Sendable {
     /// The document read.
     public let file: StorageFile
@@ -43,9 +47,11 @@ public final class StorageReader<Value: Sendable>: Sendable {
     public func load() throws -> Value {
         try kept.withLock { kept in
             if let current = kept {
-                var info = stat()
-                if fstat(current.fd, &info) == 0, info.st_nlink > 0, Int(info.st_size) == current.size,
-                    Self.changeTime(info).tv_sec == current.changed.tv_sec, Self.changeTime(info).tv_nsec == current.changed.tv_nsec
+                var open = stat()
+                var named = stat()
+                if fstat(current.fd, &open) == 0, stat(file.path, &named) == 0, open.st_dev == named.st_dev, open.st_ino == named.st_ino,
+                    Int(open.st_size) == current.size, Self.changeTime(open).tv_sec == current.changed.tv_sec,
+                    Self.changeTime(open).tv_nsec == current.changed.tv_nsec
                 {
                     return current.value
                 }

@@ -10,7 +10,7 @@ struct StorageActionsAPITests {
     static let team = "phone/team:TEAM1234"
 
     func storageBytes(_ fixture: ConsoleFixture) throws -> Data? {
-        try DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234").read()
+        try fixture.phoneTeamStorage()
     }
 
     @Test func aDryRunListsWhatWouldGoAndWhoSharesItWithoutChangingAnything() async throws {

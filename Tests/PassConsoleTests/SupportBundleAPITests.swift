@@ -43,7 +43,7 @@ struct SupportBundleAPITests {
             #expect((bundle["contract"] as? [[String: Any]])?.contains { $0["status"] as? String == "broken" } == false)
 
             // The stored tokens never appear; their fingerprints do, and match the tokens' SHA-256.
-            let stored = try #require(try DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234").read())
+            let stored = try #require(try fixture.phoneTeamStorage())
             let tokens = strings(named: "authnToken", in: try JSONSerialization.jsonObject(with: stored))
             let authn = try #require(tokens.first)
             #expect(!answer.text.contains(authn))

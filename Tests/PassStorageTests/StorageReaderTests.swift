@@ -46,7 +46,8 @@ struct StorageReaderTests {
         try file.write(Data("aaa"))
         let reader = reader()
         #expect(try reader.load() == "aaa")
-        // Another process (another StorageFile value) replaces it with bytes of the same length, twice in a row
+        // Another writer (another StorageFile value, as in another process) replaces it with bytes of the same length,
+        // twice in a row
         try StorageFile(url: file.url).write(Data("bbb"))
         try StorageFile(url: file.url).write(Data("ccc"))
         #expect(try reader.load() == "ccc")
@@ -61,6 +62,57 @@ struct StorageReaderTests {
         #expect(try reader.load() == nil)
         try file.write(Data("two"))
         #expect(try reader.load() == "two")
+    }
+
+    @Test func aDocumentRewrittenInPlaceWithTheSameSizeIsReadAgain() throws {
+        try file.write(Data("12345"))
+        let reader = reader()
+        #expect(try reader.load() == "12345")
+        Thread.sleep(forTimeInterval: 0.05)  // past the file system's timestamp tick
+        let handle = try FileHandle(forWritingTo: file.url)
+        try handle.write(contentsOf: Data("abcde"))
+        try handle.close()
+        #expect(try reader.load() == "abcde")
+    }
+
+    @Test func aDocumentWhosePathNowNamesAnotherFileIsReadAgain() throws {
+        // The document is a link to a file; a write replaces the link itself with the new document
+        let target = temporary.url.appendingPathComponent("real.json")
+        try Data("through the link").write(to: target)
+        try FileManager.default.createSymbolicLink(at: file.url, withDestinationURL: target)
+        let reader = reader()
+        #expect(try reader.load() == "through the link")
+        try StorageFile(url: file.url).write(Data("replaced"))
+        #expect(try reader.load() == "replaced")
+        // The folder holding the document moves away and a new one takes its place
+        let moved = temporary.url.appendingPathComponent("moved")
+        let folderFile = StorageFile(url: temporary.url.appendingPathComponent("phone/storage.json"))
+        try folderFile.write(Data("old phone"))
+        let folderReader = StorageReader<String?>(file: folderFile) { $0.map { String(decoding: $0, as: UTF8.self) } }
+        #expect(try folderReader.load() == "old phone")
+        try FileManager.default.moveItem(at: folderFile.url.deletingLastPathComponent(), to: moved)
+        try StorageFile(url: folderFile.url).write(Data("new phone"))
+        #expect(try folderReader.load() == "new phone")
+    }
+
+    @Test func theReaderHoldsOneDescriptorAndClosesItWhenItGoes() throws {
+        guard FileManager.default.fileExists(atPath: "/proc/self/fd") else { return }  // Linux's view of open files
+        let folder = temporary.url.lastPathComponent  // unique (mkdtemp)
+        // Descriptors of this process open on files of this test's folder (replaced ones show as "… (deleted)")
+        let openHere = {
+            ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []).filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)"))?.contains(folder) == true
+            }.count
+        }
+        try file.write(Data("v0"))
+        var reader: StorageReader<String?>? = self.reader()
+        for version in 1...20 {
+            try file.write(Data("v\(version)"))
+            #expect(try reader?.load() == "v\(version)")
+        }
+        #expect(openHere() == 1, "one kept file, whatever was read before it")
+        reader = nil
+        #expect(openHere() == 0)
     }
 
     @Test func aDocumentRewrittenInPlaceIsReadAgain() throws {

@@ -32,7 +32,7 @@ struct ConsoleBrowserTests {
     }
 
     func storageBytes(_ fixture: ConsoleFixture) throws -> Data? {
-        try DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234").read()
+        try fixture.phoneTeamStorage()
     }
 
     @Test func aFlowDrivenFromThePageLightsItsStatesAndItsEventsArriveLive() async throws {

@@ -96,6 +96,13 @@ struct ConsoleFixture {
     /// The headers the console's own page sends.
     var pageHeaders: [(String, String)] { [("Host", "127.0.0.1:8080"), (AccessGuardHeader.csrf, console.csrfToken)] }
 
+    /// The demo phone's team storage as stored, once the apps' pending writes have landed (the SDK writes behind its
+    /// calls; a reader beside running apps waits for them, as the console does).
+    func phoneTeamStorage() throws -> Data? {
+        AccessEnabler.waitForAllStorageWrites()
+        return try DeviceFolder(root: root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234").read()
+    }
+
     func get(_ path: String, headers: [(String, String)] = [("Host", "127.0.0.1:8080")]) async -> APIAnswer {
         await send("GET", path, headers: headers)
     }
