@@ -34,10 +34,9 @@ final class StorageWriter: Sendable {
     private struct State {
         /// Changes not yet handed to the file, oldest first.
         var pending: [Change] = []
-        /// Changes handed to the file and not yet landed.
-        var inFlight = 0
-        /// The storage once every pending and in-flight change landed, as this process sees it; nil when none is
-        /// (the file is the truth: another app may change it).
+        /// The storage once every pending change (and the write on its way, if any) landed, as this process sees it;
+        /// nil when none is (the file is the truth: another app may change it). Cleared only after a write (on
+        /// `queue`, where writes take turns), so it stays set while one is on its way.
         var expected: TokenStorage?
         /// A deadline write is scheduled.
         var deadlineSet = false
@@ -154,7 +153,6 @@ final class StorageWriter: Sendable {
     private func landPending() {
         let changes = state.withLock { state -> [Change] in
             defer {
-                state.inFlight += state.pending.count
                 state.pending = []
                 state.deadlineSet = false
             }
@@ -167,7 +165,6 @@ final class StorageWriter: Sendable {
         } catch {
             for change in changes { change.failed(error) }
         }
-        state.withLock { $0.inFlight -= changes.count }
         landed(storage)
     }
 
@@ -176,12 +173,12 @@ final class StorageWriter: Sendable {
     /// landed (`storage`; read again when the write failed) with the changes still pending.
     private func landed(_ storage: TokenStorage?) {
         let stillPending = state.withLock { state -> Bool in
-            if state.inFlight == 0 && state.pending.isEmpty { state.expected = nil }
+            if state.pending.isEmpty { state.expected = nil }
             return state.expected != nil
         }
-        guard stillPending, let base = storage ?? (try? store.load()) else { return }
+        guard stillPending, let base = storage ?? (try? reader.load()) else { return }
         state.withLock { state in
-            guard state.inFlight == 0, !state.pending.isEmpty else { return }
+            guard !state.pending.isEmpty else { return }
             var rebuilt = base
             for change in state.pending { change.apply(&rebuilt) }
             state.expected = rebuilt
