@@ -140,9 +140,10 @@ public final class AccessEnabler: Sendable {
     /// console), or an app about to hand its storage to another process, calls this first.
     public func waitForStorageWrites() { engine.writer.flushNow() }
 
-    /// ``waitForStorageWrites()`` for every storage file of this process, including those of AccessEnablers already
-    /// released whose last call is still finishing (the console, before it reads or changes a device's files).
-    public static func waitForAllStorageWrites() { StorageWriter.flushAll() }
+    /// ``waitForStorageWrites()`` for every storage file of this process in `folders` (all of them when nil),
+    /// including those of AccessEnablers already released whose last call is still finishing: the console, before it
+    /// reads or changes its devices' files.
+    public static func waitForAllStorageWrites(in folders: [URL]? = nil) { StorageWriter.flushAll(in: folders) }
 
     /// Waits until every call made so far has been handled and its callbacks delivered.
     public func settle() async {

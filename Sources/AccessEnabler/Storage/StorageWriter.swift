@@ -72,10 +72,18 @@ final class StorageWriter: Sendable {
         }
     }
 
-    /// Lands the pending changes of every storage file of this process and waits until they are on disk.
-    static func flushAll() {
-        let alive = writers.withLock { $0.values.compactMap(\.writer) }
-        for writer in alive { writer.flushNow() }
+    /// Lands the pending changes of every storage file of this process (with `folders`, only of the files in them)
+    /// and waits until they are on disk.
+    static func flushAll(in folders: [URL]? = nil) {
+        let prefixes = folders?.map { folder in
+            var path = folder.resolvingSymlinksInPath().path(percentEncoded: false)
+            while path.hasSuffix("/") { path.removeLast() }
+            return path + "/"
+        }
+        let chosen = writers.withLock { writers in
+            writers.filter { key, _ in prefixes?.contains { key.hasPrefix($0) } ?? true }.values.compactMap(\.writer)
+        }
+        for writer in chosen { writer.flushNow() }
     }
 
     /// Lands every writer's pending changes when the process exits normally (a command-line tool that calls `exit`).

@@ -202,7 +202,7 @@ public final class Console: HTTPResponder, Sendable {
 
     /// Waits until the apps' storage writes (running apps and stopped ones still finishing a call) have landed, so
     /// the device files read or changed next hold every change their events announced.
-    func waitForAppStorageWrites() { AccessEnabler.waitForAllStorageWrites() }
+    func waitForAppStorageWrites() { AccessEnabler.waitForAllStorageWrites(in: configuration.devices.map(\.folder.root)) }
 
     func app(_ id: String) throws(HTTPError) -> ConsoleApp {
         guard let app = apps.first(where: { $0.spec.id == id }) else {

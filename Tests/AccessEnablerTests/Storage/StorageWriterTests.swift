@@ -114,4 +114,27 @@ import Testing
         #expect(try store.load().bucket(requestor: "A", mvpd: "Dish")?.authnToken == "good")
         #expect(writer.expected == nil, "what failed to land is not shown as stored")
     }
+
+    @Test func flushingTheFilesOfSomeFoldersDoesNotWaitForAWriteStuckElsewhere() throws {
+        let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let stuck = Self.store(holdFirstWrite: (reached, release))
+        let other = Self.store()
+        defer {
+            release.signal()
+            for store in [stuck, other] { try? FileManager.default.removeItem(at: store.file.url.deletingLastPathComponent()) }
+        }
+        let stuckWriter = StorageWriter.shared(for: stuck, deadline: .seconds(30))
+        _ = stuckWriter.write(Self.token("A", "slow"), load: { TokenStorage() }, failed: { _ in })
+        stuckWriter.flushSoon()
+        reached.wait()  // its write is stuck on a slow disk
+        let otherWriter = StorageWriter.shared(for: other, deadline: .seconds(30))
+        _ = otherWriter.write(Self.token("B", "quick"), load: { TokenStorage() }, failed: { _ in })
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            AccessEnabler.waitForAllStorageWrites(in: [other.file.url.deletingLastPathComponent()])
+            done.signal()
+        }.start()
+        #expect(done.wait(timeout: .now() + 5) == .success, "waited for a file outside the folders asked for")
+        #expect(try other.load().bucket(requestor: "B", mvpd: "Dish")?.authnToken == "quick")
+    }
 }

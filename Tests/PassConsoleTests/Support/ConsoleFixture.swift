@@ -99,7 +99,7 @@ struct ConsoleFixture {
     /// The demo phone's team storage as stored, once the apps' pending writes have landed (the SDK writes behind its
     /// calls; a reader beside running apps waits for them, as the console does).
     func phoneTeamStorage() throws -> Data? {
-        AccessEnabler.waitForAllStorageWrites()
+        AccessEnabler.waitForAllStorageWrites(in: [root])
         return try DeviceFolder(root: root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234").read()
     }
 
