@@ -44,6 +44,15 @@ import Testing
         var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
     }
 
+    /// An app whose storage is on `disk`, signed in as carol: the write of its authN token is held on the disk.
+    static func appSignedInOnSlowDisk(_ fixture: SDKFixture, _ disk: SlowDisk) async throws -> TestApp {
+        let app = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
+        await app.start(base: fixture.serviceProvider)
+        try await app.signInAsCarol()
+        #expect(await eventually { disk.holding })
+        return app
+    }
+
     static func stored(_ app: TestApp) throws -> TokenStorage? {
         guard let data = try app.configuration.storage.read() else { return nil }
         return try JSONDecoder().decode(TokenStorage.self, from: data)
@@ -89,10 +98,7 @@ import Testing
         try await SDKFixture.with { fixture in
             let disk = SlowDisk()
             defer { disk.letGo() }
-            let first = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
-            await first.start(base: fixture.serviceProvider)
-            try await first.signInAsCarol()
-            #expect(await Self.eventually { disk.holding })
+            let first = try await Self.appSignedInOnSlowDisk(fixture, disk)
             #expect(try Self.stored(first)?.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken == nil)
 
             // The same team's other app, started meanwhile: it reads the first app's pending token
@@ -137,10 +143,7 @@ import Testing
         try await SDKFixture.with { fixture in
             let disk = SlowDisk()
             defer { disk.letGo() }
-            let app = try fixture.app { $0.storage.hooks.interrupt = { point, _ in disk.reached(point) } }
-            await app.start(base: fixture.serviceProvider)
-            try await app.signInAsCarol()
-            #expect(await Self.eventually { disk.holding })
+            let app = try await Self.appSignedInOnSlowDisk(fixture, disk)
             let returned = Flag()
             let waiting = Thread {
                 app.enabler.waitForStorageWrites()
