@@ -18,6 +18,8 @@ public actor EventBatcher {
     /// Identifies the current buffer, so a timer set for an earlier one does nothing.
     private var generation = 0
     private var timer: Task<Void, Never>?
+    /// The newest batch's write: the next one starts after it.
+    private var writing: Task<Void, Never>?
 
     /// Events written so far (duplicates of stored events not counted).
     public private(set) var writtenCount = 0
@@ -35,11 +37,11 @@ public actor EventBatcher {
         self.maxDelay = maxDelay
     }
 
-    /// Queues one event; writes the batch now if it is full, else makes sure a timer will.
+    /// Queues one event; starts writing the batch now if it is full, else makes sure a timer will.
     public func add(_ event: EntitlementEvent) {
         buffer.append(event)
         if buffer.count >= maxCount {
-            flush()
+            startWrite()
         } else if buffer.count == 1 {
             let generation = self.generation
             let delay = maxDelay
@@ -54,29 +56,54 @@ public actor EventBatcher {
     /// Queues every event of `stream` until it ends, then writes what is left.
     public func consume(_ stream: AsyncStream<EntitlementEvent>) async {
         for await event in stream { add(event) }
-        finish()
+        await finish()
     }
 
-    /// Writes the waiting events now.
-    public func flush() {
+    /// Writes the waiting events now; returns when every batch taken so far is stored (or failed).
+    public func flush() async {
+        startWrite()
+        await writing?.value
+    }
+
+    /// Returns when every batch taken so far is stored (or failed); the events still waiting stay waiting.
+    public func waitForWrites() async {
+        await writing?.value
+    }
+
+    /// Writes the waiting events; call when no more will come.
+    public func finish() async {
+        await flush()
+    }
+
+    /// Takes the waiting events as one batch and writes it after the batches before it, so batches land in the
+    /// order they were taken. The write is awaited, never waited for on a thread: a batch held up behind a long
+    /// write (a large ingest) leaves the Swift concurrency pool free.
+    private func startWrite() {
         timer?.cancel()
         timer = nil
         generation += 1
         guard !buffer.isEmpty else { return }
         let batch = buffer
         buffer.removeAll(keepingCapacity: true)
-        do {
-            writtenCount += try database.append(batch)
-            flushCount += 1
-        } catch {
-            droppedCount += batch.count
-            lastError = error
+        let previous = writing
+        let database = self.database
+        writing = Task {
+            await previous?.value
+            let result: Result<Int, any Error>
+            do { result = .success(try await database.append(batch)) } catch { result = .failure(error) }
+            self.record(result, count: batch.count)
         }
     }
 
-    /// Writes the waiting events; call when no more will come.
-    public func finish() {
-        flush()
+    private func record(_ result: Result<Int, any Error>, count: Int) {
+        switch result {
+        case .success(let written):
+            writtenCount += written
+            flushCount += 1
+        case .failure(let error):
+            droppedCount += count
+            lastError = error
+        }
     }
 
     /// How many events are waiting.
@@ -84,6 +111,6 @@ public actor EventBatcher {
 
     private func timerFired(generation: Int) {
         guard generation == self.generation else { return }
-        flush()
+        startWrite()
     }
 }

@@ -8,11 +8,11 @@ extension HistoryDatabase {
     /// skipped, so sending a batch again changes nothing.
     /// - Returns: how many events were new.
     @discardableResult
-    public func append(_ events: [EntitlementEvent]) throws -> Int {
+    public func append(_ events: [EntitlementEvent]) async throws -> Int {
         guard !events.isEmpty else { return 0 }
         // The JSON and summaries are encoded on another thread while this one writes (see EncodingPipeline).
         let pipeline = EncodingPipeline(events)
-        return try writer.write { db in
+        return try await writer.write { db in
             var sessions = try Self.upsertSessions(db, events)
             var lastID = try Int64.fetchOne(db, sql: "SELECT lastID FROM event_counter") ?? 0
             // Cached prepared statements bound through the C API: per-row GRDB bookkeeping cost more than SQLite.

@@ -45,8 +45,8 @@ public struct AuditEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
 extension HistoryDatabase {
     /// Records a console action.
     @discardableResult
-    public func audit(_ action: String, detail: String, remote: String, at: Date = Date()) throws -> AuditEntry {
-        try writer.write { db in
+    public func audit(_ action: String, detail: String, remote: String, at: Date = Date()) async throws -> AuditEntry {
+        try await writer.write { db in
             var entry = AuditEntry(at: at, action: action, detail: detail, remote: remote)
             try entry.insert(db)
             entry.id = db.lastInsertedRowID
@@ -55,8 +55,8 @@ extension HistoryDatabase {
     }
 
     /// The audit log, newest first.
-    public func auditEntries(limit: Int = 500) throws -> [AuditEntry] {
-        try writer.read { db in
+    public func auditEntries(limit: Int = 500) async throws -> [AuditEntry] {
+        try await writer.read { db in
             try AuditEntry.order(Column("id").desc).limit(max(1, limit)).fetchAll(db)
         }
     }

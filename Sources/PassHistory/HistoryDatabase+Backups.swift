@@ -39,9 +39,9 @@ public struct StorageBackup: Codable, Sendable, Equatable, Identifiable {
 
 extension HistoryDatabase {
     /// Keeps `backup` (and forgets all but the newest `keep` backups).
-    public func saveBackup(_ backup: StorageBackup, keep: Int = 50) throws {
+    public func saveBackup(_ backup: StorageBackup, keep: Int = 50) async throws {
         let documents = String(decoding: try JSONEncoder().encode(backup.documents), as: UTF8.self)
-        try writer.write { db in
+        try await writer.write { db in
             try db.execute(
                 sql: "INSERT INTO backup (id, at, reason, documents) VALUES (?, ?, ?, ?)",
                 arguments: [backup.id, backup.at.timeIntervalSince1970, backup.reason, documents])
@@ -52,16 +52,16 @@ extension HistoryDatabase {
     }
 
     /// The backup with this ID, if kept.
-    public func backup(_ id: String) throws -> StorageBackup? {
-        let row = try writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM backup WHERE id = ?", arguments: [id]) }
+    public func backup(_ id: String) async throws -> StorageBackup? {
+        let row = try await writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM backup WHERE id = ?", arguments: [id]) }
         guard let row else { return nil }
         let documents = try JSONDecoder().decode([StorageBackup.Document].self, from: Data((row["documents"] as String).utf8))
         return StorageBackup(id: row["id"], at: Date(timeIntervalSince1970: row["at"]), reason: row["reason"], documents: documents)
     }
 
     /// Kept backups, newest first (without their documents' bytes).
-    public func backups() throws -> [(id: String, at: Date, reason: String)] {
-        try writer.read { db in
+    public func backups() async throws -> [(id: String, at: Date, reason: String)] {
+        try await writer.read { db in
             try Row.fetchAll(db, sql: "SELECT id, at, reason FROM backup ORDER BY at DESC").map {
                 ($0["id"], Date(timeIntervalSince1970: $0["at"]), $0["reason"])
             }

@@ -38,8 +38,8 @@ extension HistoryDatabase {
     /// A page and its counts in one read transaction (one pool hop instead of three per request).
     public func rawPageWithCounts(
         matching filter: HistoryFilter, before: Int64? = nil, after: Int64? = nil, limit: Int = 100, countLimit: Int = 100_000
-    ) throws -> RawPage {
-        try writer.read { db in
+    ) async throws -> RawPage {
+        try await writer.read { db in
             let (events, next) = try Self.rawPage(db, matching: filter, before: before, after: after, limit: limit)
             let total = try Self.totalEvents(db)
             if filter.isEmpty {
@@ -53,10 +53,10 @@ extension HistoryDatabase {
     }
 
     /// As ``latestPage(matching:before:limit:)`` (or, with `after`, ``page(matching:after:limit:)``), without decoding.
-    public func rawPage(matching filter: HistoryFilter, before: Int64? = nil, after: Int64? = nil, limit: Int = 100) throws
+    public func rawPage(matching filter: HistoryFilter, before: Int64? = nil, after: Int64? = nil, limit: Int = 100) async throws
         -> (events: [RawStoredEvent], nextCursor: Int64?)
     {
-        try writer.read { db in try Self.rawPage(db, matching: filter, before: before, after: after, limit: limit) }
+        try await writer.read { db in try Self.rawPage(db, matching: filter, before: before, after: after, limit: limit) }
     }
 
     static func rawPage(_ db: Database, matching filter: HistoryFilter, before: Int64?, after: Int64?, limit: Int) throws

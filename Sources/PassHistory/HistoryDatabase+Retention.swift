@@ -19,9 +19,9 @@ extension HistoryDatabase {
     /// Deletes events beyond `retention` (oldest first) and sessions left without events.
     /// - Returns: how many events were deleted.
     @discardableResult
-    public func prune(_ retention: Retention, now: Date = Date()) throws -> Int {
+    public func prune(_ retention: Retention, now: Date = Date()) async throws -> Int {
         let cutoff = now.timeIntervalSince1970 - Double(retention.maxAge.components.seconds)
-        return try writer.write { db in
+        return try await writer.write { db in
             var deleted = 0
             // Too old: only blocks whose span starts before the cutoff hold any.
             let old = try Int64.fetchAll(db, sql: "SELECT block FROM event_block WHERE minTime < ?", arguments: [cutoff])
@@ -86,8 +86,8 @@ extension HistoryDatabase {
     /// is large (a console analyzed at 44 events answered pages in 400 ms at a million), and `PRAGMA optimize` does
     /// not notice growth on a connection that only writes: so whenever the number of events has doubled or halved
     /// since the last analysis, it analyzes again, sampling (`analysis_limit`) so that costs milliseconds at any size.
-    public func optimize() throws {
-        try writer.write { db in
+    public func optimize() async throws {
+        try await writer.write { db in
             try db.execute(sql: "PRAGMA analysis_limit = 2000")
             let events = try Self.totalEvents(db)
             if let analyzed = try Self.analyzedEventCount(db), events <= 2 * analyzed + 1000, 2 * events >= analyzed {
@@ -99,8 +99,8 @@ extension HistoryDatabase {
     }
 
     /// The number of events SQLite's statistics were taken at (nil before any analysis).
-    func analyzedEventCount() throws -> Int? {
-        try writer.read(Self.analyzedEventCount)
+    func analyzedEventCount() async throws -> Int? {
+        try await writer.read(Self.analyzedEventCount)
     }
 
     static func analyzedEventCount(_ db: Database) throws -> Int? {

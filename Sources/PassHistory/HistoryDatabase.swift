@@ -5,6 +5,11 @@ import GRDB
 
 /// The event history in SQLite: owns the database connection, migrates the schema when it opens, and offers
 /// intent-named methods whose writes are each one invariant-preserving transaction.
+///
+/// Every read and write is `async` and goes through GRDB's async access: the caller's thread is never blocked
+/// waiting for a connection. A synchronous read on a Swift concurrency thread waits in GRDB's reader pool, and an
+/// async read hands its reader back only when its task resumes on such a thread: with every thread of the pool
+/// (one per core) waiting, nothing could resume, and the whole process stopped answering under a team's load.
 public final class HistoryDatabase: Sendable {
     /// The connection: a WAL `DatabasePool` for a file, a `DatabaseQueue` in memory.
     let writer: any DatabaseWriter
@@ -42,8 +47,8 @@ public final class HistoryDatabase: Sendable {
     }
 
     /// The names of the migrations applied to the file, oldest first.
-    public func appliedMigrations() throws -> [String] {
-        try writer.read { try Self.migrator.appliedMigrations($0) }
+    public func appliedMigrations() async throws -> [String] {
+        try await writer.read { try Self.migrator.appliedMigrations($0) }
     }
 
     // MARK: - Writes
@@ -51,8 +56,8 @@ public final class HistoryDatabase: Sendable {
     /// Deletes a session and all its events.
     /// - Returns: whether the session existed.
     @discardableResult
-    public func deleteSession(_ id: UUID) throws -> Bool {
-        try writer.write { db in
+    public func deleteSession(_ id: UUID) async throws -> Bool {
+        try await writer.write { db in
             guard let key = try Int64.fetchOne(db, sql: "SELECT key FROM session WHERE id = ?", arguments: [id.uuidString]) else {
                 return false
             }
@@ -69,23 +74,23 @@ public final class HistoryDatabase: Sendable {
 
     /// One page of the events matching `filter`, in the order they were stored, starting after `cursor` (a
     /// ``StoredEvent/id``; `nil` for the first page). At most `limit` events.
-    public func page(matching filter: HistoryFilter = .all, after cursor: Int64? = nil, limit: Int = 100) throws -> HistoryPage {
-        try decodedPage(matching: filter, above: cursor ?? 0, below: .max, newestFirst: false, limit: limit)
+    public func page(matching filter: HistoryFilter = .all, after cursor: Int64? = nil, limit: Int = 100) async throws -> HistoryPage {
+        try await decodedPage(matching: filter, above: cursor ?? 0, below: .max, newestFirst: false, limit: limit)
     }
 
     /// The newest events matching `filter` older than `cursor` (`nil`: the newest of all), newest first: what a
     /// live list shows on open and when scrolling back. Pass the last event's ``StoredEvent/id`` as the next `before`.
-    public func latestPage(matching filter: HistoryFilter = .all, before cursor: Int64? = nil, limit: Int = 100) throws
+    public func latestPage(matching filter: HistoryFilter = .all, before cursor: Int64? = nil, limit: Int = 100) async throws
         -> HistoryPage
     {
-        try decodedPage(matching: filter, above: 0, below: cursor ?? .max, newestFirst: true, limit: limit)
+        try await decodedPage(matching: filter, above: 0, below: cursor ?? .max, newestFirst: true, limit: limit)
     }
 
     private func decodedPage(matching filter: HistoryFilter, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int)
-        throws -> HistoryPage
+        async throws -> HistoryPage
     {
         let limit = max(1, limit)
-        let records = try writer.read { db in
+        let records = try await writer.read { db in
             let ids = try BlockScan.ids(db, matching: filter, above: lower, below: upper, newestFirst: newestFirst, limit: limit + 1)
             return try Self.records(db, ids: ids, newestFirst: newestFirst)
         }
@@ -102,23 +107,23 @@ public final class HistoryDatabase: Sendable {
     }
 
     /// How many stored events match `filter`.
-    public func count(matching filter: HistoryFilter) throws -> Int {
-        try writer.read { db in try BlockScan.count(db, matching: filter, limit: .max) }
+    public func count(matching filter: HistoryFilter) async throws -> Int {
+        try await writer.read { db in try BlockScan.count(db, matching: filter, limit: .max) }
     }
 
     /// Every session, the most recently active first.
-    public func sessions() throws -> [HistorySession] {
-        try writer.read { db in try HistorySession.order(Column("lastSeen").desc, Column("id")).fetchAll(db) }
+    public func sessions() async throws -> [HistorySession] {
+        try await writer.read { db in try HistorySession.order(Column("lastSeen").desc, Column("id")).fetchAll(db) }
     }
 
     /// Sessions a support person is looking for: `text` found in the session's ID, device ID, app, team or
     /// Programmer, or naming an MVPD its events name, or in its events' summaries (user GUIDs in tracking data,
     /// error codes). The most recently active first, at most `limit`.
-    public func sessions(matching text: String, limit: Int = 200) throws -> [HistorySession] {
+    public func sessions(matching text: String, limit: Int = 200) async throws -> [HistorySession] {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { return Array(try sessions().prefix(limit)) }
+        guard !trimmed.isEmpty else { return Array(try await sessions().prefix(limit)) }
         let like = "%\(HistoryFilter.escapeLike(trimmed))%"
-        return try writer.read { db in
+        return try await writer.read { db in
             try HistorySession.fetchAll(db, sql: """
                 SELECT * FROM session
                 WHERE id LIKE ?1 ESCAPE '\\' OR deviceID LIKE ?1 ESCAPE '\\' OR bundleID LIKE ?1 ESCAPE '\\'
@@ -131,14 +136,14 @@ public final class HistoryDatabase: Sendable {
     }
 
     /// The session with this ID, if stored.
-    public func session(_ id: UUID) throws -> HistorySession? {
-        try writer.read { db in try HistorySession.filter(Column("id") == id.uuidString).fetchOne(db) }
+    public func session(_ id: UUID) async throws -> HistorySession? {
+        try await writer.read { db in try HistorySession.filter(Column("id") == id.uuidString).fetchOne(db) }
     }
 
     /// How many events the history holds: the sum of the sessions' counts, kept current by every write, so it costs
     /// nothing at a million events (a `COUNT(*)` walks an index).
     public var eventCount: Int {
-        get throws { try writer.read(Self.totalEvents) }
+        get async throws { try await writer.read(Self.totalEvents) }
     }
 
     /// The sum of the sessions' event counts (equal to the number of stored events).
@@ -148,11 +153,11 @@ public final class HistoryDatabase: Sendable {
 
     /// How many sessions the history holds.
     public var sessionCount: Int {
-        get throws { try writer.read { db in try HistorySession.fetchCount(db) } }
+        get async throws { try await writer.read { db in try HistorySession.fetchCount(db) } }
     }
 
     /// The ID of the newest stored event (`nil` when empty): observe after it to get only what comes next.
-    public func latestCursor() throws -> Int64? {
-        try writer.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") }
+    public func latestCursor() async throws -> Int64? {
+        try await writer.read { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") }
     }
 }

@@ -26,16 +26,16 @@ public struct HistoryExport: Codable, Sendable, Equatable {
     }
 
     /// The events of `database` matching `filter`, with their sessions.
-    public init(from database: HistoryDatabase, matching filter: HistoryFilter = .all, exportedAt: Date = Date()) throws {
+    public init(from database: HistoryDatabase, matching filter: HistoryFilter = .all, exportedAt: Date = Date()) async throws {
         var events: [EntitlementEvent] = []
         var cursor: Int64?
         repeat {
-            let page = try database.page(matching: filter, after: cursor, limit: 5000)
+            let page = try await database.page(matching: filter, after: cursor, limit: 5000)
             events += page.events.map(\.event)
             cursor = page.nextCursor
         } while cursor != nil
         let sessionIDs = Set(events.map(\.sessionID))
-        let sessions = try database.sessions().filter { sessionIDs.contains($0.id) }
+        let sessions = try await database.sessions().filter { sessionIDs.contains($0.id) }
         self.init(exportedAt: exportedAt, sessions: sessions, events: events)
     }
 

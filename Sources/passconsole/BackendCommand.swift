@@ -57,6 +57,13 @@ enum Bootstrap {
     }
 
     /// Returns when the process gets SIGINT or SIGTERM.
+    /// How long a stop may take once asked for (in-flight requests finish, event streams end, waiting events land);
+    /// past it the process exits anyway.
+    static let stopDeadline: Duration = .seconds(10)
+
+    /// Returns at the first SIGINT or SIGTERM. The signals are handled on a queue of their own, never on the Swift
+    /// concurrency pool, so a stop is heard whatever the pool is doing: from that first signal the process has
+    /// ``stopDeadline`` to shut down cleanly before it exits by itself, and a second signal exits at once.
     static func waitForTermination() async {
         signal(SIGINT, SIG_IGN)
         signal(SIGTERM, SIG_IGN)
@@ -66,12 +73,27 @@ enum Bootstrap {
             let resumed = LockedFlag()
             for source in sources {
                 source.setEventHandler {
-                    if resumed.set() { continuation.resume() }
+                    guard resumed.set() else {
+                        stderrLine("passconsole: asked again to stop; exiting now.")
+                        _exit(1)
+                    }
+                    let (seconds, _) = stopDeadline.components
+                    queue.asyncAfter(deadline: .now() + .seconds(Int(seconds))) {
+                        stderrLine("passconsole: did not stop within \(seconds) s of the signal; exiting without finishing.")
+                        _exit(1)
+                    }
+                    continuation.resume()
                 }
                 source.resume()
             }
             SignalSources.keep(sources)
         }
+    }
+
+    /// Writes one line to standard error, unbuffered (safe when the rest of the process is stuck).
+    static func stderrLine(_ text: String) {
+        let line = Array((text + "\n").utf8)
+        _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }
 

@@ -100,7 +100,7 @@ struct ServeCommand: AsyncParsableCommand {
         let opened: OpenedBundle
         do { opened = try OpenedBundle.read(path: path) } catch { throw ValidationError(error.description) }
         let history = try HistoryDatabase.inMemory()
-        try history.append(opened.events)
+        try await history.append(opened.events)
         // An empty device folder of its own: the bundle's storage is shown as exported, never a live one.
         let emptyDevice = FileManager.default.temporaryDirectory.appendingPathComponent("passconsole-bundle-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: emptyDevice, withIntermediateDirectories: true)

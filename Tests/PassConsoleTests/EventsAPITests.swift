@@ -40,7 +40,7 @@ struct EventsAPITests {
             try await fixture.waitForEvents(atLeast: 20)
             let answer = await fixture.get("/api/events?limit=500")
             let items = try #require(answer.json["events"] as? [[String: Any]])
-            let stored = try fixture.console.history.latestPage(limit: 500).events
+            let stored = try await fixture.console.history.latestPage(limit: 500).events
             #expect(items.count == stored.count)
             let decoder = EntitlementEvent.Wire.decoder()
             for (item, expected) in zip(items, stored) {
@@ -73,7 +73,7 @@ struct EventsAPITests {
             let lines = ndjson.text.split(separator: "\n")
             let decoder = EntitlementEvent.Wire.decoder()
             let events = try lines.map { try decoder.decode(EntitlementEvent.self, from: Data($0.utf8)) }
-            let stored = try fixture.console.history.page(matching: HistoryFilter(kinds: [.callback]), limit: 1000).events.map(\.event)
+            let stored = try await fixture.console.history.page(matching: HistoryFilter(kinds: [.callback]), limit: 1000).events.map(\.event)
             #expect(events.count == stored.count)
             #expect(zip(events, stored).allSatisfy { $0.sessionID == $1.sessionID && $0.sequence == $1.sequence && $0.kind == $1.kind })
             let csv = await fixture.get("/api/events/export?format=csv&q=event:callback")
@@ -83,7 +83,7 @@ struct EventsAPITests {
             let log = try #require(har["log"] as? [String: Any])
             #expect(log["version"] as? String == "1.2")
             let entries = try #require(log["entries"] as? [[String: Any]])
-            let exchanges = try fixture.console.history.count(matching: HistoryFilter(kinds: [.httpExchange]))
+            let exchanges = try await fixture.console.history.count(matching: HistoryFilter(kinds: [.httpExchange]))
             #expect(entries.count == exchanges)
             #expect(entries.allSatisfy { ($0["request"] as? [String: Any])?["url"] is String && $0["time"] is Double })
         }
@@ -106,7 +106,7 @@ struct EventsAPITests {
             // Then every event is stored once, in its session
             #expect(reporter.sentCount == 250)
             #expect(reporter.droppedCount == 0)
-            #expect(try fixture.console.history.count(matching: HistoryFilter(sessionID: session)) == 250)
+            #expect(try await fixture.console.history.count(matching: HistoryFilter(sessionID: session)) == 250)
             // Sending the same batch again stores nothing new and says so
             let client = TestHTTPClient(baseURL: fixture.console.baseURL)
             let again = try await client.send("POST", "/api/ingest", headers: ["Content-Type": "application/x-ndjson"],
@@ -158,7 +158,7 @@ struct EventsAPITests {
             connection.send("GET /api/events/stream?q=app:com.live.app HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
             _ = await connection.read(until: "retry: 2000")
             // When events are stored
-            try fixture.console.history.append([event(0), event(1)])
+            try await fixture.console.history.append([event(0), event(1)])
             // Then they arrive with their history IDs
             let text = await connection.read(until: "live1(")
             #expect(text.contains("event: entitlement"))
@@ -166,7 +166,7 @@ struct EventsAPITests {
             let firstID = try #require(text.components(separatedBy: "id: ").dropFirst().first.flatMap { Int($0.prefix { $0.isNumber }) })
             connection.closeNow()
             // And a reconnect with Last-Event-ID gets what came while it was away, nothing twice
-            try fixture.console.history.append([event(2), event(3)])
+            try await fixture.console.history.append([event(2), event(3)])
             let resumed = try RawConnection(port: port)
             resumed.send("GET /api/events/stream?q=app:com.live.app HTTP/1.1\r\nHost: 127.0.0.1\r\nLast-Event-ID: \(firstID)\r\n\r\n")
             let again = await resumed.read(until: "live3(")

@@ -8,36 +8,12 @@ import Testing
 /// history surviving a `kill -9`.
 @Suite(.serialized)
 struct ServeProcessTests {
-    /// Starts `passconsole serve` on free ports with its files in `folder`; returns the process and the console URL.
-    func serve(_ folder: URL) async throws -> (ChildProcess, String) {
-        let binary = try #require(BuiltBinary.passconsole, Comment(rawValue: BuiltBinary.missingMessage))
-        let output = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(6)).out")
-        let process = try ChildProcess(
-            binary.path(percentEncoded: false),
-            ["serve", "--port", "0", "--backend-port", "0", "--device", folder.appendingPathComponent("device").path,
-             "--history", folder.appendingPathComponent("history.sqlite").path],
-            directory: BuiltBinary.packageRoot, stdout: .file(output))
-        let deadline = Date().addingTimeInterval(30)
-        while Date() < deadline {
-            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            if let line = text.split(separator: "\n").first(where: { $0.contains("Console:") }),
-                let url = line.split(separator: " ").last.map({ String($0).trimmingCharacters(in: CharacterSet(charactersIn: "/")) })
-            {
-                return (process, url)
-            }
-            try await Task.sleep(for: .milliseconds(100))
-        }
-        process.terminate()
-        Issue.record("serve printed no console URL: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
-        throw CancellationError()
-    }
-
     @Test func serveRunsTheDemoAndItsHistorySurvivesAKill9() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         // Given the console as make run starts it
-        let (process, url) = try await serve(folder)
+        let (process, url) = try await ServeProcess.start(folder)
         let client = TestHTTPClient(baseURL: url)
         // Then the three demo apps run and have reported their setRequestor
         let apps = try await client.get("/api/apps").json["apps"] as? [[String: Any]] ?? []
@@ -58,8 +34,8 @@ struct ServeProcessTests {
         process.waitUntilExit()
         // Then the history file holds every event it acknowledged, and a restarted console shows them
         let history = try HistoryDatabase(path: folder.appendingPathComponent("history.sqlite").path)
-        #expect(try history.count(matching: HistoryFilter(sessionID: session)) == 100)
-        let (restarted, again) = try await serve(folder)
+        #expect(try await history.count(matching: HistoryFilter(sessionID: session)) == 100)
+        let (restarted, again) = try await ServeProcess.start(folder)
         defer { restarted.terminate() }
         let sessions = try await TestHTTPClient(baseURL: again).get("/api/sessions?q=com.crash.test").json["sessions"] as? [[String: Any]]
         #expect(sessions?.first?["eventCount"] as? Int == 100)

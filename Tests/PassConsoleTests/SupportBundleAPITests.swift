@@ -73,7 +73,7 @@ struct SupportBundleAPITests {
             let opened = try OpenedBundle.read(path: file.path)
             #expect(opened.sessionID.uuidString == id)
             let history = try HistoryDatabase.inMemory()
-            try history.append(opened.events)
+            try await history.append(opened.events)
             var configuration = ConsoleConfiguration(device: DeviceFolder(root: fixture.root.appendingPathComponent("empty")))
             configuration.port = 0
             configuration.bundle = opened

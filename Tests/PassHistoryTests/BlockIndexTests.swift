@@ -10,7 +10,7 @@ import Testing
 struct BlockIndexTests {
     /// 3,000 events (12 blocks) from five interleaved sessions on three devices, with Programmers, MVPDs, statuses
     /// and kinds spread unevenly (a 5xx is rare), sent in batches of 170 so batches straddle blocks.
-    static func seed(_ history: HistoryDatabase) throws -> [EntitlementEvent] {
+    static func seed(_ history: HistoryDatabase) async throws -> [EntitlementEvent] {
         var factories = (0..<5).map { n in
             EventFactory(deviceID: "device-\(n % 3)", app: AppIdentity(bundleID: "com.example.app\(n % 2)", teamID: "T"),
                 requestorID: ["REF30", "NBC", nil][n % 3], start: Date(timeIntervalSinceReferenceDate: 780_000_000 + Double(n)))
@@ -28,7 +28,7 @@ struct BlockIndexTests {
             }
             events.append(factories[i % 5].make(kind, mvpd: i % 4 == 0 ? nil : ["Dish", "Comcast", "Spectrum"][i % 3]))
         }
-        for start in stride(from: 0, to: events.count, by: 170) { try history.append(Array(events[start..<min(start + 170, events.count)])) }
+        for start in stride(from: 0, to: events.count, by: 170) { try await history.append(Array(events[start..<min(start + 170, events.count)])) }
         return events
     }
 
@@ -64,21 +64,21 @@ struct BlockIndexTests {
         }
     }
 
-    static func expectIndexAgrees(_ history: HistoryDatabase, sessions: [UUID]) throws {
+    static func expectIndexAgrees(_ history: HistoryDatabase, sessions: [UUID]) async throws {
         for filter in filters(sessions: sessions) {
             let expected = try scan(history, filter)
-            #expect(try history.count(matching: filter) == expected.count, "count of \(filter)")
+            #expect(try await history.count(matching: filter) == expected.count, "count of \(filter)")
             // Oldest first in pages of 37, and newest first in pages of 200, as the console pages.
             var forward: [Int64] = [], cursor: Int64?
             repeat {
-                let page = try history.page(matching: filter, after: cursor, limit: 37)
+                let page = try await history.page(matching: filter, after: cursor, limit: 37)
                 forward += page.events.map(\.id)
                 cursor = page.nextCursor
             } while cursor != nil
             #expect(forward == expected, "oldest first: \(filter)")
             var backward: [Int64] = [], before: Int64?
             repeat {
-                let page = try history.rawPage(matching: filter, before: before, limit: 200)
+                let page = try await history.rawPage(matching: filter, before: before, limit: 200)
                 backward += page.events.map(\.id)
                 before = page.nextCursor
             } while before != nil
@@ -89,33 +89,33 @@ struct BlockIndexTests {
     @Test("pages and counts through the index equal a scan of every row, for every kind of criterion")
     func agreesWithScan() async throws {
         try await withHistory { history in
-            let events = try Self.seed(history)
+            let events = try await Self.seed(history)
             let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
-            #expect(try history.eventCount == 3000)
-            try Self.expectIndexAgrees(history, sessions: sessions)
+            #expect(try await history.eventCount == 3000)
+            try await Self.expectIndexAgrees(history, sessions: sessions)
         }
     }
 
     @Test("after pruning by count and age and deleting a session, the index still equals a scan")
     func agreesAfterDeletions() async throws {
         try await withHistory { history in
-            let events = try Self.seed(history)
+            let events = try await Self.seed(history)
             let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
             // 600 oldest go by count (two whole blocks and part of a third), then a session, then a time cut.
-            #expect(try history.prune(.init(maxEvents: 2400, maxAge: .seconds(3600 * 24 * 365 * 100))) == 600)
-            try Self.expectIndexAgrees(history, sessions: sessions)
-            #expect(try history.deleteSession(sessions[1]))
-            #expect(try history.eventCount == 1920)
-            try Self.expectIndexAgrees(history, sessions: sessions)
+            #expect(try await history.prune(.init(maxEvents: 2400, maxAge: .seconds(3600 * 24 * 365 * 100))) == 600)
+            try await Self.expectIndexAgrees(history, sessions: sessions)
+            #expect(try await history.deleteSession(sessions[1]))
+            #expect(try await history.eventCount == 1920)
+            try await Self.expectIndexAgrees(history, sessions: sessions)
             let cutoff = events[2000].timestamp
             let now = cutoff.addingTimeInterval(3600)
-            let deleted = try history.prune(.init(maxEvents: 10_000, maxAge: .seconds(3600)), now: now)
+            let deleted = try await history.prune(.init(maxEvents: 10_000, maxAge: .seconds(3600)), now: now)
             #expect(deleted > 0)
-            #expect(try history.count(matching: HistoryFilter(until: cutoff)) == 0)
-            try Self.expectIndexAgrees(history, sessions: sessions)
+            #expect(try await history.count(matching: HistoryFilter(until: cutoff)) == 0)
+            try await Self.expectIndexAgrees(history, sessions: sessions)
             // Every session's count is what its events are.
-            for session in try history.sessions() {
-                #expect(session.eventCount == (try history.count(matching: HistoryFilter(sessionID: session.id))))
+            for session in try await history.sessions() {
+                #expect(await session.eventCount == (try await history.count(matching: HistoryFilter(sessionID: session.id))))
             }
         }
     }
@@ -123,16 +123,16 @@ struct BlockIndexTests {
     @Test("batches sent again, in part or out of order, add nothing twice and keep the index exact")
     func resendsAreIgnored() async throws {
         try await withHistory { history in
-            let events = try Self.seed(history)
-            #expect(try history.append(Array(events[1000..<1500])) == 0)
-            #expect(try history.append(Array(events.suffix(300).reversed())) == 0)
+            let events = try await Self.seed(history)
+            #expect(try await history.append(Array(events[1000..<1500])) == 0)
+            #expect(try await history.append(Array(events.suffix(300).reversed())) == 0)
             var late = EventFactory(sessionID: events[0].sessionID, deviceID: "device-0")
             late.sequence = -5  // sequences below what the session has stored, never sent before
             let missed = (0..<3).map { _ in late.make(.apiCall(name: "late", arguments: [:])) }
-            #expect(try history.append(missed + missed) == 3)
-            #expect(try history.eventCount == 3003)
+            #expect(try await history.append(missed + missed) == 3)
+            #expect(try await history.eventCount == 3003)
             let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
-            try Self.expectIndexAgrees(history, sessions: sessions)
+            try await Self.expectIndexAgrees(history, sessions: sessions)
         }
     }
 
@@ -140,12 +140,12 @@ struct BlockIndexTests {
     func idsNeverReused() async throws {
         try await withHistory { history in
             var a = EventFactory(), b = EventFactory()
-            try history.append(a.flow())
-            try history.append(b.flow())
-            let newest = try #require(try history.latestCursor())
-            #expect(try history.deleteSession(b.sessionID))
-            try history.append(a.flow())
-            let ids = try history.page(limit: 100).events.map(\.id)
+            try await history.append(a.flow())
+            try await history.append(b.flow())
+            let newest = try #require(try await history.latestCursor())
+            #expect(try await history.deleteSession(b.sessionID))
+            try await history.append(a.flow())
+            let ids = try await history.page(limit: 100).events.map(\.id)
             #expect(ids.count == 16)
             #expect(ids.suffix(8).allSatisfy { $0 > newest })
         }

@@ -11,11 +11,12 @@ struct EventBatcherTests {
             let batcher = EventBatcher(database: history, maxCount: 10, maxDelay: .seconds(60))
             var factory = EventFactory()
             for i in 0..<25 { await batcher.add(factory.make(.apiCall(name: "call\(i)", arguments: [:]))) }
-            #expect(try history.eventCount == 20)
+            await batcher.waitForWrites()  // the two full batches' writes started in add
+            #expect(try await history.eventCount == 20)
             #expect(await batcher.flushCount == 2)
             #expect(await batcher.pendingCount == 5)
             await batcher.finish()
-            #expect(try history.eventCount == 25)
+            #expect(try await history.eventCount == 25)
             #expect(await batcher.writtenCount == 25)
         }
     }
@@ -26,8 +27,8 @@ struct EventBatcherTests {
             let batcher = EventBatcher(database: history, maxCount: 1000, maxDelay: .milliseconds(300))
             var factory = EventFactory()
             for event in factory.flow() { await batcher.add(event) }
-            #expect(try history.eventCount == 0)
-            #expect(try await eventually(within: 30) { () async throws -> Bool in try history.eventCount == 8 })
+            #expect(try await history.eventCount == 0)
+            #expect(try await eventually(within: 30) { () async throws -> Bool in try await history.eventCount == 8 })
             #expect(await batcher.flushCount == 1)
             #expect(await batcher.pendingCount == 0)
         }
@@ -43,7 +44,7 @@ struct EventBatcherTests {
             for event in events { continuation.yield(event) }
             continuation.finish()
             await batcher.consume(stream)
-            #expect(try history.page().events.map(\.event) == events)
+            #expect(try await history.page().events.map(\.event) == events)
             #expect(await batcher.droppedCount == 0)
         }
     }
@@ -56,6 +57,7 @@ struct EventBatcherTests {
         var factory = EventFactory()
         await batcher.add(factory.make(.error(code: "a", message: "")))
         await batcher.add(factory.make(.error(code: "b", message: "")))
+        await batcher.flush()  // the full batch's write started in add; flush waits for it
         #expect(await batcher.droppedCount == 2)
         #expect(await batcher.lastError != nil)
     }

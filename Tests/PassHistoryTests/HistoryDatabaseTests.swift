@@ -15,15 +15,15 @@ struct HistoryDatabaseTests {
         let events = factory.flow()
         do {
             let history = try HistoryDatabase(path: directory.historyPath)
-            #expect(try history.appliedMigrations() == HistoryDatabaseTests.allMigrations)
+            #expect(try await history.appliedMigrations() == HistoryDatabaseTests.allMigrations)
             let mode = try await history.writer.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
             #expect(mode == "wal")
-            try history.append(events)
+            try await history.append(events)
         }
         let reopened = try HistoryDatabase(path: directory.historyPath)
-        #expect(try reopened.appliedMigrations() == HistoryDatabaseTests.allMigrations)
-        #expect(try reopened.eventCount == events.count)
-        #expect(try reopened.page().events.map(\.event) == events)
+        #expect(try await reopened.appliedMigrations() == HistoryDatabaseTests.allMigrations)
+        #expect(try await reopened.eventCount == events.count)
+        #expect(try await reopened.page().events.map(\.event) == events)
     }
 
     @Test("a file written by v1 upgrades in place: events keep their IDs, sessions, filters, and the ID counter")
@@ -54,20 +54,20 @@ struct HistoryDatabaseTests {
         }
         let idsBefore = try await queue.read { try Int64.fetchAll($0, sql: "SELECT id FROM event ORDER BY id") }
         let history = try HistoryDatabase(writer: queue)
-        #expect(try history.appliedMigrations() == HistoryDatabaseTests.allMigrations)
-        #expect(try history.page(limit: 100).events.map(\.id) == idsBefore)
-        #expect(try history.page(matching: HistoryFilter(sessionID: factory.sessionID)).events.map(\.event) == events)
+        #expect(try await history.appliedMigrations() == HistoryDatabaseTests.allMigrations)
+        #expect(try await history.page(limit: 100).events.map(\.id) == idsBefore)
+        #expect(try await history.page(matching: HistoryFilter(sessionID: factory.sessionID)).events.map(\.event) == events)
         var byApp = HistoryFilter()
         byApp.bundleID = "com.other.app"
-        #expect(try history.page(matching: byApp).events.map(\.event) == [call])
-        #expect(try history.page(matching: HistoryFilter(deviceID: "d2")).events.count == 1)
-        #expect(try history.session(other)?.bundleID == "com.other.app")
+        #expect(try await history.page(matching: byApp).events.map(\.event) == [call])
+        #expect(try await history.page(matching: HistoryFilter(deviceID: "d2")).events.count == 1)
+        #expect(try await history.session(other)?.bundleID == "com.other.app")
         // New events get IDs above every ID ever handed out, including the deleted one.
         let next = factory.flow()
-        try history.append(next)
-        let newest = try history.latestPage(limit: 1).events.first?.id ?? 0
+        try await history.append(next)
+        let newest = try await history.latestPage(limit: 1).events.first?.id ?? 0
         #expect(newest > (idsBefore.last ?? 0) + 1)
-        #expect(try history.eventCount == events.count * 2 + 1)
+        #expect(try await history.eventCount == events.count * 2 + 1)
     }
 
     @Test("the schema: one row per event and no per-event index, the block index, and the invariants it enforces")
@@ -107,8 +107,8 @@ struct HistoryDatabaseTests {
         try await withHistory { history in
             var factory = EventFactory()
             let events = factory.flow()
-            #expect(try history.append(events) == events.count)
-            let page = try history.page(limit: 100)
+            #expect(try await history.append(events) == events.count)
+            let page = try await history.page(limit: 100)
             #expect(page.events.map(\.event) == events)
             #expect(page.events.map(\.id) == page.events.map(\.id).sorted())
             #expect(page.nextCursor == nil)
@@ -125,12 +125,12 @@ struct HistoryDatabaseTests {
         try await withHistory { history in
             var factory = EventFactory()
             let events = factory.flow()
-            try history.append(Array(events.prefix(5)))
-            #expect(try history.append(events) == 3)
-            #expect(try history.append(events) == 0)
-            #expect(try history.eventCount == events.count)
-            #expect(try history.sessions().first?.eventCount == events.count)
-            #expect(try history.append([]) == 0)
+            try await history.append(Array(events.prefix(5)))
+            #expect(try await history.append(events) == 3)
+            #expect(try await history.append(events) == 0)
+            #expect(try await history.eventCount == events.count)
+            #expect(try await history.sessions().first?.eventCount == events.count)
+            #expect(try await history.append([]) == 0)
         }
     }
 
@@ -139,19 +139,19 @@ struct HistoryDatabaseTests {
         try await withHistory { history in
             var factory = EventFactory()
             let events = (0..<25).map { factory.make(.apiCall(name: "call\($0)", arguments: [:])) }
-            try history.append(events)
+            try await history.append(events)
             var seen: [EntitlementEvent] = []
             var cursor: Int64?
             var pages = 0
             repeat {
-                let page = try history.page(after: cursor, limit: 10)
+                let page = try await history.page(after: cursor, limit: 10)
                 seen += page.events.map(\.event)
                 cursor = page.nextCursor
                 pages += 1
             } while cursor != nil
             #expect(pages == 3)
             #expect(seen == events)
-            let exact = try history.page(limit: 25)
+            let exact = try await history.page(limit: 25)
             #expect(exact.events.count == 25 && exact.nextCursor == nil)
         }
     }

@@ -11,8 +11,8 @@ struct HistoryExportTests {
             var a = EventFactory()
             var b = EventFactory(deviceID: "device-B")
             let eventsA = a.flow()
-            try history.append(eventsA + b.flow())
-            let export = try HistoryExport(
+            try await history.append(eventsA + b.flow())
+            let export = try await HistoryExport(
                 from: history, matching: HistoryFilter(deviceID: "device-A"), exportedAt: Date(timeIntervalSince1970: 1_700_000_000))
             #expect(export.events == eventsA)
             #expect(export.sessions.map(\.id) == [a.sessionID])
@@ -25,8 +25,8 @@ struct HistoryExportTests {
 
             // What was exported appends into another history unchanged.
             let copy = try HistoryDatabase.inMemory()
-            try copy.append(try HistoryExport.decode(data).events)
-            #expect(try copy.page().events.map(\.event) == eventsA)
+            try await copy.append(try HistoryExport.decode(data).events)
+            #expect(try await copy.page().events.map(\.event) == eventsA)
         }
     }
 

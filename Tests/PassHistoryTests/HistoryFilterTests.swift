@@ -6,7 +6,7 @@ import Testing
 @Suite("HistoryFilter")
 struct HistoryFilterTests {
     /// Two sessions: A (device-A, REF30, flow of 8 events), B (device-B, another Programmer, 3 events).
-    static func seed(_ history: HistoryDatabase) throws -> (a: [EntitlementEvent], b: [EntitlementEvent]) {
+    static func seed(_ history: HistoryDatabase) async throws -> (a: [EntitlementEvent], b: [EntitlementEvent]) {
         var a = EventFactory()
         var b = EventFactory(
             deviceID: "device-B", app: AppIdentity(bundleID: "com.other.tv", teamID: "TEAM9", platform: .tvOS),
@@ -19,28 +19,28 @@ struct HistoryFilterTests {
                 method: "POST", url: "http://127.0.0.1:8081/reggie/v1/NBC/regcode", parameters: [:], status: nil,
                 responseBody: nil, failure: "timeout", durationMs: 30_000)), mvpd: "Comcast_SSO"),
         ]
-        try history.append(eventsA)
-        try history.append(eventsB)
+        try await history.append(eventsA)
+        try await history.append(eventsB)
         return (eventsA, eventsB)
     }
 
-    func matching(_ filter: HistoryFilter, in history: HistoryDatabase) throws -> [EntitlementEvent] {
-        try history.page(matching: filter, limit: 1000).events.map(\.event)
+    func matching(_ filter: HistoryFilter, in history: HistoryDatabase) async throws -> [EntitlementEvent] {
+        try await history.page(matching: filter, limit: 1000).events.map(\.event)
     }
 
     @Test("each criterion selects exactly its events")
     func eachCriterion() async throws {
         try await withHistory { history in
-            let (a, b) = try Self.seed(history)
-            #expect(try matching(.all, in: history) == a + b)
-            #expect(try matching(HistoryFilter(sessionID: b[0].sessionID), in: history) == b)
-            #expect(try matching(HistoryFilter(deviceID: "device-A"), in: history) == a)
-            #expect(try matching(HistoryFilter(requestorID: "NBC"), in: history) == b)
-            #expect(try matching(HistoryFilter(mvpdID: "Cablevision"), in: history) == Array(a[4...]))
-            #expect(try matching(HistoryFilter(kinds: [.callback]), in: history) == [a[3], a[5], b[1]])
-            #expect(try matching(HistoryFilter(kinds: [.error, .tracking]), in: history) == [a[6], a[7]])
-            #expect(try matching(HistoryFilter(kinds: [.httpExchange]), in: history) == [a[2], b[2]])
-            #expect(try matching(HistoryFilter(kinds: [.stateChanged, .storageChanged, .apiCall]), in: history)
+            let (a, b) = try await Self.seed(history)
+            #expect(try await matching(.all, in: history) == a + b)
+            #expect(try await matching(HistoryFilter(sessionID: b[0].sessionID), in: history) == b)
+            #expect(try await matching(HistoryFilter(deviceID: "device-A"), in: history) == a)
+            #expect(try await matching(HistoryFilter(requestorID: "NBC"), in: history) == b)
+            #expect(try await matching(HistoryFilter(mvpdID: "Cablevision"), in: history) == Array(a[4...]))
+            #expect(try await matching(HistoryFilter(kinds: [.callback]), in: history) == [a[3], a[5], b[1]])
+            #expect(try await matching(HistoryFilter(kinds: [.error, .tracking]), in: history) == [a[6], a[7]])
+            #expect(try await matching(HistoryFilter(kinds: [.httpExchange]), in: history) == [a[2], b[2]])
+            #expect(try await matching(HistoryFilter(kinds: [.stateChanged, .storageChanged, .apiCall]), in: history)
                 == [a[0], a[1], a[4], b[0]])
         }
     }
@@ -53,20 +53,20 @@ struct HistoryFilterTests {
             var rare = EventFactory(deviceID: "device-rare", app: AppIdentity(bundleID: "com.rare.app", teamID: "T2"))
             let busyEvents = (0..<300).map { busy.make(.apiCall(name: "call\($0)", arguments: [:])) }
             let rareEvents = [rare.make(.apiCall(name: "rare0", arguments: [:])), rare.make(.apiCall(name: "rare1", arguments: [:]))]
-            try history.append(Array(busyEvents[..<150]) + rareEvents)
-            try history.append(Array(busyEvents[150...]))
-            let total = try history.eventCount
+            try await history.append(Array(busyEvents[..<150]) + rareEvents)
+            try await history.append(Array(busyEvents[150...]))
+            let total = try await history.eventCount
             #expect(total == 302)
             var byApp = HistoryFilter()
             byApp.bundleID = "com.rare.app"
             for filter in [HistoryFilter(deviceID: "device-rare"), byApp] {
-                #expect(try history.latestPage(matching: filter, limit: 10).events.map(\.event) == rareEvents.reversed())
+                #expect(try await history.latestPage(matching: filter, limit: 10).events.map(\.event) == rareEvents.reversed())
             }
             byApp.bundleID = busy.app.bundleID
             for filter in [HistoryFilter(deviceID: "device-A"), byApp] {
-                let page = try history.latestPage(matching: filter, limit: 100)
+                let page = try await history.latestPage(matching: filter, limit: 100)
                 #expect(page.events.map(\.event) == Array(busyEvents.suffix(100).reversed()))
-                let raw = try history.rawPage(matching: filter, limit: 100)
+                let raw = try await history.rawPage(matching: filter, limit: 100)
                 #expect(raw.events.map(\.id) == page.events.map(\.id))
             }
         }
@@ -75,34 +75,34 @@ struct HistoryFilterTests {
     @Test("text search looks in the summary, case-insensitively, with % and _ taken literally")
     func textSearch() async throws {
         try await withHistory { history in
-            let (a, b) = try Self.seed(history)
-            #expect(try matching(HistoryFilter(text: "setauthenticationstatus"), in: history) == [a[5], b[1]])
-            #expect(try matching(HistoryFilter(text: "timeout"), in: history) == [b[2]])
-            #expect(try matching(HistoryFilter(text: "config/REF30 → 200"), in: history) == [a[2]])
-            #expect(try matching(HistoryFilter(text: "%"), in: history).isEmpty)
-            #expect(try matching(HistoryFilter(text: "_"), in: history).isEmpty)
-            #expect(try matching(HistoryFilter(text: ""), in: history).count == a.count + b.count)
+            let (a, b) = try await Self.seed(history)
+            #expect(try await matching(HistoryFilter(text: "setauthenticationstatus"), in: history) == [a[5], b[1]])
+            #expect(try await matching(HistoryFilter(text: "timeout"), in: history) == [b[2]])
+            #expect(try await matching(HistoryFilter(text: "config/REF30 → 200"), in: history) == [a[2]])
+            #expect(try await matching(HistoryFilter(text: "%"), in: history).isEmpty)
+            #expect(try await matching(HistoryFilter(text: "_"), in: history).isEmpty)
+            #expect(try await matching(HistoryFilter(text: ""), in: history).count == a.count + b.count)
         }
     }
 
     @Test("a time range keeps [from, until)")
     func timeRange() async throws {
         try await withHistory { history in
-            let (a, b) = try Self.seed(history)
-            #expect(try matching(HistoryFilter(from: a[2].timestamp, until: a[5].timestamp), in: history) == [a[2], a[3], a[4]])
-            #expect(try matching(HistoryFilter(from: b[0].timestamp), in: history) == b)
-            #expect(try matching(HistoryFilter(until: a[1].timestamp), in: history) == [a[0]])
+            let (a, b) = try await Self.seed(history)
+            #expect(try await matching(HistoryFilter(from: a[2].timestamp, until: a[5].timestamp), in: history) == [a[2], a[3], a[4]])
+            #expect(try await matching(HistoryFilter(from: b[0].timestamp), in: history) == b)
+            #expect(try await matching(HistoryFilter(until: a[1].timestamp), in: history) == [a[0]])
         }
     }
 
     @Test("criteria combine, and paging follows the filter")
     func combinedAndPaged() async throws {
         try await withHistory { history in
-            let (a, _) = try Self.seed(history)
+            let (a, _) = try await Self.seed(history)
             let filter = HistoryFilter(deviceID: "device-A", mvpdID: "Cablevision", kinds: [.callback, .tracking, .error])
-            let first = try history.page(matching: filter, limit: 2)
+            let first = try await history.page(matching: filter, limit: 2)
             #expect(first.events.map(\.event) == [a[5], a[6]])
-            let second = try history.page(matching: filter, after: first.nextCursor, limit: 2)
+            let second = try await history.page(matching: filter, after: first.nextCursor, limit: 2)
             #expect(second.events.map(\.event) == [a[7]])
             #expect(second.nextCursor == nil)
         }
@@ -112,18 +112,18 @@ struct HistoryFilterTests {
 @Suite("History retention")
 struct HistoryRetentionTests {
     @Test("prune keeps the newest events up to the count and drops those past the age")
-    func prunesByCountAndAge() throws {
+    func prunesByCountAndAge() async throws {
         let history = try HistoryDatabase.inMemory()
         var factory = EventFactory()
         let events = factory.flow() + factory.flow()
-        try history.append(events)
-        let total = try history.eventCount
-        #expect(try history.prune(.init(maxEvents: 5, maxAge: .seconds(3600 * 24 * 365 * 100))) == total - 5)
-        #expect(try history.eventCount == 5)
-        let kept = try history.page(limit: 10).events.map(\.event.sequence)
+        try await history.append(events)
+        let total = try await history.eventCount
+        #expect(try await history.prune(.init(maxEvents: 5, maxAge: .seconds(3600 * 24 * 365 * 100))) == total - 5)
+        #expect(try await history.eventCount == 5)
+        let kept = try await history.page(limit: 10).events.map(\.event.sequence)
         #expect(kept == Array(events.suffix(5)).map(\.sequence))
         // Everything older than a day goes, sessions left empty too
-        #expect(try history.prune(.init(maxEvents: 100, maxAge: .seconds(1)), now: Date().addingTimeInterval(86_400 * 365 * 50)) == 5)
-        #expect(try history.sessions().isEmpty)
+        #expect(try await history.prune(.init(maxEvents: 100, maxAge: .seconds(1)), now: Date().addingTimeInterval(86_400 * 365 * 50)) == 5)
+        #expect(try await history.sessions().isEmpty)
     }
 }

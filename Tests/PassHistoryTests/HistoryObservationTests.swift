@@ -10,11 +10,11 @@ struct HistoryObservationTests {
         try await withHistory { history in
             var factory = EventFactory()
             let events = factory.flow()
-            try history.append(Array(events.prefix(3)))
-            let stream = history.observeNewEvents(after: try history.latestCursor())
+            try await history.append(Array(events.prefix(3)))
+            let stream = await history.observeNewEvents(after: try await history.latestCursor())
             let appender = Task {
                 try await Task.sleep(for: .milliseconds(50))
-                try history.append(Array(events.dropFirst(3)))
+                try await history.append(Array(events.dropFirst(3)))
             }
             let batch = try #require(await first(of: stream, within: 5))
             try await appender.value
@@ -27,14 +27,14 @@ struct HistoryObservationTests {
         try await withHistory { history in
             var factory = EventFactory()
             let events = factory.flow()
-            try history.append(events)
+            try await history.append(events)
             let stream = history.observeNewEvents(matching: HistoryFilter(kinds: [.callback]), batchSize: 1)
             var iterator = stream.makeAsyncIterator()
             #expect(await iterator.next()?.map(\.event) == [events[3]])
             #expect(await iterator.next()?.map(\.event) == [events[5]])
             let more = [factory.make(.apiCall(name: "getAuthorization", arguments: [:])),
                         factory.make(.callback(callback: .setToken(token: "[redacted]", resource: "res")))]
-            try history.append(more)
+            try await history.append(more)
             #expect(await iterator.next()?.map(\.event) == [more[1]])
         }
     }
@@ -47,7 +47,7 @@ struct HistoryObservationTests {
         let event = factory.make(.error(code: "X", message: "boom"))
         let appender = Task {
             try await Task.sleep(for: .milliseconds(50))
-            try history.append([event])
+            try await history.append([event])
         }
         let batch = await first(of: stream, within: 5)
         try await appender.value

@@ -10,8 +10,8 @@ struct HistorySessionTests {
         try await withHistory { history in
             var factory = EventFactory(requestorID: nil)
             let first = [factory.make(.apiCall(name: "init", arguments: [:]))]
-            try history.append(first)
-            var session = try #require(try history.session(factory.sessionID))
+            try await history.append(first)
+            var session = try #require(try await history.session(factory.sessionID))
             #expect(session.requestorID == nil)
             #expect(session.eventCount == 1)
             #expect(session.app == factory.app && session.deviceID == factory.deviceID)
@@ -21,8 +21,8 @@ struct HistorySessionTests {
                 factory.make(.apiCall(name: "setRequestor", arguments: [:]), requestor: "REF30"),
                 factory.make(.stateChanged(flow: "requestor", from: "idle", to: "configuring"), requestor: .some(nil)),
             ]
-            try history.append(later)
-            session = try #require(try history.session(factory.sessionID))
+            try await history.append(later)
+            session = try #require(try await history.session(factory.sessionID))
             #expect(session.requestorID == "REF30")
             #expect(session.eventCount == 3)
             #expect(session.firstSeen == first[0].timestamp)
@@ -36,14 +36,14 @@ struct HistorySessionTests {
             var old = EventFactory(start: Date(timeIntervalSince1970: 1_000))
             var recent = EventFactory(start: Date(timeIntervalSince1970: 3_000))
             var middle = EventFactory(start: Date(timeIntervalSince1970: 2_000))
-            try history.append([old.make(.apiCall(name: "a", arguments: [:])), recent.make(.apiCall(name: "b", arguments: [:]))])
-            try history.append([middle.make(.apiCall(name: "c", arguments: [:]))])
-            #expect(try history.sessions().map(\.id) == [recent.sessionID, middle.sessionID, old.sessionID])
+            try await history.append([old.make(.apiCall(name: "a", arguments: [:])), recent.make(.apiCall(name: "b", arguments: [:]))])
+            try await history.append([middle.make(.apiCall(name: "c", arguments: [:]))])
+            #expect(try await history.sessions().map(\.id) == [recent.sessionID, middle.sessionID, old.sessionID])
             // Activity moves a session up.
             old.start = Date(timeIntervalSince1970: 4_000)
-            try history.append([old.make(.apiCall(name: "d", arguments: [:]))])
-            #expect(try history.sessions().map(\.id) == [old.sessionID, recent.sessionID, middle.sessionID])
-            #expect(try history.sessions().map(\.eventCount) == [2, 1, 1])
+            try await history.append([old.make(.apiCall(name: "d", arguments: [:]))])
+            #expect(try await history.sessions().map(\.id) == [old.sessionID, recent.sessionID, middle.sessionID])
+            #expect(try await history.sessions().map(\.eventCount) == [2, 1, 1])
         }
     }
 
@@ -52,13 +52,13 @@ struct HistorySessionTests {
         try await withHistory { history in
             var a = EventFactory()
             var b = EventFactory()
-            try history.append(a.flow() + b.flow())
-            #expect(try history.eventCount == 16)
-            #expect(try history.deleteSession(a.sessionID))
-            #expect(try history.eventCount == 8)
-            #expect(try history.sessions().map(\.id) == [b.sessionID])
-            #expect(try history.page(matching: HistoryFilter(sessionID: a.sessionID)).events.isEmpty)
-            #expect(try history.deleteSession(a.sessionID) == false)
+            try await history.append(a.flow() + b.flow())
+            #expect(try await history.eventCount == 16)
+            #expect(try await history.deleteSession(a.sessionID))
+            #expect(try await history.eventCount == 8)
+            #expect(try await history.sessions().map(\.id) == [b.sessionID])
+            #expect(try await history.page(matching: HistoryFilter(sessionID: a.sessionID)).events.isEmpty)
+            #expect(try await history.deleteSession(a.sessionID) == false)
         }
     }
 }

@@ -9,19 +9,19 @@ struct HistoryStatisticsTests {
     func statisticsFollowGrowth() async throws {
         try await withHistory { history in
             var factory = EventFactory()
-            try history.append(factory.flow())
-            try history.optimize()
-            let small = try #require(try history.analyzedEventCount())
+            try await history.append(factory.flow())
+            try await history.optimize()
+            let small = try #require(try await history.analyzedEventCount())
             #expect(small < 100)
             // Grown well past twice the analyzed size: analyzed again.
-            for _ in 0..<20 { try history.append((0..<250).map { _ in factory.make(.apiCall(name: "x", arguments: [:])) }) }
-            try history.optimize()
-            let grown = try #require(try history.analyzedEventCount())
+            for _ in 0..<20 { try await history.append((0..<250).map { _ in factory.make(.apiCall(name: "x", arguments: [:])) }) }
+            try await history.optimize()
+            let grown = try #require(try await history.analyzedEventCount())
             #expect(grown > 2500)
             // A little more: the statistics stand (PRAGMA optimize only).
-            try history.append((0..<100).map { _ in factory.make(.apiCall(name: "y", arguments: [:])) })
-            try history.optimize()
-            #expect(try history.analyzedEventCount() == grown)
+            try await history.append((0..<100).map { _ in factory.make(.apiCall(name: "y", arguments: [:])) })
+            try await history.optimize()
+            #expect(try await history.analyzedEventCount() == grown)
         }
     }
 }

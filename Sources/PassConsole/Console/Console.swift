@@ -115,13 +115,13 @@ public final class Console: HTTPResponder, Sendable {
     /// The fleet-wide alerts (``FleetDiagnosis``). Every page asks for them with the overview, and reading the last
     /// hour's signals is several history queries: they are read again only when new events arrived, or a minute later
     /// (old failures leave the hour's window).
-    func fleetAlerts() throws -> [FleetDiagnosis.Alert] {
+    func fleetAlerts() async throws -> [FleetDiagnosis.Alert] {
         let now = configuration.now()
-        let newest = try history.latestCursor()
+        let newest = try await history.latestCursor()
         if let cached = fleet.withLock({ $0 }), cached.newestEvent == newest, now.timeIntervalSince(cached.at) < 60 {
             return cached.alerts
         }
-        let alerts = FleetDiagnosis.alerts(try history.fleetSignals(now: now), consoleBackend: configuration.backendURL)
+        let alerts = FleetDiagnosis.alerts(try await history.fleetSignals(now: now), consoleBackend: configuration.backendURL)
         fleet.withLock { $0 = (newest, now, alerts) }
         return alerts
     }
@@ -147,8 +147,8 @@ public final class Console: HTTPResponder, Sendable {
         let maintenance = Task.detached {
             while !Task.isCancelled {
                 do {
-                    try history.prune(retention)
-                    try history.optimize()
+                    try await history.prune(retention)
+                    try await history.optimize()
                 } catch {
                     logger.warning("history maintenance failed: \(error)")
                 }
@@ -202,7 +202,11 @@ public final class Console: HTTPResponder, Sendable {
 
     /// Waits until the apps' storage writes (running apps and stopped ones still finishing a call) have landed, so
     /// the device files read or changed next hold every change their events announced.
-    func waitForAppStorageWrites() { AccessEnabler.waitForAllStorageWrites(in: configuration.devices.map(\.folder.root)) }
+    /// The wait runs on a thread of its own (``BlockingWork``): a slow disk never holds the concurrency pool.
+    func waitForAppStorageWrites() async {
+        let roots = configuration.devices.map(\.folder.root)
+        await BlockingWork.run { AccessEnabler.waitForAllStorageWrites(in: roots) }
+    }
 
     func app(_ id: String) throws(HTTPError) -> ConsoleApp {
         guard let app = apps.first(where: { $0.spec.id == id }) else {
@@ -213,9 +217,9 @@ public final class Console: HTTPResponder, Sendable {
     }
 
     /// Writes events reported by another process; returns how many were new.
-    func ingest(_ events: [EntitlementEvent], droppedByReporter: Int) throws -> Int {
+    func ingest(_ events: [EntitlementEvent], droppedByReporter: Int) async throws -> Int {
         if droppedByReporter > 0 { state.withLock { $0.remoteDropped += droppedByReporter } }
-        return try history.append(events)
+        return try await history.append(events)
     }
 
     /// Events lost before reaching the history: reporters' full buffers, and batches that failed to write.
@@ -225,9 +229,9 @@ public final class Console: HTTPResponder, Sendable {
     }
 
     /// Every app the console knows of: its demo apps and the apps seen in the history (newest device ID each).
-    func knownApps() -> [KnownApp] {
+    func knownApps() async -> [KnownApp] {
         var known: [String: KnownApp] = [:]
-        for session in ((try? history.sessions()) ?? []).reversed() {
+        for session in ((try? await history.sessions()) ?? []).reversed() {
             known[session.bundleID] = KnownApp(identity: session.app, deviceID: session.deviceID, device: nil)
         }
         for app in apps { if let app = app.known { known[app.identity.bundleID] = app } }
@@ -235,8 +239,8 @@ public final class Console: HTTPResponder, Sendable {
     }
 
     /// Clear, undo, export and import over the device's storage files, once the running apps' writes have landed.
-    var storageActions: StorageActions {
-        waitForAppStorageWrites()
+    func storageActions() async -> StorageActions {
+        await waitForAppStorageWrites()
         return StorageActions(devices: configuration.devices, history: history, allowedMvpds: catalog.allowedMvpds,
             verificationKey: catalog.verificationKey, now: configuration.now)
     }

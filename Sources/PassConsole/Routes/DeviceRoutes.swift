@@ -6,7 +6,7 @@ extension Console {
     static func addDeviceRoutes(to router: inout Router, _ box: ConsoleBox) {
         router.get("/api/devices") { _ in
             let console = try box.get()
-            return .api(DeviceReport.build(devices: console.configuration.devices, apps: console.knownApps()))
+            return .api(DeviceReport.build(devices: console.configuration.devices, apps: await console.knownApps()))
         }
         router.post("/api/devices/whatif") { request in
             let console = try box.get()
@@ -31,7 +31,7 @@ extension Console {
             let profile = device.flatMap { try? JSONDecoder().decode(DeviceProfile.self, from: (try? $0.folder.deviceProfile.read()) ?? Data()) }
             let deviceID = profile.map { DeviceIdentity.deviceID(profile: $0, app: candidate) }
             let row = DeviceReport.describe(KnownApp(identity: candidate, deviceID: deviceID ?? "(no \(platform.rawValue) device profile yet)", device: device?.name), profile: profile)
-            let relations = console.knownApps().filter { $0.identity.bundleID != candidate.bundleID }
+            let relations = await console.knownApps().filter { $0.identity.bundleID != candidate.bundleID }
                 .map { DeviceReport.relation(candidate, $0.identity, devices: (device?.name, $0.device)) }
             struct Answer: Encodable {
                 var deviceID: String

@@ -15,7 +15,7 @@ extension Console {
             let console = try box.get()
             let filter = try filter(request)
             let limit = min(max(1, request.query("limit").flatMap(Int.init) ?? 200), 5000)
-            let page = try console.history.rawPageWithCounts(
+            let page = try await console.history.rawPageWithCounts(
                 matching: filter, before: request.query("before").flatMap(Int64.init),
                 after: request.query("after").flatMap(Int64.init), limit: limit)
             return .json(data: Data(RawEventPage.json(page.events, nextCursor: page.nextCursor, total: page.total,
@@ -23,13 +23,13 @@ extension Console {
         }
         router.get("/api/events/stream") { request in
             let console = try box.get()
-            return try console.liveFeed(filter: try filter(request), request: request)
+            return try await console.liveFeed(filter: try filter(request), request: request)
         }
         router.get("/api/events/export") { request in
             let console = try box.get()
             let filter = try filter(request)
             let format = request.query("format") ?? "ndjson"
-            let events = try console.history.page(matching: filter, limit: 1_000_000).events
+            let events = try await console.history.page(matching: filter, limit: 1_000_000).events
             let stamp = EntitlementEvent.Wire.format(Date()).replacingOccurrences(of: ":", with: "-")
             switch format {
             case "ndjson":
@@ -46,7 +46,7 @@ extension Console {
             let console = try box.get()
             var filter = try filter(request)
             filter.kinds = [.httpExchange]
-            let events = try console.history.page(matching: filter, limit: 1_000_000).events
+            let events = try await console.history.page(matching: filter, limit: 1_000_000).events
             let stamp = EntitlementEvent.Wire.format(Date()).replacingOccurrences(of: ":", with: "-")
             return .download(try APICoding.encode(HARDocument(events.map(\.event))), filename: "passconsole-\(stamp).har",
                 contentType: "application/json")
@@ -58,7 +58,7 @@ extension Console {
                 throw HTTPError(.badRequest, code: "empty_batch", message: "The body holds no events (one JSON event per line).")
             }
             let dropped = request.header("X-PassConsole-Dropped").flatMap(Int.init) ?? 0
-            let accepted = try console.ingest(parsed.events, droppedByReporter: max(0, dropped))
+            let accepted = try await console.ingest(parsed.events, droppedByReporter: max(0, dropped))
             let status: HTTPStatus = parsed.events.isEmpty ? .badRequest : .ok
             return .api(IngestResult(accepted: accepted, duplicates: parsed.events.count - accepted, rejected: parsed.rejected),
                 status: status)
@@ -74,9 +74,10 @@ extension Console {
     /// A Server-Sent Events feed of the stored events matching `filter`: after `Last-Event-ID` (or `after=`) when
     /// given, so a reconnecting page misses nothing, else from now on. Reads from the history, so a resume reaches
     /// as far back as the history does.
-    func liveFeed(filter: HistoryFilter, request: Request) throws -> Response {
+    func liveFeed(filter: HistoryFilter, request: Request) async throws -> Response {
         let resume = (request.header("Last-Event-ID") ?? request.query("lastEventId") ?? request.query("after")).flatMap(Int64.init)
-        let cursor = try resume ?? history.latestCursor() ?? 0
+        let cursor: Int64
+        if let resume { cursor = resume } else { cursor = try await history.latestCursor() ?? 0 }
         let subscription = EventStreamSubscription()
         subscription.sendRetry(milliseconds: 2000)
         let encoder = APICoding.encoder()

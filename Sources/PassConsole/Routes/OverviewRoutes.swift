@@ -36,14 +36,15 @@ extension Console {
         router.get("/api/overview") { _ in
             let console = try box.get()
             let counts = Overview.Counts(
-                events: try console.history.eventCount, sessions: try console.history.sessionCount,
+                events: try await console.history.eventCount, sessions: try await console.history.sessionCount,
                 ingestDropped: await console.droppedCount(), ingestPending: await console.batcher.pendingCount)
+            let fleet = try await console.fleetAlerts()
             return .api(Overview(
                 version: AccessEnabler.version, startedAt: console.startedAt, backendURL: console.configuration.backendURL,
                 deviceFolder: console.configuration.device.root.path(percentEncoded: false),
                 historyFile: console.history.path, csrfToken: console.csrfToken,
                 tokenRequired: console.configuration.accessToken != nil, counts: counts,
-                fleet: try console.fleetAlerts(),
+                fleet: fleet,
                 offline: console.configuration.bundle.map {
                     Offline(file: ($0.file as NSString).lastPathComponent, createdAt: $0.createdAt, sessionID: $0.sessionID, bundleID: $0.bundleID)
                 }))
@@ -51,7 +52,7 @@ extension Console {
         router.get("/api/audit") { request in
             let console = try box.get()
             let limit = request.query("limit").flatMap(Int.init) ?? 500
-            return .api(["entries": try console.history.auditEntries(limit: limit)])
+            return .api(["entries": try await console.history.auditEntries(limit: limit)])
         }
     }
 }

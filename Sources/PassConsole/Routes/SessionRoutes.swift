@@ -22,39 +22,39 @@ extension Console {
     static func addSessionRoutes(to router: inout Router, _ box: ConsoleBox) {
         router.get("/api/sessions") { request in
             let console = try box.get()
-            return .api(["sessions": try console.history.sessions(matching: request.query("q") ?? "")])
+            return .api(["sessions": try await console.history.sessions(matching: request.query("q") ?? "")])
         }
         router.get("/api/sessions/{id}") { request in
             let console = try box.get()
-            let (session, events) = try console.sessionEvents(request.pathParameters["id"])
+            let (session, events) = try await console.sessionEvents(request.pathParameters["id"])
             if let bundle = console.configuration.bundle, bundle.sessionID == session.id {
                 return try bundle.sessionAnswer(session: session, flow: FlowProgress.replay(events))
             }
             let now = console.configuration.now()
             return .api(SessionDetail(
-                session: session, health: await console.healthCard(session, events, storage: try? console.storageReport(now: now), now: now),
+                session: session, health: await console.healthCard(session, events, storage: try? await console.storageReport(now: now), now: now),
                 contract: CallbackContract.check(events), flow: FlowProgress.replay(events)))
         }
         router.get("/api/sessions/{id}/diff") { request in
             let console = try box.get()
-            let (a, eventsA) = try console.sessionEvents(request.pathParameters["id"])
+            let (a, eventsA) = try await console.sessionEvents(request.pathParameters["id"])
             guard let other = request.query("with"), !other.isEmpty else {
                 throw HTTPError(.badRequest, code: "missing_parameter", message: "Name the session to compare with: ?with=<session ID>.")
             }
-            let (b, eventsB) = try console.sessionEvents(other)
+            let (b, eventsB) = try await console.sessionEvents(other)
             return .api(SessionDiffAnswer(a: a, b: b, diff: SessionDiff(eventsA, eventsB)))
         }
         router.get("/api/sessions/{id}/bundle") { request in
             let console = try box.get()
-            let (session, events) = try console.sessionEvents(request.pathParameters["id"])
+            let (session, events) = try await console.sessionEvents(request.pathParameters["id"])
             if let opened = console.configuration.bundle, opened.sessionID == session.id {
                 return .download(opened.raw, filename: (opened.file as NSString).lastPathComponent, contentType: "application/json")
             }
             let now = console.configuration.now()
-            let storage = try? console.storageReport(now: now)
+            let storage = try? await console.storageReport(now: now)
             let bundle = SupportBundle(session: session, events: events,
                 health: await console.healthCard(session, events, storage: storage, now: now), storage: storage, now: now)
-            try console.history.audit("export", detail: "Support bundle of session \(session.id.uuidString) (\(session.bundleID), "
+            try await console.history.audit("export", detail: "Support bundle of session \(session.id.uuidString) (\(session.bundleID), "
                 + "\(events.count) events)", remote: request.remoteAddress)
             let stamp = EntitlementEvent.Wire.format(now).replacingOccurrences(of: ":", with: "-")
             return .download(try APICoding.encode(bundle),
@@ -65,17 +65,17 @@ extension Console {
 
 extension Console {
     /// The session named by `id` and all its events, or a 404 in words.
-    func sessionEvents(_ id: String?) throws -> (HistorySession, [EntitlementEvent]) {
-        guard let uuid = UUID(uuidString: id ?? ""), let session = try history.session(uuid) else {
+    func sessionEvents(_ id: String?) async throws -> (HistorySession, [EntitlementEvent]) {
+        guard let uuid = UUID(uuidString: id ?? ""), let session = try await history.session(uuid) else {
             throw HTTPError(.notFound, code: "unknown_session", message: "No session has the ID '\(id ?? "")'.")
         }
-        return (session, try history.page(matching: HistoryFilter(sessionID: uuid), limit: 20_000).events.map(\.event))
+        return (session, try await history.page(matching: HistoryFilter(sessionID: uuid), limit: 20_000).events.map(\.event))
     }
 
     /// The storage of every device, each token judged at `now`.
-    func storageReport(now: Date) throws -> StorageReport {
-        waitForAppStorageWrites()
-        return try StorageReport.build(devices: configuration.devices, apps: knownApps(), allowedMvpds: catalog.allowedMvpds, now: now)
+    func storageReport(now: Date) async throws -> StorageReport {
+        await waitForAppStorageWrites()
+        return try StorageReport.build(devices: configuration.devices, apps: await knownApps(), allowedMvpds: catalog.allowedMvpds, now: now)
     }
 
     /// The session's health card over `storage`, with the backend's record of each registration code its TV showed.
@@ -98,7 +98,7 @@ extension Console {
     static func addReplayRoute(to router: inout Router, _ box: ConsoleBox) {
         router.post("/api/sessions/{id}/replay") { request in
             let console = try box.get()
-            let (session, events) = try console.sessionEvents(request.pathParameters["id"])
+            let (session, events) = try await console.sessionEvents(request.pathParameters["id"])
             guard let backend = console.configuration.backendURL, let serviceProvider = URL(string: backend + "/adobe-services") else {
                 throw HTTPError(.conflict, code: "no_backend",
                     message: "This console runs without its local backend, so there is nothing to replay against.",
@@ -107,7 +107,7 @@ extension Console {
             let plan = try ReplayPlan(events: events)
             let asked = try request.decodeAPI(ReplayRequest.self)
             let credentials = try console.replayCredentials(asked, plan: plan)
-            try console.history.audit("replay", detail: "Replay of session \(session.id.uuidString) (\(session.bundleID), "
+            try await console.history.audit("replay", detail: "Replay of session \(session.id.uuidString) (\(session.bundleID), "
                 + "\(plan.steps.count) calls)" + (credentials.map { ", signing in as \($0.username)" } ?? ""), remote: request.remoteAddress)
             let replay = SessionReplay(plan: plan, credentials: credentials, serviceProvider: serviceProvider,
                 now: console.configuration.now, batcher: console.batcher, logger: console.logger)

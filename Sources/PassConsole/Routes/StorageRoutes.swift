@@ -10,31 +10,31 @@ extension Console {
             // Look-ahead: the verdicts as they will be `ahead` seconds from now (what expires mid-session), the
             // storage itself untouched and the apps still on the real clock.
             let ahead = try StorageReport.lookAhead(request.query("ahead"))
-            var report = try console.storageReport(now: console.configuration.now().addingTimeInterval(TimeInterval(ahead)))
+            var report = try await console.storageReport(now: console.configuration.now().addingTimeInterval(TimeInterval(ahead)))
             report.lookAheadSeconds = ahead
             return .api(report)
         }
         router.post("/api/storage/clear") { request in
             let console = try box.get()
             let scope = try request.decodeAPI(ClearScope.self)
-            return .api(try console.storageActions.clear(scope, apps: console.knownApps(), remote: request.remoteAddress))
+            return .api(try await console.storageActions().clear(scope, apps: await console.knownApps(), remote: request.remoteAddress))
         }
         router.post("/api/storage/undo") { request in
             let console = try box.get()
             struct Body: Decodable { var backupID: String }
             let body = try request.decodeAPI(Body.self)
-            return .api(["restored": try console.storageActions.undo(body.backupID, remote: request.remoteAddress)])
+            return .api(["restored": try await console.storageActions().undo(body.backupID, remote: request.remoteAddress)])
         }
         router.get("/api/storage/backups") { _ in
             let console = try box.get()
             struct Item: Encodable { var id: String; var at: Date; var reason: String }
-            return .api(["backups": try console.history.backups().map { Item(id: $0.id, at: $0.at, reason: $0.reason) }])
+            return .api(["backups": try await console.history.backups().map { Item(id: $0.id, at: $0.at, reason: $0.reason) }])
         }
         router.get("/api/storage/export") { request in
             let console = try box.get()
             let domains = request.queryAll("domain").filter { !$0.isEmpty }
             let reveal = request.flag("reveal")
-            let export = try console.storageActions.export(domains, reveal: reveal, remote: request.remoteAddress)
+            let export = try await console.storageActions().export(domains, reveal: reveal, remote: request.remoteAddress)
             let name = (domains.count == 1 ? domains[0] : "all").replacingOccurrences(of: ":", with: "-")
             return .download(try APICoding.encode(export), filename: "passconsole-storage-\(name)\(reveal ? "" : "-redacted").json",
                 contentType: "application/json")
@@ -48,7 +48,7 @@ extension Console {
             guard let policy = ImportPlan.Policy(rawValue: policyName) else {
                 throw HTTPError(.badRequest, code: "unknown_policy", message: "policy must be overwrite, skip or fail.")
             }
-            let result = try console.storageActions.importFile(
+            let result = try await console.storageActions().importFile(
                 request.body, into: domain, policy: policy, dryRun: request.flag("dryRun"), remote: request.remoteAddress)
             return .api(result)
         }

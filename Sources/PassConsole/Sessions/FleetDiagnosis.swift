@@ -123,12 +123,12 @@ enum FleetDiagnosis {
 extension HistoryDatabase {
     /// The events ``FleetDiagnosis`` reads: the last hour's setRequestor callbacks, status callbacks and
     /// configuration exchanges (the newest 5,000 of each).
-    func fleetSignals(now: Date) throws -> [EntitlementEvent] {
+    func fleetSignals(now: Date) async throws -> [EntitlementEvent] {
         var signals: [EntitlementEvent] = []
         for (kind, text) in [(EventKind.callback, "setRequestorComplete"), (.callback, "callback status("), (.httpExchange, "/config/")] {
             var filter = HistoryFilter(kinds: [kind], text: text, from: now.addingTimeInterval(-FleetDiagnosis.window))
             filter.until = now.addingTimeInterval(60)
-            signals += try latestPage(matching: filter, limit: 5000).events.map(\.event)
+            signals += try await latestPage(matching: filter, limit: 5000).events.map(\.event)
         }
         return signals
     }

@@ -22,7 +22,7 @@ struct StorageActions: Sendable {
     }
 
     /// Clears what `scope` names; with `dryRun`, only says what would go.
-    func clear(_ scope: ClearScope, apps: [KnownApp], remote: String) throws -> ClearResult {
+    func clear(_ scope: ClearScope, apps: [KnownApp], remote: String) async throws -> ClearResult {
         if let problem = scope.problem { throw HTTPError(.badRequest, code: "invalid_scope", message: problem) }
         let domain = try StorageDomain(id: scope.domain, devices: devices)
         let sharedBy = apps.filter { domain.isUsed(by: $0) }.map(\.identity.bundleID).sorted()
@@ -32,19 +32,19 @@ struct StorageActions: Sendable {
         if scope.dryRun ?? false || wouldGo.isEmpty {
             return ClearResult(removed: wouldGo, sharedBy: sharedBy, backupID: nil)
         }
-        let backup = try takeBackup(of: [domain], reason: "clear \(scope.description)")
+        let backup = try await takeBackup(of: [domain], reason: "clear \(scope.description)")
         let (removed, _, _) = try write(domain) { storage in scope.apply(to: &storage) }
-        try history.audit("clear", detail: "Cleared \(scope.description): \(removed.joined(separator: "; "))", remote: remote)
+        try await history.audit("clear", detail: "Cleared \(scope.description): \(removed.joined(separator: "; "))", remote: remote)
         return ClearResult(removed: removed, sharedBy: sharedBy, backupID: backup.id)
     }
 
     /// Puts back the files a backup holds; the undo itself is backed up, so it can be undone too.
-    func undo(_ backupID: String, remote: String) throws -> [String] {
-        guard let backup = try history.backup(backupID) else {
+    func undo(_ backupID: String, remote: String) async throws -> [String] {
+        guard let backup = try await history.backup(backupID) else {
             throw HTTPError(.notFound, code: "unknown_backup", message: "No backup has the ID '\(backupID)' (only the last 50 are kept).")
         }
         let domains = try backup.documents.map { try StorageDomain(id: $0.domain, devices: devices) }
-        _ = try takeBackup(of: domains, reason: "undo of \(backup.reason)")
+        _ = try await takeBackup(of: domains, reason: "undo of \(backup.reason)")
         for (domain, document) in zip(domains, backup.documents) {
             do {
                 _ = try domain.file.update { _ in document.contents }
@@ -53,18 +53,18 @@ struct StorageActions: Sendable {
                     message: "Could not write \(domain.id).", detail: "\(error)")
             }
         }
-        try history.audit("undo", detail: "Restored \(domains.map(\.id).joined(separator: ", ")) as before: \(backup.reason)",
+        try await history.audit("undo", detail: "Restored \(domains.map(\.id).joined(separator: ", ")) as before: \(backup.reason)",
             remote: remote)
         return domains.map(\.id)
     }
 
     /// The export file of `domainIDs` (all domains when empty).
-    func export(_ domainIDs: [String], reveal: Bool, remote: String) throws -> StorageExport {
+    func export(_ domainIDs: [String], reveal: Bool, remote: String) async throws -> StorageExport {
         let domains = domainIDs.isEmpty
             ? try StorageDomain.all(in: devices) : try domainIDs.map { try StorageDomain(id: $0, devices: devices) }
         let export = StorageExport.make(try domains.map { ($0, try load($0)) }, reveal: reveal, now: now())
         let names = domains.map(\.id).joined(separator: ", ")
-        try history.audit(reveal ? "reveal" : "export",
+        try await history.audit(reveal ? "reveal" : "export",
             detail: reveal ? "Exported \(names) WITH live tokens" : "Exported \(names) (redacted)", remote: remote)
         return export
     }
@@ -85,7 +85,7 @@ struct StorageActions: Sendable {
 
     /// Plans importing `data` into `domainID`; unless `dryRun`, applies it in one atomic write after a backup.
     /// With the `fail` policy, any rejected item stops the import (`422`) and nothing changes.
-    func importFile(_ data: Data, into domainID: String, policy: ImportPlan.Policy, dryRun: Bool, remote: String) throws
+    func importFile(_ data: Data, into domainID: String, policy: ImportPlan.Policy, dryRun: Bool, remote: String) async throws
         -> ImportResult
     {
         let domain = try StorageDomain(id: domainID, devices: devices)
@@ -98,7 +98,7 @@ struct StorageActions: Sendable {
         }
         let changing = plan.changes.contains { $0.action == .added || $0.action == .overwritten }
         guard !dryRun, changing else { return ImportResult(plan: plan, applied: false, backupID: nil) }
-        let backup = try takeBackup(of: [domain], reason: "import into \(domain.id)")
+        let backup = try await takeBackup(of: [domain], reason: "import into \(domain.id)")
         let (applied, _, _) = try write(domain) { storage -> ImportPlan? in
             // Planned again on the value under the lock, so an app's write since the preview is kept.
             guard let again = try? ImportPlan.make(data, into: domain, current: storage, policy: policy,
@@ -108,7 +108,7 @@ struct StorageActions: Sendable {
         }
         let final = applied ?? plan
         let summary = final.summary.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        try history.audit("import", detail: "Imported \(final.format) into \(domain.id): \(summary)", remote: remote)
+        try await history.audit("import", detail: "Imported \(final.format) into \(domain.id): \(summary)", remote: remote)
         return ImportResult(plan: final, applied: true, backupID: backup.id)
     }
 
@@ -131,12 +131,12 @@ struct StorageActions: Sendable {
         }
     }
 
-    func takeBackup(of domains: [StorageDomain], reason: String) throws -> StorageBackup {
+    func takeBackup(of domains: [StorageDomain], reason: String) async throws -> StorageBackup {
         let documents = try domains.map { domain in
             StorageBackup.Document(domain: domain.id, path: domain.file.path, contents: try domain.file.read())
         }
         let backup = StorageBackup(at: now(), reason: reason, documents: documents)
-        try history.saveBackup(backup)
+        try await history.saveBackup(backup)
         return backup
     }
 }

@@ -38,16 +38,16 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         let events = workload.next(ingestEvents)
         let history = try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
         // Warm-up outside the timing (first-use costs: caches, type metadata, file growth).
-        _ = try Self.bareInsert(Array(workload.next(2000)), batch: batch, path: root.appendingPathComponent("warmup.sqlite").path)
+        _ = try await Self.bareInsert(Array(workload.next(2000)), batch: batch, path: root.appendingPathComponent("warmup.sqlite").path)
         let ourCPU = Self.processCPUSeconds()
-        let ours = try Self.time {
+        let ours = try await Self.time {
             for start in stride(from: 0, to: events.count, by: batch) {
-                try history.append(Array(events[start..<min(start + batch, events.count)]))
+                try await history.append(Array(events[start..<min(start + batch, events.count)]))
             }
         }
         let ourCPUPerEvent = (Self.processCPUSeconds() - ourCPU) / Double(events.count) * 1e6
         let bareCPU = Self.processCPUSeconds()
-        let bare = try Self.bareInsert(events, batch: batch, path: root.appendingPathComponent("bare.sqlite").path)
+        let bare = try await Self.bareInsert(events, batch: batch, path: root.appendingPathComponent("bare.sqlite").path)
         let bareCPUPerEvent = (Self.processCPUSeconds() - bareCPU) / Double(events.count) * 1e6
         let ourRate = Double(events.count) / ours, bareRate = Double(events.count) / bare
         print(String(format: "ingest: %.0f events/s, %.1f µs CPU/event (bare prepared inserts %.0f events/s, %.1f µs CPU/event), batch %d",
@@ -58,28 +58,28 @@ struct BenchConsoleCommand: AsyncParsableCommand {
             + String(format: "%.2f", ourRate / bareRate) + " | ≥ \(Int(Self.ingestTarget)) events/s: \(ourRate >= Self.ingestTarget ? "met" : "NOT met") |")
 
         // 2. Page queries at `historyEvents` events.
-        var remaining = historyEvents - (try history.eventCount)
+        var remaining = historyEvents - (try await history.eventCount)
         while remaining > 0 {
             let chunk = workload.next(min(5000, remaining))
-            try history.append(chunk)
+            try await history.append(chunk)
             remaining -= chunk.count
         }
-        let total = try history.eventCount
-        try history.optimize()  // what the console's maintenance does every minute
+        let total = try await history.eventCount
+        try await history.optimize()  // what the console's maintenance does every minute
         print("history holds \(total) events")
         let queries: [(String, HistoryFilter)] = [
             ("newest page, no filter", HistoryFilter()),
             ("programmer:REF30 event:callback", HistoryFilter(requestorID: "REF30", kinds: [.callback])),
             ("status:4xx", { var f = HistoryFilter(); f.httpStatus = .clientError; return f }()),
             ("text \"not authorized\"", HistoryFilter(text: "not authorized")),
-            ("one session", HistoryFilter(sessionID: try history.sessions().first?.id)),
+            ("one session", HistoryFilter(sessionID: try await history.sessions().first?.id)),
             ("app:com.example.app7.ios", { var f = HistoryFilter(); f.bundleID = "com.example.app7.ios"; return f }()),
             ("device:device-42", HistoryFilter(deviceID: "device-42")),
         ]
         for (name, filter) in queries {
             var samples: [Double] = []
             // What GET /api/events reads: the rows with their stored JSON, no decoding.
-            for _ in 0..<queryRuns { samples.append(try Self.time { _ = try history.rawPage(matching: filter, limit: 200) } * 1000) }
+            for _ in 0..<queryRuns { samples.append(try await Self.time { _ = try await history.rawPage(matching: filter, limit: 200) } * 1000) }
             let (p50, p99) = (Self.percentile(samples, 0.5), Self.percentile(samples, 0.99))
             print(String(format: "page (200 events) %@: p50 %.2f ms, p99 %.2f ms", name, p50, p99))
             lines.append(String(format: "| page of 200 at %dk events: %@ | p50 %.2f ms, p99 %.2f ms | — | — | < %.0f ms: %@ |",
@@ -103,7 +103,7 @@ struct BenchConsoleCommand: AsyncParsableCommand {
                 app: AppIdentity(bundleID: "com.bench.live", teamID: "B"), requestorID: "REF30", mvpdID: nil,
                 kind: .apiCall(name: "live\(i)", arguments: [:]))
             let sent = ContinuousClock.now
-            try history.append([event])
+            try await history.append([event])
             guard probe.waitFor("call live\(i)()", timeout: .seconds(5)) else { throw ValidationError("live event \(i) never arrived") }
             latencies.append(Self.milliseconds(ContinuousClock.now - sent))
         }
@@ -118,11 +118,11 @@ struct BenchConsoleCommand: AsyncParsableCommand {
     /// The same rows, encoded beforehand, written with one cached prepared `INSERT` per row in one
     /// transaction per batch, into the history's event table without its session bookkeeping and block index: what
     /// SQLite alone costs.
-    static func bareInsert(_ events: [EntitlementEvent], batch: Int, path: String) throws -> Double {
+    static func bareInsert(_ events: [EntitlementEvent], batch: Int, path: String) async throws -> Double {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         let queue = try DatabasePool(path: path, configuration: configuration)
-        try queue.write { db in
+        try await queue.write { db in
             try db.execute(sql: """
                 CREATE TABLE event (id INTEGER PRIMARY KEY, sessionKey INTEGER NOT NULL, sequence INTEGER NOT NULL,
                 timestamp REAL NOT NULL, kind TEXT NOT NULL, requestorID TEXT, mvpdID TEXT, httpStatus INTEGER,
@@ -135,16 +135,19 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         var keys: [UUID: Int] = [:]
         for event in events where keys[event.sessionID] == nil { keys[event.sessionID] = keys.count + 1 }
         let rows = events.map { ($0, $0.fastJSON(dates: .referenceSeconds), $0.summary) }
-        return try time {
+        let sessionKeys = keys
+        // Written through GRDB's async write, as the history's own batches are.
+        return try await time {
             for start in stride(from: 0, to: rows.count, by: batch) {
-                try queue.write { db in
+                let slice = rows[start..<min(start + batch, rows.count)]
+                try await queue.write { db in
                     let statement = try db.cachedStatement(sql: """
                         INSERT INTO event (sessionKey, sequence, timestamp, kind, requestorID, mvpdID, summary, payload)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """)
-                    for (event, payload, summary) in rows[start..<min(start + batch, rows.count)] {
+                    for (event, payload, summary) in slice {
                         try statement.execute(arguments: [
-                            keys[event.sessionID], event.sequence, event.timestamp.timeIntervalSince1970,
+                            sessionKeys[event.sessionID], event.sequence, event.timestamp.timeIntervalSince1970,
                             EventKind(event.kind).rawValue, event.requestorID, event.mvpdID, summary, payload,
                         ])
                     }
@@ -161,9 +164,9 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         return seconds(usage.ru_utime) + seconds(usage.ru_stime)
     }
 
-    static func time(_ work: () throws -> Void) throws -> Double {
+    static func time(_ work: () async throws -> Void) async throws -> Double {
         let start = ContinuousClock.now
-        try work()
+        try await work()
         return milliseconds(ContinuousClock.now - start) / 1000
     }
 

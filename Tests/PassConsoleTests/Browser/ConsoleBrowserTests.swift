@@ -254,7 +254,7 @@ struct ConsoleBrowserTests {
             // When it is opened in a console of its own
             let opened = try OpenedBundle.read(path: file.path)
             let history = try HistoryDatabase.inMemory()
-            try history.append(opened.events)
+            try await history.append(opened.events)
             var configuration = ConsoleConfiguration(device: DeviceFolder(root: fixture.root.appendingPathComponent("empty")))
             configuration.port = 0
             configuration.publicDirectory = ConsoleFixture.publicPath

@@ -169,7 +169,7 @@ struct ConsoleFixture {
     /// Waits until the history holds at least `count` events (the batcher writes every 50 ms).
     func waitForEvents(atLeast count: Int, timeout: Double = 20) async throws {
         let deadline = Date().addingTimeInterval(timeout)
-        while Date() < deadline, (try console.history.eventCount) < count { try await Task.sleep(for: .milliseconds(50)) }
+        while Date() < deadline, (try await console.history.eventCount) < count { try await Task.sleep(for: .milliseconds(50)) }
     }
 
     /// Waits for `count` stored events, then until the history has stopped growing for 300 ms: the events the apps
@@ -177,11 +177,11 @@ struct ConsoleFixture {
     func waitUntilRecorded(atLeast count: Int, timeout: Double = 20) async throws {
         try await waitForEvents(atLeast: count, timeout: timeout)
         let deadline = Date().addingTimeInterval(timeout)
-        var last = try console.history.eventCount
+        var last = try await console.history.eventCount
         var stableSince = Date()
         while Date() < deadline, Date().timeIntervalSince(stableSince) < 0.3 {
             try await Task.sleep(for: .milliseconds(50))
-            let now = try console.history.eventCount
+            let now = try await console.history.eventCount
             if now != last { (last, stableSince) = (now, Date()) }
         }
     }

@@ -1,0 +1,45 @@
+import Foundation
+import PassTestSupport
+import Testing
+
+/// `passconsole serve` started as `make run` starts it, on free ports with its files in a folder of the test's.
+enum ServeProcess {
+    /// Starts it; returns the process and the console's URL.
+    static func start(_ folder: URL, arguments: [String] = []) async throws -> (ChildProcess, String) {
+        let (process, urls) = try await startWithURLs(folder, arguments: arguments)
+        return (process, urls.console)
+    }
+
+    /// Starts it; returns the process, the console's URL and the backend's.
+    static func startWithURLs(_ folder: URL, arguments: [String] = []) async throws
+        -> (ChildProcess, (console: String, backend: String))
+    {
+        let binary = try #require(BuiltBinary.passconsole, Comment(rawValue: BuiltBinary.missingMessage))
+        let output = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(6)).out")
+        let process = try ChildProcess(
+            binary.path(percentEncoded: false),
+            ["serve", "--port", "0", "--backend-port", "0", "--device", folder.appendingPathComponent("device").path,
+             "--history", folder.appendingPathComponent("history.sqlite").path] + arguments,
+            directory: BuiltBinary.packageRoot, stdout: .file(output))
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let lines = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
+            if let console = url(lines, "Console:"), let backend = url(lines, "Backend:") {
+                return (process, (console, backend))
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        process.terminate()
+        Issue.record("serve printed no console URL: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
+        throw CancellationError()
+    }
+
+    /// `http://127.0.0.1:PORT` from the line starting with `label` (its first URL, path dropped).
+    private static func url(_ lines: [Substring], _ label: String) -> String? {
+        guard let line = lines.first(where: { $0.contains(label) }),
+            let word = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }),
+            let components = URLComponents(string: String(word)), let host = components.host, let port = components.port
+        else { return nil }
+        return "http://\(host):\(port)"
+    }
+}
