@@ -9,7 +9,7 @@ APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromi
 BENCH_PACKAGES := wrk nginx-light
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps bench-deps build run backend test bench lint clean
+.PHONY: deps bench-deps build run backend test bench soak sanitize lint clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES) $(EXTRA_PACKAGES); do \
@@ -40,6 +40,23 @@ test: deps
 bench: bench-deps
 	$(SWIFT) build -c release
 	Benchmarks/run.sh
+
+# Ten minutes of one `passconsole serve` under a team's mixed load (flows, ingest, live feeds, page reads, clears,
+# imports), RSS sampled each minute; fails unless every request succeeded and RSS stayed flat. SOAK_SECONDS=… to vary.
+soak: deps
+	$(SWIFT) build -c release
+	PASSCONSOLE_BINARY=.build/release/passconsole python3 Benchmarks/soak.py
+
+# The whole suite under ThreadSanitizer, then AddressSanitizer, each in a build folder of its own.
+# SANITIZERS="address" runs one; a sanitizer's report fails the run.
+SANITIZERS ?= thread address
+sanitize: deps
+	@set -e; for s in $(SANITIZERS); do \
+	  echo "==> swift test --sanitize=$$s"; \
+	  $(SWIFT) build --build-tests --sanitize=$$s --scratch-path .build-$$s; \
+	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ASAN_OPTIONS="detect_leaks=0" \
+	    $(SWIFT) test --skip-build --sanitize=$$s --scratch-path .build-$$s 2>&1 | tee .build-$$s/sanitize.log; \
+	done
 
 lint:
 	$(SWIFT) format lint --recursive Sources Tests
