@@ -33,14 +33,14 @@ public final class TestHTTPClient: NSObject, URLSessionTaskDelegate, @unchecked 
     public let baseURL: String
     private var session: URLSession!
 
-    /// Creates a client for `baseURL`.
-    public init(baseURL: String) {
+    /// Creates a client for `baseURL`; a request fails after `timeout` seconds without an answer.
+    public init(baseURL: String, timeout: TimeInterval = 30) {
         self.baseURL = baseURL
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
-        configuration.timeoutIntervalForRequest = 30
+        configuration.timeoutIntervalForRequest = timeout
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 

@@ -34,7 +34,8 @@ struct TeamLoadTests {
         defer { for stream in streams { stream.closeNow() } }
 
         // When two apps upload 5,000 events each at once while the pages read the overview and the events
-        let client = TestHTTPClient(baseURL: urls.console)
+        // A deadlock never answers; a loaded CI machine answers slowly: give each request two minutes.
+        let client = TestHTTPClient(baseURL: urls.console, timeout: 120)
         let bodies = try (0..<Self.ingestBatches).map { batch in try EntitlementEvent.Wire.ndjson(Self.events(batch: batch)) }
         async let accepted = withThrowingTaskGroup(of: Int.self) { group in
             for body in bodies {
