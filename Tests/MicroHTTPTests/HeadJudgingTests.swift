@@ -40,7 +40,7 @@ struct HeadJudgingTests {
             let connection = try RawConnection(port: server.port)
             let body = Data(repeating: 65, count: 10 << 20)
             connection.send("POST /guarded HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.count)\r\n\r\n")
-            let sent = connection.sendUntilAnswered(body)
+            let sent = try await BlockingWork.run { connection.sendUntilAnswered(body) }
             let text = await connection.read(until: "token_required", timeout: .seconds(5))
             #expect(text.hasPrefix("HTTP/1.1 401"))
             // The answer came while most of the body was still unsent, and no handler saw a byte of it.

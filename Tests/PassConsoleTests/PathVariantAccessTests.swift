@@ -29,10 +29,10 @@ struct PathVariantAccessTests {
             for route in routes {
                 let path = route.pattern.replacingOccurrences(of: #"\{[^}]+\}"#, with: "x", options: .regularExpression)
                 for target in Self.variants(of: path) {
-                    let connection = try RawConnection(port: port)
+                    let connection = try await BlockingWork.run { try RawConnection(port: port) }
                     connection.send("\(route.method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\n"
                         + "Content-Type: application/json\r\nConnection: close\r\n\r\n")
-                    let answer = await connection.read(until: "\r\n", timeout: .seconds(10))
+                    let answer = await connection.read(until: "\r\n", timeout: .seconds(30))
                     tried += 1
                     if !answer.hasPrefix("HTTP/1.1 401") { passed.append("\(route.method) \(target) → \(answer.prefix(12))") }
                 }
@@ -56,8 +56,8 @@ struct PathVariantAccessTests {
             let connection = try RawConnection(port: port)
             connection.send("POST /api/ingest HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Type: application/x-ndjson\r\n"
                 + "Content-Length: \(body.count)\r\n\r\n")
-            let sent = connection.sendUntilAnswered(body)
-            let answer = await connection.read(until: "token_required", timeout: .seconds(10))
+            let sent = try await BlockingWork.run { connection.sendUntilAnswered(body) }
+            let answer = await connection.read(until: "token_required", timeout: .seconds(30))
             #expect(answer.hasPrefix("HTTP/1.1 401"))
             #expect(sent < body.count / 2, "sent \(sent) of \(body.count) bytes before the answer")
         }
