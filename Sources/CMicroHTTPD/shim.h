@@ -10,6 +10,7 @@
 #include <sys/socket.h>
 #include <netinet/in.h>
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <microhttpd.h>
 
 #if MHD_VERSION < 0x00097002
@@ -28,28 +29,51 @@ typedef pc_mhd_result (*pc_access_handler)(void *cls, struct MHD_Connection *con
 typedef void (*pc_completed_handler)(void *cls, struct MHD_Connection *connection, void **con_cls,
                                      enum MHD_RequestTerminationCode toe);
 
+typedef void *(*pc_uri_log_handler)(void *cls, const char *uri, struct MHD_Connection *connection);
+typedef pc_mhd_result (*pc_accept_policy)(void *cls, const struct sockaddr *addr, socklen_t addrlen);
+typedef void (*pc_notify_connection)(void *cls, struct MHD_Connection *connection, void **socket_context,
+                                     enum MHD_ConnectionNotificationCode toe);
+
 /// Starts a daemon bound to `bind_address:port` (IPv4 dotted quad). Returns NULL on failure.
+///
+/// `uri_log` sees each request's raw target (before libmicrohttpd decodes it) and returns the request's context;
+/// `accept_policy` may refuse a connection by its peer address; `notify` hears of every connection opened and closed.
 static inline struct MHD_Daemon *pc_start_daemon(unsigned int flags, uint16_t port, const char *bind_address,
                                                  unsigned int thread_pool_size, unsigned int connection_limit,
                                                  unsigned int connection_timeout, size_t connection_memory,
                                                  pc_access_handler handler,
                                                  void *handler_cls, pc_completed_handler completed,
-                                                 void *completed_cls) {
+                                                 void *completed_cls, pc_uri_log_handler uri_log,
+                                                 pc_accept_policy accept_policy, pc_notify_connection notify) {
     struct sockaddr_in addr;
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     if (inet_pton(AF_INET, bind_address, &addr.sin_addr) != 1) return NULL;
-    struct MHD_OptionItem ops[8];
+    struct MHD_OptionItem ops[12];
     int i = 0;
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &addr};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_LIMIT, connection_limit, NULL};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_TIMEOUT, connection_timeout, NULL};
+    if (uri_log) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_URI_LOG_CALLBACK, (intptr_t)uri_log, handler_cls};
+    if (notify) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, handler_cls};
     if (connection_memory > 0) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory, NULL};
     if (thread_pool_size > 1) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size, NULL};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
-    return MHD_start_daemon(flags, port, NULL, NULL, handler, handler_cls, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+    return MHD_start_daemon(flags, port, (MHD_AcceptPolicyCallback)accept_policy, handler_cls, handler, handler_cls,
+                            MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+}
+
+/// The connection's socket (-1 when unknown).
+static inline int pc_connection_fd(struct MHD_Connection *connection) {
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CONNECTION_FD);
+    return info ? (int)info->connect_fd : -1;
+}
+
+/// Whether a notification is the connection's start (1) or end (0).
+static inline int pc_notify_is_start(enum MHD_ConnectionNotificationCode code) {
+    return code == MHD_CONNECTION_NOTIFY_STARTED;
 }
 
 /// The port the daemon listens on (useful after binding port 0).
@@ -64,12 +88,10 @@ static inline unsigned int pc_daemon_connections(struct MHD_Daemon *daemon) {
     return info ? info->num_connections : 0;
 }
 
-/// The peer's IPv4/IPv6 address as text into `buffer` (empty when unknown).
-static inline void pc_connection_peer(struct MHD_Connection *connection, char *buffer, size_t size) {
+/// A socket address's IP as text into `buffer` (empty when unknown).
+static inline void pc_address_text(const struct sockaddr *sa, char *buffer, size_t size) {
     buffer[0] = 0;
-    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-    if (!info || !info->client_addr) return;
-    const struct sockaddr *sa = info->client_addr;
+    if (!sa) return;
     if (sa->sa_family == AF_INET && size >= 16) {
         // By hand: glibc's inet_ntop formats IPv4 with sprintf, a visible cost on every request.
         const unsigned char *b = (const unsigned char *)&((const struct sockaddr_in *)sa)->sin_addr;
@@ -84,6 +106,21 @@ static inline void pc_connection_peer(struct MHD_Connection *connection, char *b
     }
     else if (sa->sa_family == AF_INET6) inet_ntop(AF_INET6, &((const struct sockaddr_in6 *)sa)->sin6_addr, buffer, size);
 }
+
+/// The peer's IPv4/IPv6 address as text into `buffer` (empty when unknown).
+static inline void pc_connection_peer(struct MHD_Connection *connection, char *buffer, size_t size) {
+    buffer[0] = 0;
+    const union MHD_ConnectionInfo *info = MHD_get_connection_info(connection, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    if (!info || !info->client_addr) return;
+    pc_address_text(info->client_addr, buffer, size);
+}
+
+/// Returns freed heap memory to the system (after a large request body).
+static inline void pc_release_free_memory(void) { malloc_trim(0); }
+
+/// Large buffers (request bodies) get pages of their own, returned to the system when freed: glibc otherwise
+/// raises its mmap threshold after the first such free, and later bodies stay in the heap after they are freed.
+static inline void pc_fix_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
 
 /// Sets this connection's inactivity timeout in seconds (0 = none), e.g. for long-lived event streams.
 static inline void pc_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {

@@ -19,11 +19,14 @@ import PassProtocol
 public struct PassBackend: HTTPResponder {
     /// The model and state every route shares.
     public let service: BackendService
+    /// Who may use the `/admin` controls (``AdminAccess``).
+    public let admin: AdminAccess
     let router: Router
 
-    /// Creates the backend over a service.
-    public init(service: BackendService) {
+    /// Creates the backend over a service; `admin` says who may use its `/admin` controls.
+    public init(service: BackendService, admin: AdminAccess = AdminAccess()) {
         self.service = service
+        self.admin = admin
         var router = Router()
         router.errorRenderer = { error, request in PassBackend.render(error, request) }
         SDKRoutes.register(in: &router, service: service)
@@ -35,6 +38,10 @@ public struct PassBackend: HTTPResponder {
 
     /// Answers on the network thread when nothing can delay the answer (no fault rules, no throttle) and the route
     /// is an inline one (the REST token routes): no task hop, which roughly doubles their throughput.
+    /// The admin guard on the head alone, before the server reads the body.
+    public func judgeHead(_ head: Request) -> Response? { admin.check(head).map(dated) }
+
+    /// (The server judged the head already; ``respond(to:)`` checks again for in-process callers.)
     public func respondInline(to request: Request) -> Response? {
         let faults = service.faults
         guard faults.rules.isEmpty, faults.throttle == nil else { return nil }
@@ -54,6 +61,7 @@ public struct PassBackend: HTTPResponder {
     }
 
     public func respond(to request: Request) async -> Response {
+        if let refusal = admin.check(request) { return dated(refusal) }
         let request = RESTFormat.normalize(request)
         if let refusal = service.throttle(request) { return dated(refusal) }
         let fault = service.takeFault(for: request)

@@ -10,19 +10,19 @@ public final class RawConnection: @unchecked Sendable {
     private let fd: Int32
     private var buffer: Data
 
-    /// Connects to `127.0.0.1:port`.
+    /// Connects to `host:port` (an IPv4 address; loopback unless told otherwise).
     ///
     /// The socket is opened in a local first and stored only once connected: when a class's initializer throws after
     /// every stored property is set, its deinitializer still runs, and closing the descriptor there as well as here
     /// closed it twice — by then the number could belong to a socket libmicrohttpd had just accepted, which then
     /// aborted the test process ("Close socket failed").
-    public init(port: UInt16) throws {
+    public init(host: String = "127.0.0.1", port: UInt16) throws {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_addr.s_addr = inet_addr(host)
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
@@ -59,6 +59,27 @@ public final class RawConnection: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         while !complete(buffer), ContinuousClock.now < deadline, readOnce(wait: deadline) {}
         return buffer
+    }
+
+    /// Sends bytes until they are all sent or something arrives from the peer (an early answer); returns how many
+    /// bytes went out. Blocks the calling thread.
+    public func sendUntilAnswered(_ data: Data, chunk: Int = 64 * 1024) -> Int {
+        var offset = 0
+        while offset < data.count {
+            var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&poller, 1, 0) > 0 { return offset }
+            let end = min(data.count, offset + chunk)
+            let sent = data[offset..<end].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+            if sent > 0 {
+                offset += sent
+            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+                var writable = pollfd(fd: fd, events: Int16(POLLIN | POLLOUT), revents: 0)
+                _ = poll(&writable, 1, 100)
+            } else {
+                return offset
+            }
+        }
+        return offset
     }
 
     /// Closes the socket now (an abrupt client disconnect).

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import PassBackend
+import PassConsole
 import PassProtocol
 
 /// `passconsole backend`: the stand-in entitlement service and MVPD pages alone.
@@ -11,15 +12,27 @@ struct BackendCommand: AsyncParsableCommand {
         commandName: "backend", abstract: "Run the local entitlement backend and MVPD login pages.")
 
     @OptionGroup var options: ConfigOptions
-    @Option(help: "Port on 127.0.0.1 (0 picks a free one).") var port: UInt16 = 8081
+    @Option(help: "Port (0 picks a free one).") var port: UInt16 = 8081
+    @Option(help: "Address to listen on. Anything but loopback requires the admin token it writes for /admin.")
+    var host = "127.0.0.1"
+    @Option(help: "Where the admin token is written when listening beyond loopback.")
+    var adminTokenFile = ".passconsole/admin-token"
     @Option(help: "PEM file with the P-256 key tokens are signed with (default: a new key each run).")
     var signingKey: String?
 
     func run() async throws {
         let logger = Bootstrap.logger("backend")
+        // The admin API takes a token when PASSBACKEND_ADMIN_TOKEN names one, and always beyond loopback.
+        var adminToken = ProcessInfo.processInfo.environment["PASSBACKEND_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if !LocalAddresses.isLoopback(host) {
+            adminToken = adminToken ?? AdminToken.random()
+            try ServeCommand.writeSecret(adminToken!, to: adminTokenFile)
+        }
         let (server, _) = try Bootstrap.startBackend(
-            configPath: options.config, port: port, signingKeyPath: signingKey, logger: logger)
+            configPath: options.config, host: host, port: port, signingKeyPath: signingKey,
+            admin: AdminAccess(token: adminToken, boundHost: host), logger: logger)
         print("PassBackend on \(server.baseURL)")
+        if !LocalAddresses.isLoopback(host) { print("  Admin token:   written to \(adminTokenFile) (send Authorization: Bearer <token> to /admin)") }
         print("  SDK protocol:  \(server.baseURL)/adobe-services/1.0/config/REF30")
         print("  Activation:    \(server.baseURL)/activate")
         await Bootstrap.waitForTermination()
@@ -35,7 +48,10 @@ enum Bootstrap {
         return logger
     }
 
-    static func startBackend(configPath: String, port: UInt16, signingKeyPath: String?, logger: Logger) throws
+    static func startBackend(
+        configPath: String, host: String = "127.0.0.1", port: UInt16, signingKeyPath: String?, admin: AdminAccess = AdminAccess(),
+        logger: Logger
+    ) throws
         -> (server: HTTPServer, verificationKey: TokenVerificationKey)
     {
         let configuration = try BackendConfiguration.load(path: configPath)
@@ -48,8 +64,8 @@ enum Bootstrap {
         }
         let service = BackendService(configuration: configuration, signingKey: key, logger: logger)
         let server = HTTPServer(
-            configuration: .init(port: port, threadPoolSize: ProcessInfo.processInfo.activeProcessorCount),
-            responder: PassBackend(service: service), logger: logger)
+            configuration: .init(host: host, port: port, threadPoolSize: ProcessInfo.processInfo.activeProcessorCount),
+            responder: PassBackend(service: service, admin: admin), logger: logger)
         do { try server.start() } catch {
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
         }
@@ -94,6 +110,17 @@ enum Bootstrap {
     static func stderrLine(_ text: String) {
         let line = Array((text + "\n").utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// Random admin tokens.
+enum AdminToken {
+    /// 32 random bytes as hex.
+    static func random() -> String { Console.newAccessToken() }
+
+    /// `PASSBACKEND_ADMIN_TOKEN` when set and not empty: what tools send to a backend's `/admin`.
+    static var fromEnvironment: String? {
+        ProcessInfo.processInfo.environment["PASSBACKEND_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

@@ -17,6 +17,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Address the console listens on. Anything but loopback requires the access token it prints.")
     var host = "127.0.0.1"
     @Option(help: "Console port.") var port: UInt16 = 8080
+    @Option(help: ArgumentHelp(
+        "The URL people open the console by, when not the bound address (a host name, a proxy, a forwarded port).",
+        discussion: "Its host is accepted in Host and Origin headers besides loopback and this machine's addresses."))
+    var publicURL: String?
     @Option(help: "Backend port on 127.0.0.1.") var backendPort: UInt16 = 8081
     @Option(help: "The simulated device folder the console shows and the demo apps use.")
     var device = ".passconsole/device"
@@ -49,12 +53,9 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.publicDirectory = publicDir
         configuration.backendURL = backend.baseURL
+        configuration.publicURL = publicURL
         let loopback = configuration.isLoopback
-        if !loopback {
-            let token = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"] ?? Console.newAccessToken()
-            try Self.writeSecret(token, to: accessTokenFile)
-            configuration.accessToken = token
-        }
+        try applyAccessToken(to: &configuration)
         let catalog = Console.Catalog(
             allowedMvpds: Dictionary(uniqueKeysWithValues: backendConfiguration.programmers.map { ($0.id, Set($0.mvpds)) }),
             verificationKey: verificationKey,
@@ -81,7 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
         let tokenQuery = configuration.accessToken.map { "?token=\($0)" } ?? ""
         print("""
             PassConsole is running (Ctrl-C stops it):
-              Console:     \(console.baseURL)/\(tokenQuery)
+              Console:     \(Self.consoleURL(console, publicURL))/\(tokenQuery)
               Backend:     \(backend.baseURL)/adobe-services/1.0/config/REF30
               Activation:  \(backend.baseURL)/activate   (second-screen sign-in)
               Device:      \(deviceRoot.path(percentEncoded: false))
@@ -110,11 +111,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.port = port
         configuration.publicDirectory = publicDir
         configuration.bundle = opened
-        if !configuration.isLoopback {
-            let token = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"] ?? Console.newAccessToken()
-            try Self.writeSecret(token, to: accessTokenFile)
-            configuration.accessToken = token
-        }
+        configuration.publicURL = publicURL
+        try applyAccessToken(to: &configuration)
         let console = Console(configuration: configuration, history: history, logger: logger)
         do { try console.start() } catch {
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
@@ -122,13 +120,33 @@ struct ServeCommand: AsyncParsableCommand {
         let tokenQuery = configuration.accessToken.map { "?token=\($0)" } ?? ""
         print("""
             PassConsole is showing a support bundle, read-only (Ctrl-C stops it):
-              Console:  \(console.baseURL)/\(tokenQuery)#/sessions/\(opened.sessionID.uuidString)
+              Console:  \(Self.consoleURL(console, publicURL))/\(tokenQuery)#/sessions/\(opened.sessionID.uuidString)
               Bundle:   \(path) — session \(opened.sessionID.uuidString) of \(opened.bundleID), \(opened.events.count) events, \
             made \(EntitlementEvent.Wire.format(opened.createdAt))
             """)
         fflush(nil)
         await Bootstrap.waitForTermination()
         await console.shutdown()
+    }
+
+    /// The access token: beyond loopback always one (`PASSCONSOLE_TOKEN`, or a new random one), written to
+    /// `--access-token-file`; on loopback only when `PASSCONSOLE_TOKEN` names one. An empty `PASSCONSOLE_TOKEN=`
+    /// is no token.
+    func applyAccessToken(to configuration: inout ConsoleConfiguration) throws {
+        let named = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        if !configuration.isLoopback {
+            let token = named ?? Console.newAccessToken()
+            try Self.writeSecret(token, to: accessTokenFile)
+            configuration.accessToken = token
+        } else {
+            configuration.accessToken = named
+        }
+    }
+
+    /// The console's address as people should open it: `--public-url` when given.
+    static func consoleURL(_ console: Console, _ publicURL: String?) -> String {
+        guard let publicURL, !publicURL.isEmpty else { return console.baseURL }
+        return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
     }
 
     /// Writes `secret` readable by its owner only.

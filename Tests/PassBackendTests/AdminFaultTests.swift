@@ -59,11 +59,11 @@ struct AdminFaultTests {
         }
     }
 
-    @Test func deletingFaultsRestoresTheConfiguredOnes() async throws {
+    @Test func resettingFaultsRestoresTheConfiguredOnes() async throws {
         try await BackendFixture.with { service, client async throws in
             try await AdminClient(client: client).addRule(FaultRule(path: "*", status: 500))
             #expect(try await client.get(Self.configPath).status == 500)
-            let cleared = try await client.delete("/admin/faults")
+            let cleared = try await client.post("/admin/faults/reset", json: Data("{}".utf8))
             #expect(cleared.status == 200)
             #expect(service.faults == service.configuration.faults)
             #expect(try await client.get(Self.configPath).status == 200)

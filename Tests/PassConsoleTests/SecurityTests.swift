@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTP
 import PassTestSupport
 import Testing
 
@@ -56,5 +57,27 @@ struct SecurityTests {
             // The page itself loads without the token (it then asks for it)
             #expect(try await client.get("/").status == 200)
         }
+    }
+
+    @Test func beyondLoopbackTheMachinesOwnAddressesAndThePublicURLAreAcceptedHosts() async throws {
+        try await ConsoleFixture.with(accessToken: "secret-token", host: "0.0.0.0", publicURL: "http://devbox.example:8080") { fixture in
+            let token = ("Authorization", "Bearer secret-token")
+            for address in LocalAddresses.interfaceAddresses() {
+                let answer = await fixture.get("/api/overview", headers: [("Host", "\(address):8080"), token])
+                #expect(answer.status == 200, "Host \(address)")
+            }
+            #expect(await fixture.get("/api/overview", headers: [("Host", "DevBox.example:8080"), token]).status == 200)
+            #expect(await fixture.get("/api/overview", headers: [("Host", "attacker.example"), token]).status == 403)
+            #expect(await fixture.get("/api/overview", headers: [("Host", "devbox.example:8080")]).status == 401)
+        }
+    }
+
+    @Test func anEmptyTokenIsNoTokenAndTokensAreComparedWhole() {
+        #expect(!SecretComparison.matches("", ""))
+        #expect(!SecretComparison.matches(nil, "abc"))
+        #expect(!SecretComparison.matches("ab", "abc"))
+        #expect(!SecretComparison.matches("abcd", "abc"))
+        #expect(SecretComparison.matches("abc", "abc"))
+        #expect(SecretComparison.bearerToken("bearer abc") == "abc")
     }
 }

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import MicroHTTP
 import PassHistory
 import PassTestSupport
 import Testing
@@ -39,5 +40,32 @@ struct ServeProcessTests {
         defer { restarted.terminate() }
         let sessions = try await TestHTTPClient(baseURL: again).get("/api/sessions?q=com.crash.test").json["sessions"] as? [[String: Any]]
         #expect(sessions?.first?["eventCount"] as? Int == 100)
+    }
+
+    @Test func beyondLoopbackAnEmptyPASSCONSOLE_TOKENStillGetsATokenAndTheLANAddressIsAHost() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var environment = ProcessInfo.processInfo.environment
+        environment["PASSCONSOLE_TOKEN"] = ""
+        let (process, url) = try await ServeProcess.start(folder, arguments:
+            ["--host", "0.0.0.0", "--no-demo", "--access-token-file", folder.appendingPathComponent("token").path],
+            environment: environment)
+        defer { process.terminate() }
+        let components = try #require(URLComponents(string: url))
+        let token = try #require(components.queryItems?.first { $0.name == "token" }?.value)
+        #expect(token.count == 64)
+        let port = try #require(components.port)
+        let local = TestHTTPClient(baseURL: "http://127.0.0.1:\(port)")
+        #expect(try await local.get("/api/overview?token=").status == 401)
+        #expect(try await local.get("/api/overview").status == 401)
+        #expect(try await local.get("//api/overview").status == 401)
+        #expect(try await local.get("/api/overview?token=\(token)").status == 200)
+        // The machine's own LAN address works as Host, with the token.
+        if let lan = LocalAddresses.interfaceAddresses().first(where: { !$0.hasPrefix("[") && !LocalAddresses.isLoopback($0) }) {
+            let remote = TestHTTPClient(baseURL: "http://\(lan):\(port)")
+            #expect(try await remote.get("/api/overview", headers: ["Authorization": "Bearer \(token)"]).status == 200)
+            #expect(try await remote.get("/api/overview").status == 401)
+        }
     }
 }

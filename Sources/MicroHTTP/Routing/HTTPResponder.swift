@@ -9,9 +9,20 @@ public protocol HTTPResponder: Sendable {
     func respondInline(to request: Request) -> Response?
     /// Answers a request; may suspend (latency injection, I/O).
     func respond(to request: Request) async -> Response
+    /// Judges a request on its head alone — method, normalised path, query and headers; `body` is empty — on the
+    /// network thread, before any of its body is read: an answer returned here is sent at once (the body is never
+    /// read, the connection closed after), so access checks belong here. Must be cheap and never block.
+    func judgeHead(_ head: Request) -> Response?
+    /// The largest body accepted for this request (nil: the server's ``HTTPServerConfiguration/maxBodySize``); a
+    /// bigger `Content-Length` answers `413` before reading, and a chunked body is dropped at the cap.
+    func bodyLimit(for head: Request) -> Int?
 }
 
 extension HTTPResponder {
     /// Defers every request to ``respond(to:)``.
     public func respondInline(to request: Request) -> Response? { nil }
+    /// Lets every head through.
+    public func judgeHead(_ head: Request) -> Response? { nil }
+    /// The server's cap.
+    public func bodyLimit(for head: Request) -> Int? { nil }
 }

@@ -23,10 +23,12 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let gone = HTTPStatus(410)
     public static let preconditionFailed = HTTPStatus(412)
     public static let payloadTooLarge = HTTPStatus(413)
+    public static let uriTooLong = HTTPStatus(414)
     public static let unsupportedMediaType = HTTPStatus(415)
     public static let unprocessableEntity = HTTPStatus(422)
     public static let tooManyRequests = HTTPStatus(429)
     public static let internalServerError = HTTPStatus(500)
+    public static let notImplemented = HTTPStatus(501)
     public static let badGateway = HTTPStatus(502)
     public static let serviceUnavailable = HTTPStatus(503)
 
@@ -50,10 +52,12 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 410: "Gone"
         case 412: "Precondition Failed"
         case 413: "Payload Too Large"
+        case 414: "URI Too Long"
         case 415: "Unsupported Media Type"
         case 422: "Unprocessable Content"
         case 429: "Too Many Requests"
         case 500: "Internal Server Error"
+        case 501: "Not Implemented"
         case 502: "Bad Gateway"
         case 503: "Service Unavailable"
         default: "Status \(code)"

@@ -24,6 +24,7 @@ public struct Router: HTTPResponder {
 
     struct Route: Sendable {
         var method: String
+        var text: String
         var pattern: RoutePattern
         var action: Action
     }
@@ -41,18 +42,21 @@ public struct Router: HTTPResponder {
 
     /// Adds a route for `method` and `pattern`.
     public mutating func on(_ method: String, _ pattern: String, _ handler: @escaping Handler) {
-        add(Route(method: method.uppercased(), pattern: RoutePattern(pattern), action: .deferred(handler)))
+        add(Route(method: method.uppercased(), text: pattern, pattern: RoutePattern(pattern), action: .deferred(handler)))
     }
 
     /// Adds a route answered inline on the network thread (cheap, non-blocking handlers only).
     public mutating func on(_ method: String, _ pattern: String, inline handler: @escaping InlineHandler) {
-        add(Route(method: method.uppercased(), pattern: RoutePattern(pattern), action: .inline(handler)))
+        add(Route(method: method.uppercased(), text: pattern, pattern: RoutePattern(pattern), action: .inline(handler)))
     }
 
     private mutating func add(_ route: Route) {
         routes.append(route)
         if case .literal(let head)? = route.pattern.segments.first { heads?.insert(head) } else { heads = nil }
     }
+
+    /// Every route's method and pattern as added (`POST`, `/api/apps/{id}/start`), e.g. for tests that try each.
+    public var routeList: [(method: String, pattern: String)] { routes.map { ($0.method, $0.text) } }
 
     /// Adds a `GET` route (which also answers `HEAD`).
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { on("GET", pattern, handler) }

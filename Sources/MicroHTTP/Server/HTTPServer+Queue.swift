@@ -26,14 +26,17 @@ extension HTTPServer {
         MHD_lookup_connection_value(connection, .HEADER_KIND, name).map { String(cString: $0) }
     }
 
-    func makeRequest(_ context: RequestContext, _ connection: OpaquePointer) -> Request {
-        var peer = [CChar](repeating: 0, count: 64)
-        pc_connection_peer(connection, &peer, peer.count)
-        let body = context.state.withLock { $0.body }
-        return Request(
-            method: context.method, path: context.path, queryItems: pairs(connection, .GET_ARGUMENT_KIND),
-            headers: pairs(connection, .HEADER_KIND), body: body,
-            remoteAddress: peer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) })
+    /// The request judged at its head with the body received since; the context lets go of the body, so its
+    /// memory goes with the request.
+    func makeRequest(_ context: RequestContext) -> Request {
+        let (head, body) = context.state.withLock { state -> (Request?, Data) in
+            let body = state.body
+            state.body = Data()
+            return (state.head, body)
+        }
+        var request = head ?? Request(method: "GET", path: "/")
+        if !body.isEmpty { request.body = body }
+        return request
     }
 
     /// Queues the answer for `context`, counting event streams apart so shutdown does not wait for them.

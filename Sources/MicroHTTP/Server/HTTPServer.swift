@@ -32,12 +32,19 @@ public final class HTTPServer: Sendable {
     struct DaemonHandle: @unchecked Sendable { let pointer: OpaquePointer }
 
     let state = Mutex(State())
+    /// Per-client connection counts and the head deadline (see ``ConnectionWatch``).
+    let watch: ConnectionWatch
+    /// Whether a pass returning freed memory to the system is already queued.
+    let trimQueued = Mutex(false)
 
     /// Creates a server; call ``start()`` to listen.
     public init(configuration: HTTPServerConfiguration = .init(), responder: any HTTPResponder, logger: Logger) {
         self.configuration = configuration
         self.responder = responder
         self.logger = logger
+        watch = ConnectionWatch(
+            perClientLimit: configuration.perClientConnectionLimit, headTimeout: .seconds(max(0, configuration.headTimeout)),
+            idleTimeout: .seconds(max(0, configuration.connectionTimeout) + max(0, configuration.headTimeout)))
     }
 
     /// The bound port (meaningful after ``start()``).
@@ -55,18 +62,34 @@ public final class HTTPServer: Sendable {
     public func start() throws {
         let flags =
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
+        Self.prepareProcess()
         let this = Unmanaged.passRetained(self).toOpaque()
         let daemon = pc_start_daemon(
             UInt32(flags), configuration.port, configuration.host, UInt32(max(1, configuration.threadPoolSize)),
-            UInt32(configuration.connectionLimit), UInt32(configuration.connectionTimeout), configuration.connectionMemory,
+            UInt32(Self.connectionLimit(configuration.connectionLimit)), UInt32(configuration.connectionTimeout),
+            configuration.connectionMemory,
             { cls, connection, url, method, _, uploadData, uploadSize, conCls in
                 let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
                 return server.access(connection!, url!, method!, uploadData, uploadSize!, conCls!)
             }, this,
-            { cls, _, conCls, _ in
+            { cls, connection, conCls, _ in
                 let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
-                server.completed(conCls)
-            }, this)
+                server.completed(connection, conCls)
+            }, this,
+            { cls, uri, connection in
+                let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
+                return server.requestLine(uri!, connection!)
+            },
+            { cls, address, _ in
+                let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
+                var peer = [CChar](repeating: 0, count: 64)
+                pc_address_text(address, &peer, peer.count)
+                return server.watch.mayAccept(peer: peer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }) ? .YES : .NO
+            },
+            { cls, connection, _, code in
+                let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
+                if pc_notify_is_start(code) != 0 { server.watch.opened(connection!) } else { server.watch.closed(connection!) }
+            })
         guard let daemon else {
             Unmanaged<HTTPServer>.fromOpaque(this).release()
             throw HTTPServerError(message: "Could not listen on \(configuration.host):\(configuration.port).")
@@ -76,6 +99,7 @@ public final class HTTPServer: Sendable {
             $0.daemon = DaemonHandle(pointer: daemon)
             $0.port = port
         }
+        if configuration.headTimeout > 0 { watch.startSweeping() }
         logger.info("listening", metadata: ["address": "\(configuration.host):\(port)"])
     }
 
@@ -102,6 +126,7 @@ public final class HTTPServer: Sendable {
         }
         try? await Task.sleep(for: .milliseconds(20))
         MHD_stop_daemon(daemon.pointer)
+        watch.stop()
         state.withLock { $0.daemon = nil }
         Unmanaged.passUnretained(self).release()
         logger.info("stopped", metadata: ["port": "\(port)"])
@@ -109,48 +134,66 @@ public final class HTTPServer: Sendable {
 
     // MARK: - libmicrohttpd callbacks
 
+    /// The request line arrived (libmicrohttpd's URI log callback): the request's context, with its target as sent.
+    func requestLine(_ uri: UnsafePointer<CChar>, _ connection: OpaquePointer) -> UnsafeMutableRawPointer? {
+        watch.requestLine(connection)
+        let context = RequestContext(target: String(cString: uri), connection: ConnectionHandle(pointer: connection))
+        if context.target.utf8.count > configuration.maxURLLength { refuseLongTarget(context, connection) }
+        return Unmanaged.passRetained(context).toOpaque()
+    }
+
     func access(
         _ connection: OpaquePointer, _ url: UnsafePointer<CChar>, _ method: UnsafePointer<CChar>,
         _ uploadData: UnsafePointer<CChar>?, _ uploadSize: UnsafeMutablePointer<Int>,
         _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>
     ) -> pc_mhd_result {
-        guard let raw = conCls.pointee else {
-            let context = RequestContext(method: String(cString: method), path: String(cString: url),
-                connection: ConnectionHandle(pointer: connection))
+        let context: RequestContext
+        if let raw = conCls.pointee {
+            context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            context = RequestContext(target: String(cString: url), connection: ConnectionHandle(pointer: connection))
             conCls.pointee = Unmanaged.passRetained(context).toOpaque()
+        }
+        if context.state.withLock({ $0.answeredOnSocket }) { return .NO }
+        let first = context.state.withLock { state -> Bool in
+            guard case .head = state.phase else { return false }
+            state.phase = .receiving
+            state.counted = true
+            return true
+        }
+        if first {
+            // The head is complete and no byte of the body has been read: judge it now.
+            watch.headReceived(connection)
             let draining = state.withLock { state in
                 state.openRequests += 1
                 return state.draining
             }
-            if draining {
-                context.state.withLock { $0.phase = .sent }
-                return queue(
-                    HTTPError(.serviceUnavailable, code: "shutting_down", message: "The server is stopping.").response,
-                    on: connection)
-            }
-            if let length = headerValue(connection, "Content-Length").flatMap(Int.init), length > configuration.maxBodySize {
-                context.state.withLock { $0.phase = .sent }
-                return queue(tooLarge(length), on: connection)
-            }
-            return .YES
+            let refusal = draining
+                ? HTTPError(.serviceUnavailable, code: "shutting_down", message: "The server is stopping.").response
+                : judge(context, connection, method: String(cString: method))
+            guard var refusal else { return .YES }
+            context.state.withLock { $0.phase = .sent }
+            if !draining, announcesBody(connection) { refusal.addHeader("Connection", "close") }
+            return queue(refusal, on: connection)
         }
-        let context = Unmanaged<RequestContext>.fromOpaque(raw).takeUnretainedValue()
         if uploadSize.pointee > 0 {
-            // libmicrohttpd only accepts an answer before or after the body, so a body over the cap is read and
-            // dropped, then answered 413; a client that keeps sending far past it is disconnected.
+            // libmicrohttpd only accepts an answer before or after the body, so a chunked body over the cap is dropped
+            // (never buffered) and answered 413 at its end; a client that keeps sending far past it is disconnected.
             let count = uploadSize.pointee
             uploadSize.pointee = 0
             let keepReading = context.state.withLock { state -> Bool in
                 if state.tooLarge {
                     state.discarded += count
-                    return state.discarded < 8 * configuration.maxBodySize + (1 << 20)
+                    return state.discarded < Self.discardAllowance
                 }
-                if state.body.count + count > configuration.maxBodySize {
+                if state.body.count + count > state.bodyLimit {
                     state.tooLarge = true
                     state.body = Data()
                     return true
                 }
+                if state.body.isEmpty, state.expectedLength > 0 { state.body.reserveCapacity(state.expectedLength) }
                 state.body.append(UnsafeRawPointer(uploadData!).assumingMemoryBound(to: UInt8.self), count: count)
+                state.bodyBytes = max(state.bodyBytes, state.body.count)
                 return true
             }
             return keepReading ? .YES : .NO
@@ -162,14 +205,14 @@ public final class HTTPServer: Sendable {
         }
         switch phase {
         case .answered(let response): return send(response, for: context, on: connection)
-        case .waitingForHandler, .sent: return .YES
+        case .waitingForHandler, .sent, .head: return .YES
         case .receiving: break
         }
         if context.state.withLock({ $0.tooLarge }) {
             context.state.withLock { $0.phase = .sent }
-            return queue(tooLarge(nil), on: connection)
+            return queue(tooLarge(nil, limit: context.state.withLock { $0.bodyLimit }), on: connection)
         }
-        let request = makeRequest(context, connection)
+        let request = makeRequest(context)
         if let response = responder.respondInline(to: request) {
             context.state.withLock { $0.phase = .sent }
             return send(response, for: context, on: connection)
@@ -185,6 +228,9 @@ public final class HTTPServer: Sendable {
         return .YES
     }
 
+    /// Bytes of an over-the-cap chunked body read (and dropped) before the client is disconnected.
+    static let discardAllowance = 4 << 20
+
     /// Hands a deferred answer to a suspended connection and resumes it; later answers for it are dropped.
     func deliver(_ response: Response, to context: RequestContext) {
         let first = context.state.withLock { state -> Bool in
@@ -197,20 +243,22 @@ public final class HTTPServer: Sendable {
         MHD_resume_connection(context.connection.pointer)
     }
 
-    func completed(_ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+    func completed(_ connection: OpaquePointer?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
+        if let connection { watch.requestCompleted(connection) }
         guard let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        let isStream = context.state.withLock { $0.isStream }
+        let (isStream, counted, bodyBytes) = context.state.withLock { ($0.isStream, $0.counted, $0.bodyBytes) }
         state.withLock {
-            $0.openRequests -= 1
+            if counted { $0.openRequests -= 1 }
             if isStream { $0.streamRequests -= 1 }
             $0.waiting.removeValue(forKey: ObjectIdentifier(context))
         }
+        if bodyBytes >= 1 << 20 { releaseFreeMemory() }
     }
 
-    private func tooLarge(_ length: Int?) -> Response {
+    func tooLarge(_ length: Int?, limit: Int) -> Response {
         HTTPError(.payloadTooLarge, code: "payload_too_large", message: "The request body is too large.",
-            detail: "Limit: \(configuration.maxBodySize) bytes" + (length.map { ", sent: \($0) bytes" } ?? "")).response
+            detail: "Limit: \(limit) bytes" + (length.map { ", sent: \($0) bytes" } ?? "")).response
     }
 }

@@ -6,12 +6,24 @@ public struct HTTPServerConfiguration: Sendable {
     public var port: UInt16
     /// Network threads (libmicrohttpd's epoll thread pool).
     public var threadPoolSize: Int
-    /// Open connections at most; further connections are refused by the kernel's backlog and then closed.
+    /// Open connections at most; further connections are accepted and closed at once. Large, so that many slow
+    /// clients cannot take every slot (``perClientConnectionLimit`` and ``headTimeout`` keep each client's share
+    /// small); lowered at start to what the process's descriptor limit allows.
     public var connectionLimit: Int
     /// Seconds a connection may stay silent before it is closed (cuts off slow-header "slowloris" clients).
     public var connectionTimeout: Int
-    /// Largest request body accepted; bigger ones answer `413`.
+    /// Largest request body accepted; bigger ones answer `413` (before any of it is read when `Content-Length`
+    /// says so). A responder may set a smaller cap per request (``HTTPResponder/bodyLimit(for:)``).
     public var maxBodySize: Int
+    /// Connections one client address may hold at once (`0`: no limit). Loopback clients are exempt: they are this
+    /// machine, and local tests and tools open many; the ``headTimeout`` still bounds what they hold.
+    public var perClientConnectionLimit: Int
+    /// Seconds a connection has to deliver a whole request head once accepted or once its request line arrived,
+    /// however slowly it trickles bytes (`0`: no deadline).
+    public var headTimeout: Int
+    /// Longest request target (path and query) accepted; longer ones answer `414` with a JSON body. Kept well
+    /// under ``connectionMemory`` so libmicrohttpd has room for the answer.
+    public var maxURLLength: Int
     /// Bytes libmicrohttpd keeps per connection for the request line, headers and the answer's headers (its
     /// `MHD_OPTION_CONNECTION_MEMORY_LIMIT`); a request whose headers do not fit is answered `431`. libmicrohttpd
     /// zeroes this area after every request on a kept-alive connection, so its default of 32 KiB cost ~8% of a
@@ -21,9 +33,13 @@ public struct HTTPServerConfiguration: Sendable {
 
     /// Creates a configuration.
     public init(
-        host: String = "127.0.0.1", port: UInt16 = 0, threadPoolSize: Int = 2, connectionLimit: Int = 1024,
-        connectionTimeout: Int = 30, maxBodySize: Int = 1 << 20, connectionMemory: Int = 16 * 1024
+        host: String = "127.0.0.1", port: UInt16 = 0, threadPoolSize: Int = 2, connectionLimit: Int = 4096,
+        connectionTimeout: Int = 30, maxBodySize: Int = 1 << 20, connectionMemory: Int = 16 * 1024,
+        perClientConnectionLimit: Int = 64, headTimeout: Int = 10, maxURLLength: Int = 8 * 1024
     ) {
+        self.perClientConnectionLimit = perClientConnectionLimit
+        self.headTimeout = headTimeout
+        self.maxURLLength = maxURLLength
         self.host = host
         self.port = port
         self.threadPoolSize = threadPoolSize

@@ -8,9 +8,12 @@ struct ConnectionHandle: @unchecked Sendable {
     let pointer: OpaquePointer
 }
 
-/// Per-request state kept in libmicrohttpd's `con_cls` slot from the first callback to the completed callback.
+/// Per-request state kept in libmicrohttpd's `con_cls` slot from the request line (the URI log callback) to the
+/// completed callback.
 final class RequestContext: Sendable {
     enum Phase: Sendable {
+        /// The head is still arriving (no access callback yet).
+        case head
         case receiving
         case waitingForHandler
         case answered(Response)
@@ -19,20 +22,30 @@ final class RequestContext: Sendable {
 
     struct State: Sendable {
         var body = Data()
+        var bodyLimit = 0
+        /// The body's announced length (`Content-Length`), reserved at its first bytes so it grows without copies.
+        var expectedLength = 0
+        /// The most body bytes held at once (a large body's memory is handed back to the system once it is freed).
+        var bodyBytes = 0
         var tooLarge = false
         var discarded = 0
         var isStream = false
-        var phase = Phase.receiving
+        /// Counted in the server's open requests (from the first access callback on).
+        var counted = false
+        /// The request as judged at its head: method, normalised path, query, headers (no body).
+        var head: Request?
+        var phase = Phase.head
+        /// Answered by writing to the socket directly (an over-long target): the request is dropped.
+        var answeredOnSocket = false
     }
 
-    let method: String
-    let path: String
+    /// The request target as sent (not decoded), e.g. `//api/x?y=1`.
+    let target: String
     let connection: ConnectionHandle
     let state = Mutex(State())
 
-    init(method: String, path: String, connection: ConnectionHandle) {
-        self.method = method
-        self.path = path
+    init(target: String, connection: ConnectionHandle) {
+        self.target = target
         self.connection = connection
     }
 }

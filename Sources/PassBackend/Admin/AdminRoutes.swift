@@ -2,10 +2,11 @@ import Foundation
 import MicroHTTP
 import PassProtocol
 
-/// Controls for tests and demos, plus the media token verifier:
+/// Controls for tests and demos, plus the media token verifier. Every change is a `POST` or `PUT` with a JSON body
+/// (``AdminAccess`` refuses anything else, and foreign pages):
 ///
 /// - `GET /admin/faults` — the faults in force; `PUT` replaces them (JSON ``FaultSettings``); `POST
-///   /admin/faults/rules` adds one ``FaultRule``; `DELETE /admin/faults` restores the configured faults.
+///   /admin/faults/rules` adds one ``FaultRule``; `POST /admin/faults/reset` restores the configured faults.
 /// - `GET /admin/clock` — the backend's time; `POST /admin/clock` with `{"advanceSeconds": n}` or
 ///   `{"offsetSeconds": n}` moves it.
 /// - `GET /admin/sessions` — live sessions; `POST /admin/sessions/revoke` with optional `deviceId`/`requestor`
@@ -49,7 +50,7 @@ enum AdminRoutes {
             service.faults.rules.append(rule)
             return .json(service.faults)
         }
-        router.delete("/admin/faults") { _ in
+        router.post("/admin/faults/reset") { _ in
             service.faults = service.configuration.faults
             return .json(service.faults)
         }

@@ -75,7 +75,8 @@ public final class Console: HTTPResponder, Sendable {
         self.history = history
         self.catalog = catalog
         self.logger = logger
-        accessGuard = AccessGuard(accessToken: configuration.accessToken, boundHost: configuration.host)
+        accessGuard = AccessGuard(
+            accessToken: configuration.accessToken, boundHost: configuration.host, publicURL: configuration.publicURL)
         batcher = EventBatcher(database: history, maxCount: 500, maxDelay: .milliseconds(50))
         let box = ConsoleBox()
         var router = Router()
@@ -101,6 +102,17 @@ public final class Console: HTTPResponder, Sendable {
     }
 
     // MARK: - Serving
+
+    /// The door rules on the head alone, before the server reads a byte of the body: an unauthenticated upload is
+    /// refused without being buffered.
+    public func judgeHead(_ head: Request) -> Response? {
+        accessGuard.check(head) ?? readOnlyRefusal(head)
+    }
+
+    /// Imports and ingest batches may be large (``ConsoleConfiguration/maxBodySize``); every other body is small.
+    public func bodyLimit(for head: Request) -> Int? {
+        ["/api/ingest", "/api/storage/import"].contains(head.path) ? configuration.maxBodySize : min(configuration.maxBodySize, 1 << 20)
+    }
 
     public func respondInline(to request: Request) -> Response? {
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
@@ -166,6 +178,9 @@ public final class Console: HTTPResponder, Sendable {
 
     /// A new random access token (64 hex digits), for a console listening beyond loopback.
     public static func newAccessToken() -> String { AccessGuard.randomToken() }
+
+    /// Every API route's method and pattern (tests try each one's spellings against the access rules).
+    public var routeList: [(method: String, pattern: String)] { routes.routeList }
 
     /// The CSRF token the page sends with every change (tests and scripts read it from `GET /api/overview`).
     public var csrfToken: String { accessGuard.csrfToken }

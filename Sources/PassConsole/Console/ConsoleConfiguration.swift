@@ -1,4 +1,5 @@
 import Foundation
+import MicroHTTP
 import PassStorage
 
 /// What a ``Console`` serves and where it keeps things. The executable builds it from flags and `Config/`.
@@ -16,6 +17,9 @@ public struct ConsoleConfiguration: Sendable {
     /// Required as `Authorization: Bearer …` (or `access_token=`) on every API call when set. Always set when the
     /// console listens beyond loopback.
     public var accessToken: String?
+    /// The URL people open the console by when it is not the bound address (a name, a proxy, a forwarded port),
+    /// e.g. `http://devbox.lan:8080`: its host is accepted in `Host` and `Origin`, and the printed URL uses it.
+    public var publicURL: String?
     /// How much history to keep.
     public var retention = Retention()
     /// The clock tokens are judged by (tests move it; the demo apps' SDKs use it too).
@@ -41,7 +45,7 @@ public struct ConsoleConfiguration: Sendable {
     public var device: DeviceFolder { devices[0].folder }
 
     /// True when `host` is a loopback address.
-    public var isLoopback: Bool { ["127.0.0.1", "::1", "localhost"].contains(host) }
+    public var isLoopback: Bool { LocalAddresses.isLoopback(host) }
 }
 
 /// A simulated device the console manages, with the short name its storage domains carry (`phone`, `tv`).

@@ -1,10 +1,15 @@
 import Foundation
 import MicroHTTP
 
-/// The console's door rules, checked before any route:
-/// - `Host` must name this console (a page on another site cannot reach it through DNS rebinding);
-/// - with an access token (always, when listening beyond loopback) every API call presents it, as
-///   `Authorization: Bearer <token>` or, for `EventSource`, `access_token=<token>`;
+/// The console's door rules, checked on every request's head before its body is read (``Console/judgeHead(_:)``)
+/// and again before any route:
+/// - the path is judged as normalised (``PathNormalizer``: `//api`, `/./api`, `/%61pi` are `/api`), and anything
+///   whose first segment reads `api` ignoring case and trailing dots (`/API./x`) is API: default-deny;
+/// - `Host` must name this console (a page on another site cannot reach it through DNS rebinding): loopback, and
+///   when listening beyond loopback the machine's own addresses and the `--public-url` host;
+/// - with an access token (always, when listening beyond loopback) every API call and every change presents it, as
+///   `Authorization: Bearer <token>` or `access_token=`/`token=` (for `EventSource` and the printed URL), compared in
+///   constant time; an empty token is no token;
 /// - a request that changes something is a `POST`, comes from this console's own page (`Origin`, when sent, is
 ///   this console) and carries the page's CSRF token in `X-PassConsole-CSRF`. `/api/ingest` is for other
 ///   processes rather than pages: it takes the access token and NDJSON/JSON only, which a cross-site form cannot send.
@@ -13,24 +18,34 @@ struct AccessGuard: Sendable {
 
     var accessToken: String?
     var csrfToken: String
-    /// Host names (without port) this console answers to.
+    /// Host names (without port, lower-case, IPv6 in brackets) this console answers to.
     var hosts: Set<String>
 
-    init(accessToken: String?, csrfToken: String = AccessGuard.randomToken(), boundHost: String) {
-        self.accessToken = accessToken
+    init(accessToken: String?, csrfToken: String = AccessGuard.randomToken(), boundHost: String, publicURL: String? = nil) {
+        self.accessToken = accessToken.flatMap { $0.isEmpty ? nil : $0 }
         self.csrfToken = csrfToken
-        hosts = ["127.0.0.1", "localhost", "[::1]", boundHost]
+        hosts = LocalAddresses.hostNames(boundTo: boundHost)
+        if let publicURL, let host = URLComponents(string: publicURL)?.host, !host.isEmpty {
+            hosts.insert(Self.bracketed(host.lowercased()))
+        }
     }
 
     /// Why `request` may not pass, as the answer to send; `nil` when it may.
     func check(_ request: Request) -> Response? {
-        if let host = request.header("Host"), !hosts.contains(Self.hostName(host)) {
+        let path: String
+        switch PathNormalizer.normalize(request.path) {
+        case .success(let normalized): path = normalized
+        case .failure:
+            return HTTPError(.badRequest, code: "bad_path", message: "The request path is malformed.").response
+        }
+        if let host = request.header("Host"), !hosts.contains(LocalAddresses.hostName(fromHostHeader: host)) {
             return HTTPError(.forbidden, code: "bad_host",
                 message: "This console does not answer to the host '\(host)'.",
-                detail: "Open it as http://127.0.0.1:<port>/ or by the address it was started with.").response
+                detail: "Open it as http://127.0.0.1:<port>/, by the address it was started with, or by its --public-url.").response
         }
-        let isAPI = request.path.hasPrefix("/api/")
-        if isAPI, let accessToken, !presents(accessToken, request) {
+        let isAPI = PathNormalizer.guardedHead(of: path) == "api"
+        let isPublicPage = !isAPI && (request.method == "GET" || request.method == "HEAD")
+        if !isPublicPage, let accessToken, !presents(accessToken, request) {
             return HTTPError(.unauthorized, code: "token_required",
                 message: "This console needs its access token: open the URL it printed at start, which carries ?token=….",
                 detail: "Send Authorization: Bearer <token>; the token is also in the file named at start.",
@@ -38,12 +53,12 @@ struct AccessGuard: Sendable {
         }
         guard Self.changes(request) else { return nil }
         if let origin = request.header("Origin"), origin != "null",
-            let host = URLComponents(string: origin)?.host, !hosts.contains(host.contains(":") ? "[\(host)]" : host)
+            let host = URLComponents(string: origin)?.host, !hosts.contains(Self.bracketed(host.lowercased()))
         {
             return HTTPError(.forbidden, code: "bad_origin", message: "Changes are only accepted from this console's own page.",
                 detail: "Origin: \(origin)").response
         }
-        if request.path == "/api/ingest" {
+        if path == "/api/ingest" {
             let type = (request.header("Content-Type") ?? "").lowercased()
             guard type.hasPrefix("application/x-ndjson") || type.hasPrefix("application/json") else {
                 return HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
@@ -51,7 +66,7 @@ struct AccessGuard: Sendable {
             }
             return nil
         }
-        guard request.header(Self.csrfHeader) == csrfToken else {
+        guard SecretComparison.matches(request.header(Self.csrfHeader), csrfToken) else {
             return HTTPError(.forbidden, code: "csrf_token_missing",
                 message: "This change must come from the console page: the \(Self.csrfHeader) header is missing or stale.",
                 detail: "Reload the page; scripts get the token from GET /api/overview.").response
@@ -61,19 +76,21 @@ struct AccessGuard: Sendable {
 
     /// Whether `request` asks to change something (a method other than GET/HEAD/OPTIONS).
     static func changes(_ request: Request) -> Bool {
-        ["POST", "PUT", "DELETE", "PATCH"].contains(request.method)
+        !["GET", "HEAD", "OPTIONS"].contains(request.method)
     }
 
     private func presents(_ token: String, _ request: Request) -> Bool {
-        if let header = request.header("Authorization"), header == "Bearer \(token)" { return true }
-        return request.query("access_token") == token || request.query("token") == token
+        if SecretComparison.matches(SecretComparison.bearerToken(request.header("Authorization")), token) { return true }
+        return SecretComparison.matches(request.query("access_token"), token) || SecretComparison.matches(request.query("token"), token)
+    }
+
+    /// `[::1]` for `::1`; other hosts as they are.
+    static func bracketed(_ host: String) -> String {
+        host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
     }
 
     /// `127.0.0.1` from `127.0.0.1:8080`, `[::1]` from `[::1]:8080`.
-    static func hostName(_ host: String) -> String {
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[...close]) }
-        return String(host[..<(host.utf8.firstIndex(of: UInt8(ascii: ":")) ?? host.endIndex)])
-    }
+    static func hostName(_ host: String) -> String { LocalAddresses.hostName(fromHostHeader: host) }
 
     /// 32 random bytes as hex.
     static func randomToken() -> String {

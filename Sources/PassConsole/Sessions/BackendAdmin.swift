@@ -18,6 +18,10 @@ struct BackendAdmin: Sendable {
     func regcodeLife(_ code: String) async -> RegcodeLife? {
         var request = URLRequest(url: baseURL.appendingPathComponent("admin/regcodes/\(code)"))
         request.timeoutInterval = 2
+        // A backend bound beyond loopback wants its admin token (see AdminAccess in PassBackend).
+        if let token = ProcessInfo.processInfo.environment["PASSBACKEND_ADMIN_TOKEN"], !token.isEmpty {
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
         guard let (data, response) = try? await URLSession.shared.data(for: request),
             (response as? HTTPURLResponse)?.statusCode == 200
         else { return nil }

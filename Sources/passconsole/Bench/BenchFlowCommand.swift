@@ -313,6 +313,7 @@ enum AnswerDelay {
         request.httpMethod = "POST"
         request.setValue("application/json", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(#"{"path":"*","latencyMs":\#(milliseconds)}"#.utf8)
+        if let token = AdminToken.fromEnvironment { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let (_, response) = try await URLSession.shared.data(for: request)
         guard let status = (response as? HTTPURLResponse)?.statusCode, (200..<300).contains(status) else {
             throw BareFlowClient.Failure(description: "the backend at \(backend) refused the answer-delay fault rule")
@@ -321,8 +322,11 @@ enum AnswerDelay {
 
     /// Restores the backend's configured faults (best effort: the backend may be gone).
     static func clear(backend: String) {
-        var request = URLRequest(url: URL(string: backend + "/admin/faults")!)
-        request.httpMethod = "DELETE"
+        var request = URLRequest(url: URL(string: backend + "/admin/faults/reset")!)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data("{}".utf8)
+        if let token = AdminToken.fromEnvironment { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
         let done = DispatchSemaphore(value: 0)
         URLSession.shared.dataTask(with: request) { _, _, _ in done.signal() }.resume()
         _ = done.wait(timeout: .now() + 5)

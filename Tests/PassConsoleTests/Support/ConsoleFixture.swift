@@ -36,7 +36,8 @@ struct ConsoleFixture {
     }
 
     static func with(
-        accessToken: String? = nil, host: String = "127.0.0.1", _ body: (ConsoleFixture) async throws -> Void
+        accessToken: String? = nil, host: String = "127.0.0.1", publicURL: String? = nil,
+        _ body: (ConsoleFixture) async throws -> Void
     ) async throws {
         let configuration = try BackendConfiguration.load(path: configPath)
         let clock = TestClock()
@@ -51,6 +52,7 @@ struct ConsoleFixture {
             settings.port = 0
             settings.host = host
             settings.accessToken = accessToken
+            settings.publicURL = publicURL
             settings.publicDirectory = publicPath
             settings.backendURL = server.baseURL
             settings.now = { [clock] in clock.now() }

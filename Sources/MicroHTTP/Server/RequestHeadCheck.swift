@@ -1,0 +1,61 @@
+/// Framing rules checked on a request's raw header lines before anything else reads them: a request whose length
+/// two parsers could read differently (request smuggling) is refused rather than guessed at.
+///
+/// - a header name that is not an HTTP token (`Transfer-Encoding :`, with a space before the colon) → `400`;
+/// - `Content-Length` that is not a number, or several that disagree → `400`;
+/// - `Content-Length` and `Transfer-Encoding` together → `400`;
+/// - any `Transfer-Encoding` but plain `chunked` (`xchunked`, `gzip, chunked`) → `501`.
+enum RequestHeadCheck {
+    static func problem(_ headers: [(name: String, value: String)]) -> HTTPError? {
+        var lengths: Set<String> = []
+        var codings: [String] = []
+        for (name, value) in headers {
+            guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
+                return HTTPError(.badRequest, code: "malformed_header", message: "A header line is malformed.",
+                    detail: "Header names are tokens with no spaces before the colon: '\(name.prefix(64))'")
+            }
+            if name.equalsIgnoringASCIICase("Content-Length") {
+                for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+                    let number = part.trimmingSpaces
+                    guard !number.isEmpty, number.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else {
+                        return HTTPError(.badRequest, code: "bad_content_length", message: "Content-Length is not a number.",
+                            detail: "Content-Length: \(value.prefix(64))")
+                    }
+                    lengths.insert(String(number.drop { $0 == "0" }))
+                }
+            } else if name.equalsIgnoringASCIICase("Transfer-Encoding") {
+                codings += value.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces.lowercased() }
+            }
+        }
+        if lengths.count > 1 {
+            return HTTPError(.badRequest, code: "conflicting_content_length",
+                message: "The request has Content-Length headers that disagree.", detail: lengths.sorted().joined(separator: ", "))
+        }
+        if !codings.isEmpty {
+            guard codings == ["chunked"] else {
+                return HTTPError(.notImplemented, code: "unsupported_transfer_encoding",
+                    message: "Only Transfer-Encoding: chunked is supported.", detail: codings.joined(separator: ", "))
+            }
+            if !lengths.isEmpty {
+                return HTTPError(.badRequest, code: "conflicting_framing",
+                    message: "The request has both Content-Length and Transfer-Encoding.")
+            }
+        }
+        return nil
+    }
+
+    /// RFC 9110 `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            true
+        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        }
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed().reduce(into: Substring()) { $0.append($1) }
+    }
+}
