@@ -18,11 +18,15 @@ struct BadInputTests {
     }
 
     /// Sends one raw request line and headers (what URLSession would refuse to send) and returns the answer text.
+    ///
+    /// Waits as long as ``TestHTTPClient`` does (30 s; the server closes as soon as it has answered): the backend
+    /// answers from a task, and in a full run on two cores the concurrency pool can be busy with other tests'
+    /// blocking file work for longer than 10 s.
     static func raw(_ client: TestHTTPClient, _ head: String) async throws -> String {
         let port = UInt16(try #require(URL(string: client.baseURL)?.port))
         let connection = try RawConnection(port: port)
         connection.send(head + "\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        _ = await connection.waitForClose(timeout: .seconds(10))
+        _ = await connection.waitForClose(timeout: .seconds(30))
         return connection.text
     }
 

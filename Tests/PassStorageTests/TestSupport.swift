@@ -16,8 +16,9 @@ final class TemporaryFolder: Sendable {
     /// The folder.
     let url: URL
 
-    init() throws {
-        var template = Array((NSTemporaryDirectory() + "/PassStorageTests.XXXXXX").utf8CString)
+    /// Creates the folder under `base` (the system's temporary folder by default).
+    init(under base: String = NSTemporaryDirectory()) throws {
+        var template = Array((base + "/PassStorageTests.XXXXXX").utf8CString)
         guard let created = mkdtemp(&template) else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
         url = URL(filePath: String(cString: created), directoryHint: .isDirectory)
     }
@@ -31,6 +32,19 @@ final class TemporaryFolder: Sendable {
             }
         }
         try? FileManager.default.removeItem(at: url)
+    }
+}
+
+extension TemporaryFolder {
+    /// A folder in memory (`/dev/shm`) when there is one, else under the temporary folder: for tests that write
+    /// hundreds of times to test locking, not durability. On disk their two `fsync`s per write made every other
+    /// test's file work on the concurrency pool's two threads crawl, and tasks elsewhere (a server's answer, a
+    /// stream's timeout) waited many seconds.
+    static func inMemory() throws -> TemporaryFolder {
+        var info = stat()
+        let shm = "/dev/shm"
+        let usable = stat(shm, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && access(shm, W_OK) == 0
+        return try TemporaryFolder(under: usable ? shm : NSTemporaryDirectory())
     }
 }
 
