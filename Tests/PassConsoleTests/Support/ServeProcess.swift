@@ -4,15 +4,17 @@ import Testing
 
 /// `passconsole serve` started as `make run` starts it, on free ports with its files in a folder of the test's.
 enum ServeProcess {
-    /// Starts it; returns the process and the console's URL.
-    static func start(_ folder: URL, arguments: [String] = []) async throws -> (ChildProcess, String) {
-        let (process, urls) = try await startWithURLs(folder, arguments: arguments)
-        return (process, urls.console)
+    /// Starts it; returns the process and the console's URL as printed (with `?token=` when it needs one).
+    static func start(_ folder: URL, arguments: [String] = [], environment: [String: String]? = nil) async throws
+        -> (ChildProcess, String)
+    {
+        let (process, urls) = try await startWithURLs(folder, arguments: arguments, environment: environment)
+        return (process, urls.printed)
     }
 
-    /// Starts it; returns the process, the console's URL and the backend's.
-    static func startWithURLs(_ folder: URL, arguments: [String] = []) async throws
-        -> (ChildProcess, (console: String, backend: String))
+    /// Starts it; returns the process, the console's base URL, the backend's, and the console's URL as printed.
+    static func startWithURLs(_ folder: URL, arguments: [String] = [], environment: [String: String]? = nil) async throws
+        -> (ChildProcess, (console: String, backend: String, printed: String))
     {
         let binary = try #require(BuiltBinary.passconsole, Comment(rawValue: BuiltBinary.missingMessage))
         let output = folder.appendingPathComponent("serve-\(UUID().uuidString.prefix(6)).out")
@@ -20,12 +22,14 @@ enum ServeProcess {
             binary.path(percentEncoded: false),
             ["serve", "--port", "0", "--backend-port", "0", "--device", folder.appendingPathComponent("device").path,
              "--history", folder.appendingPathComponent("history.sqlite").path] + arguments,
-            directory: BuiltBinary.packageRoot, stdout: .file(output))
+            environment: environment, directory: BuiltBinary.packageRoot, stdout: .file(output))
         let deadline = Date().addingTimeInterval(30)
         while Date() < deadline {
             let lines = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
-            if let console = url(lines, "Console:"), let backend = url(lines, "Backend:") {
-                return (process, (console, backend))
+            if let console = url(lines, "Console:"), let backend = url(lines, "Backend:"),
+                let printed = lines.first(where: { $0.contains("Console:") })?.split(separator: " ").last
+            {
+                return (process, (console, backend, String(printed).trimmingCharacters(in: CharacterSet(charactersIn: "/"))))
             }
             try await Task.sleep(for: .milliseconds(100))
         }
