@@ -102,6 +102,9 @@ public final class Console: HTTPResponder, Sendable {
 
     // MARK: - Serving
 
+    /// Every API route the console answers (for tests that walk them all); files under `/` besides.
+    public var registeredRoutes: [Router.RouteDescription] { routes.registeredRoutes }
+
     public func respondInline(to request: Request) -> Response? {
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
         return routes.respondInline(to: request)
@@ -214,14 +217,21 @@ public final class Console: HTTPResponder, Sendable {
 
     /// Writes events reported by another process; returns how many were new.
     func ingest(_ events: [EntitlementEvent], droppedByReporter: Int) throws -> Int {
-        if droppedByReporter > 0 { state.withLock { $0.remoteDropped += droppedByReporter } }
+        // A counter: it saturates instead of trapping when a reporter announces absurd numbers batch after batch.
+        if droppedByReporter > 0 { state.withLock { $0.remoteDropped = Self.saturatingSum($0.remoteDropped, droppedByReporter) } }
         return try history.append(events)
     }
 
     /// Events lost before reaching the history: reporters' full buffers, and batches that failed to write.
     func droppedCount() async -> Int {
         let local = await batcher.droppedCount
-        return local + state.withLock { $0.remoteDropped }
+        return Self.saturatingSum(local, state.withLock { $0.remoteDropped })
+    }
+
+    /// `a + b`, or `Int.max` when that overflows.
+    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
     }
 
     /// Every app the console knows of: its demo apps and the apps seen in the history (newest device ID each).
