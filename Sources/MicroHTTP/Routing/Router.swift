@@ -58,6 +58,11 @@ public struct Router: HTTPResponder {
     public struct RouteDescription: Sendable, Hashable {
         public var method: String
         public var pattern: String
+
+        public init(method: String, pattern: String) {
+            self.method = method
+            self.pattern = pattern
+        }
     }
 
     /// Every registered route, in the order added (mounts excluded): tests walk them so a new route is covered.
