@@ -9,7 +9,7 @@ APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromi
 BENCH_PACKAGES := wrk nginx-light
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps bench-deps build run backend test bench lint clean
+.PHONY: deps bench-deps build run backend test bench fuzz lint clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES) $(EXTRA_PACKAGES); do \
@@ -40,6 +40,11 @@ test: deps
 bench: bench-deps
 	$(SWIFT) build -c release
 	Benchmarks/run.sh
+
+# Not part of `make test`: libFuzzer targets (Fuzz/) and schemathesis against the console's OpenAPI, FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) Fuzz/run.sh
 
 lint:
 	$(SWIFT) format lint --recursive Sources Tests
