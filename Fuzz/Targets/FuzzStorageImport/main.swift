@@ -10,7 +10,7 @@ enum Fixture {
     static let root = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-storage-\(getpid())")
     static let domain: StorageDomain = {
         let device = ConsoleDevice(name: "phone", folder: DeviceFolder(root: root.appendingPathComponent("phone")))
-        return try! StorageDomain(id: "team:TEAM1234", devices: [device])
+        return try! StorageDomain(id: "phone/team:TEAM1234", devices: [device])
     }()
 }
 
