@@ -9,7 +9,7 @@ APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromi
 BENCH_PACKAGES := wrk nginx-light
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps bench-deps build run backend test bench soak sanitize lint clean
+.PHONY: deps bench-deps build run backend test bench fuzz soak sanitize lint clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES) $(EXTRA_PACKAGES); do \
@@ -57,6 +57,11 @@ sanitize: deps
 	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ASAN_OPTIONS="detect_leaks=0" \
 	    $(SWIFT) test --skip-build --sanitize=$$s --scratch-path .build-$$s 2>&1 | tee .build-$$s/sanitize.log; \
 	done
+
+# Not part of `make test`: libFuzzer targets (Fuzz/) and schemathesis against the console's OpenAPI, FUZZ_SECONDS each.
+FUZZ_SECONDS ?= 60
+fuzz: deps
+	FUZZ_SECONDS=$(FUZZ_SECONDS) SWIFT=$(SWIFT) Fuzz/run.sh
 
 lint:
 	$(SWIFT) format lint --recursive Sources Tests

@@ -36,6 +36,9 @@ public struct PassBackend: HTTPResponder {
         self.router = router
     }
 
+    /// Every route the backend answers (for tests that walk them all).
+    public var registeredRoutes: [Router.RouteDescription] { router.registeredRoutes }
+
     /// Answers on the network thread when nothing can delay the answer (no fault rules, no throttle) and the route
     /// is an inline one (the REST token routes): no task hop, which roughly doubles their throughput.
     /// The admin guard on the head alone, before the server reads the body.

@@ -6,8 +6,13 @@ import Foundation
 /// records (spec §5.4.1); media tokens carry `issueTime` in milliseconds (spec §6.3).
 public enum EpochMilliseconds: Sendable {
     /// Milliseconds since 1970 for `date`, rounded to the nearest millisecond.
+    /// Dates beyond what 64 bits of milliseconds hold (a clock moved by 1e300 s) saturate instead of trapping.
     public static func from(_ date: Date) -> Int64 {
-        Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        if milliseconds.isNaN { return 0 }
+        if milliseconds >= 0x1p63 { return .max }
+        if milliseconds < -0x1p63 { return .min }
+        return Int64(milliseconds)
     }
 
     /// The date `milliseconds` after 1970.

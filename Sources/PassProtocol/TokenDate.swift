@@ -52,7 +52,7 @@ public enum TokenDate: Sendable {
         else { return nil }
         let (year, month, dayOfMonth) = (day[0], day[1], day[2])
         let (hour, minute, second) = (time[0], time[1], time[2])
-        guard (1...12).contains(month), (1...31).contains(dayOfMonth),
+        guard (1...9999).contains(year), (1...12).contains(month), (1...31).contains(dayOfMonth),
             (0...23).contains(hour), (0...59).contains(minute), (0...59).contains(second)
         else { return nil }
         let components = DateComponents(

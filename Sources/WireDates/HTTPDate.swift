@@ -11,7 +11,7 @@ public enum HTTPDate {
 
     /// Formats a date in GMT.
     public static func format(_ date: Date) -> String {
-        let seconds = Int(date.timeIntervalSince1970.rounded(.down))
+        let seconds = Int(Civil.clamp(date.timeIntervalSince1970).rounded(.down))
         if let hit = last.withLock({ $0.seconds == seconds ? $0.text : nil }) { return hit }
         let text = build(seconds)
         last.withLock { $0 = (seconds, text) }
@@ -38,11 +38,13 @@ public enum HTTPDate {
     /// Parses an IMF-fixdate; `nil` for anything else.
     public static func parse(_ text: String) -> Date? {
         let parts = text.split(separator: " ")
-        guard parts.count == 6, let day = Int(parts[1]), let month = months.firstIndex(of: String(parts[2])),
-            let year = Int(parts[3])
+        guard parts.count == 6, let day = Int(parts[1]), (1...31).contains(day),
+            let month = months.firstIndex(of: String(parts[2])), let year = Int(parts[3]), (0...9999).contains(year)
         else { return nil }
+        // Each part in its range: a client's `If-Modified-Since` must not overflow the arithmetic below.
         let time = parts[4].split(separator: ":").compactMap { Int($0) }
-        guard time.count == 3 else { return nil }
+        guard time.count == 3, (0...23).contains(time[0]), (0...59).contains(time[1]), (0...60).contains(time[2])
+        else { return nil }
         let days = Civil.days(year: year, month: month + 1, day: day)
         return Date(timeIntervalSince1970: TimeInterval(days * 86400 + time[0] * 3600 + time[1] * 60 + time[2]))
     }
@@ -50,6 +52,15 @@ public enum HTTPDate {
 
 /// Howard Hinnant's civil-calendar algorithms: exact for the proleptic Gregorian calendar, no Calendar needed.
 enum Civil {
+    /// The first second of year 0000 and the last of year 9999, in seconds since 1970.
+    static let range: ClosedRange<Double> = -62_167_219_200...253_402_300_799.999
+
+    /// `seconds` since 1970 moved into ``range`` (NaN to its start), so formatting never converts an unbounded
+    /// `Double` to `Int`.
+    static func clamp(_ seconds: Double) -> Double {
+        seconds.isNaN ? range.lowerBound : min(max(seconds, range.lowerBound), range.upperBound)
+    }
+
     /// Year, month (1–12) and day of the `z`th day since 1970-01-01.
     static func date(fromDays z: Int) -> (Int, Int, Int) {
         let z = z + 719_468

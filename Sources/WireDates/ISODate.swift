@@ -6,7 +6,10 @@ public enum ISODate {
     /// `date` as `YYYY-MM-DDTHH:MM:SS.mmmZ`; the same text as `Date.ISO8601FormatStyle(includingFractionalSeconds: true)`.
     public static func format(_ date: Date) -> String {
         // From the seconds since 2001 that `Date` stores, truncated to milliseconds, as Foundation does.
-        let reference = date.timeIntervalSinceReferenceDate
+        // Dates outside years 0000–9999 (a token's expiry of Int64.max milliseconds, NaN) are written as the nearest
+        // end of that range: the text has four year digits, and the conversions below would trap.
+        var reference = date.timeIntervalSinceReferenceDate
+        if !Civil.range.contains(reference + 978_307_200) { reference = Civil.clamp(reference + 978_307_200) - 978_307_200 }
         let whole = reference.rounded(.down)
         let fraction = min(999, Int((reference - whole) * 1000))
         let wholeSeconds = Int(whole) + 978_307_200

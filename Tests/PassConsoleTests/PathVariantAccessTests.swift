@@ -22,7 +22,7 @@ struct PathVariantAccessTests {
         try await ConsoleFixture.with(accessToken: "secret-token") { fixture in
             try fixture.console.start()
             let port = try #require(URL(string: fixture.console.baseURL)?.port.map(UInt16.init))
-            let routes = fixture.console.routeList.filter { $0.pattern.hasPrefix("/api/") }
+            let routes = fixture.console.registeredRoutes.filter { $0.pattern.hasPrefix("/api/") }
             #expect(routes.count > 20)
             var tried = 0
             var passed: [String] = []

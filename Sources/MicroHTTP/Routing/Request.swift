@@ -19,6 +19,8 @@ public struct Request: Sendable {
     public var remoteAddress: String
     /// Values captured by `{name}` segments of the matched route pattern.
     public var pathParameters: [String: String] = [:]
+    /// When set, every query, form, header and JSON body read is written down (tests enumerating a route's inputs).
+    public var readLog: RequestReadLog?
 
     /// Creates a request; servers and in-process tests use this.
     public init(
@@ -36,17 +38,20 @@ public struct Request: Sendable {
 
     /// The first value of a header, matched case-insensitively.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
+        readLog?.record(.header, name)
+        return headers.first { $0.name.equalsIgnoringASCIICase(name) }?.value
     }
 
     /// The first value of a query argument.
     public func query(_ name: String) -> String? {
-        queryItems.first { $0.name == name }?.value
+        readLog?.record(.query, name)
+        return queryItems.first { $0.name == name }?.value
     }
 
     /// Every value of a query argument, in order.
     public func queryAll(_ name: String) -> [String] {
-        queryItems.filter { $0.name == name }.map(\.value)
+        readLog?.record(.query, name)
+        return queryItems.filter { $0.name == name }.map(\.value)
     }
 
     /// Cookies sent in the `Cookie` header(s).
@@ -77,24 +82,31 @@ public struct Request: Sendable {
 
     /// A parameter from the query string or, for form posts, the body (body wins), as web servers merge them.
     public func parameter(_ name: String) -> String? {
-        formItems.first { $0.name == name }?.value ?? query(name)
+        readLog?.record(.parameter, name)
+        return formItems.first { $0.name == name }?.value ?? query(name)
     }
 
     /// Every value of a parameter from the form body and the query string.
     public func parameterAll(_ name: String) -> [String] {
-        formItems.filter { $0.name == name }.map(\.value) + queryAll(name)
+        readLog?.record(.parameter, name)
+        return formItems.filter { $0.name == name }.map(\.value) + queryAll(name)
     }
 
     /// Decodes a JSON body.
     ///
-    /// - Throws: ``HTTPError`` `400` with the decoder's reason when the body is not valid JSON for `type`.
+    /// - Throws: ``HTTPError`` `400` with the decoder's reason when the body is not valid JSON for `type`, or
+    ///   `400 invalid_parameter` when a ``ValidatedBody`` finds a number out of range.
     public func decodeJSON<T: Decodable>(_ type: T.Type) throws -> T {
+        readLog?.recordBody(type)
+        let value: T
         do {
-            return try JSONDecoder().decode(type, from: body)
+            value = try JSONDecoder().decode(type, from: body)
         } catch {
             throw HTTPError(.badRequest, code: "invalid_json", message: "The request body is not valid JSON.",
                 detail: String(describing: error))
         }
+        if let checked = value as? any ValidatedBody { try checked.validate() }
+        return value
     }
 }
 

@@ -16,6 +16,17 @@ struct RoutePattern: Sendable {
         }
     }
 
+    /// The pattern as text again (`/api/sessions/{id}`).
+    var text: String {
+        "/" + segments.map { segment in
+            switch segment {
+            case .literal(let literal): literal
+            case .capture(let name): "{\(name)}"
+            case .rest(let name): "{\(name)...}"
+            }
+        }.joined(separator: "/")
+    }
+
     static func segments(of path: String) -> [String] {
         path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
     }

@@ -55,8 +55,21 @@ public struct Router: HTTPResponder {
         if case .literal(let head)? = route.pattern.segments.first { heads?.insert(head) } else { heads = nil }
     }
 
-    /// Every route's method and pattern as added (`POST`, `/api/apps/{id}/start`), e.g. for tests that try each.
-    public var routeList: [(method: String, pattern: String)] { routes.map { ($0.method, $0.text) } }
+    /// A registered route: its method and pattern as given (`GET /api/sessions/{id}`).
+    public struct RouteDescription: Sendable, Hashable {
+        public var method: String
+        public var pattern: String
+
+        public init(method: String, pattern: String) {
+            self.method = method
+            self.pattern = pattern
+        }
+    }
+
+    /// Every registered route, in the order added (mounts excluded): tests walk them so a new route is covered.
+    public var registeredRoutes: [RouteDescription] {
+        routes.map { RouteDescription(method: $0.method, pattern: $0.pattern.text) }
+    }
 
     /// Adds a `GET` route (which also answers `HEAD`).
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { on("GET", pattern, handler) }

@@ -57,8 +57,10 @@ enum AdminRoutes {
         router.get("/admin/clock") { _ in clockAnswer(service) }
         router.post("/admin/clock") { request in
             let change = try request.decodeJSON(ClockChange.self)
-            if let offset = change.offsetSeconds { service.clock.offsetSeconds = offset }
-            if let advance = change.advanceSeconds { service.clock.advance(by: advance) }
+            let offset = (change.offsetSeconds ?? service.clock.offsetSeconds) + (change.advanceSeconds ?? 0)
+            // Each field is in range; their sum (or the sum with the current offset) must be too.
+            try BoundedInput.check(offset, named: "offsetSeconds + advanceSeconds", in: AdminInputBounds.clockOffsetRange)
+            service.clock.offsetSeconds = offset
             return clockAnswer(service)
         }
         router.get("/admin/regcodes/{code}") { request in
@@ -70,7 +72,8 @@ enum AdminRoutes {
             return try isoJSON(life)
         }
         router.get("/admin/activations") { request in
-            try isoJSON(["attempts": service.recentActivations(limit: request.query("limit").flatMap(Int.init) ?? 100)])
+            let limit = try request.query("limit", as: Int.self, in: AdminInputBounds.activationsLimit, default: 100)
+            return try isoJSON(["attempts": service.recentActivations(limit: limit)])
         }
         router.get("/admin/sessions") { _ in .json(service.sessions.sorted { $0.issued < $1.issued }) }
         router.post("/admin/sessions/revoke") { request in

@@ -64,7 +64,7 @@ extension BackendService {
 
     /// The newest second-screen attempts, newest first.
     public func recentActivations(limit: Int = 100) -> [ActivationAttempt] {
-        state.withLock { Array($0.activationAttempts.suffix(limit).reversed()) }
+        state.withLock { Array($0.activationAttempts.suffix(max(0, limit)).reversed()) }
     }
 
     private static func randomCode() -> String {

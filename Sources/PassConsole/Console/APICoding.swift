@@ -34,13 +34,18 @@ extension Response {
 
 extension Request {
     /// A JSON body decoded with the console's date format; `400 invalid_json` with the reason otherwise.
+    /// A ``ValidatedBody`` is checked after decoding (`400 invalid_parameter` for a number out of range).
     func decodeAPI<T: Decodable>(_ type: T.Type) throws -> T {
+        readLog?.recordBody(type)
+        let value: T
         do {
-            return try EntitlementEvent.Wire.decoder().decode(type, from: body.isEmpty ? Data("{}".utf8) : body)
+            value = try EntitlementEvent.Wire.decoder().decode(type, from: body.isEmpty ? Data("{}".utf8) : body)
         } catch {
             throw HTTPError(.badRequest, code: "invalid_json", message: "The request body is not the JSON this endpoint takes.",
                 detail: String(describing: error))
         }
+        if let checked = value as? any ValidatedBody { try checked.validate() }
+        return value
     }
 
     /// A boolean query flag: `true`, `1`, `yes`.

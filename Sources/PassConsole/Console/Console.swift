@@ -114,6 +114,9 @@ public final class Console: HTTPResponder, Sendable {
         ["/api/ingest", "/api/storage/import"].contains(head.path) ? configuration.maxBodySize : min(configuration.maxBodySize, 1 << 20)
     }
 
+    /// Every API route the console answers (for tests that walk them all); files under `/` besides.
+    public var registeredRoutes: [Router.RouteDescription] { routes.registeredRoutes }
+
     public func respondInline(to request: Request) -> Response? {
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
         return routes.respondInline(to: request)
@@ -179,9 +182,6 @@ public final class Console: HTTPResponder, Sendable {
     /// A new random access token (64 hex digits), for a console listening beyond loopback.
     public static func newAccessToken() -> String { AccessGuard.randomToken() }
 
-    /// Every API route's method and pattern (tests try each one's spellings against the access rules).
-    public var routeList: [(method: String, pattern: String)] { routes.routeList }
-
     /// The CSRF token the page sends with every change (tests and scripts read it from `GET /api/overview`).
     public var csrfToken: String { accessGuard.csrfToken }
 
@@ -233,14 +233,21 @@ public final class Console: HTTPResponder, Sendable {
 
     /// Writes events reported by another process; returns how many were new.
     func ingest(_ events: [EntitlementEvent], droppedByReporter: Int) async throws -> Int {
-        if droppedByReporter > 0 { state.withLock { $0.remoteDropped += droppedByReporter } }
+        // A counter: it saturates instead of trapping when a reporter announces absurd numbers batch after batch.
+        if droppedByReporter > 0 { state.withLock { $0.remoteDropped = Self.saturatingSum($0.remoteDropped, droppedByReporter) } }
         return try await history.append(events)
     }
 
     /// Events lost before reaching the history: reporters' full buffers, and batches that failed to write.
     func droppedCount() async -> Int {
         let local = await batcher.droppedCount
-        return local + state.withLock { $0.remoteDropped }
+        return Self.saturatingSum(local, state.withLock { $0.remoteDropped })
+    }
+
+    /// `a + b`, or `Int.max` when that overflows.
+    static func saturatingSum(_ a: Int, _ b: Int) -> Int {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        return overflow ? (b > 0 ? .max : .min) : sum
     }
 
     /// Every app the console knows of: its demo apps and the apps seen in the history (newest device ID each).

@@ -72,6 +72,9 @@ struct FilterQuery: Sendable, Equatable {
         return match
     }
 
+    /// The furthest a relative time may reach back: 100 years, in seconds.
+    static let longestLookBack: Double = 100 * 365 * 86400
+
     /// ISO 8601, or `-<n><s|m|h|d>` before `now`.
     static func date(_ value: String, now: Date) throws(Invalid) -> Date {
         if value.hasPrefix("-"), let unit = value.last, let amount = Double(value.dropFirst().dropLast()) {
@@ -82,7 +85,14 @@ struct FilterQuery: Sendable, Equatable {
             case "d": 86400
             default: nil
             }
-            if let seconds { return now.addingTimeInterval(-amount * seconds) }
+            if let seconds {
+                // Finite and at most 100 years back: `since:-1e300d` or `-nand` would be a date the history's
+                // millisecond conversion cannot hold.
+                guard amount.isFinite, amount >= 0, amount * seconds <= Self.longestLookBack else {
+                    throw Invalid(message: "'\(value)' reaches too far back: at most 100 years (-36500d).")
+                }
+                return now.addingTimeInterval(-amount * seconds)
+            }
         }
         if let date = EntitlementEvent.Wire.parse(value) { return date }
         throw Invalid(message: "'\(value)' is not a time: use ISO 8601 (2026-11-23T14:00:00Z) or -15m, -2h, -1d.")

@@ -14,10 +14,10 @@ extension Console {
         router.get("/api/events") { request in
             let console = try box.get()
             let filter = try filter(request)
-            let limit = min(max(1, request.query("limit").flatMap(Int.init) ?? 200), 5000)
+            let limit = try request.query("limit", as: Int.self, in: Console.eventPageLimit, default: 200)
             let page = try await console.history.rawPageWithCounts(
-                matching: filter, before: request.query("before").flatMap(Int64.init),
-                after: request.query("after").flatMap(Int64.init), limit: limit)
+                matching: filter, before: try request.query("before", as: Int64.self, in: Console.cursorRange),
+                after: try request.query("after", as: Int64.self, in: Console.cursorRange), limit: limit)
             return .json(data: Data(RawEventPage.json(page.events, nextCursor: page.nextCursor, total: page.total,
                 matching: page.matching, capped: page.matchingCapped).utf8))
         }
@@ -57,8 +57,8 @@ extension Console {
             guard !parsed.events.isEmpty || !parsed.rejected.isEmpty else {
                 throw HTTPError(.badRequest, code: "empty_batch", message: "The body holds no events (one JSON event per line).")
             }
-            let dropped = request.header("X-PassConsole-Dropped").flatMap(Int.init) ?? 0
-            let accepted = try await console.ingest(parsed.events, droppedByReporter: max(0, dropped))
+            let dropped = try request.header("X-PassConsole-Dropped", as: Int.self, in: Console.droppedPerBatch, default: 0)
+            let accepted = try await console.ingest(parsed.events, droppedByReporter: dropped)
             let status: HTTPStatus = parsed.events.isEmpty ? .badRequest : .ok
             return .api(IngestResult(accepted: accepted, duplicates: parsed.events.count - accepted, rejected: parsed.rejected),
                 status: status)
@@ -75,7 +75,9 @@ extension Console {
     /// given, so a reconnecting page misses nothing, else from now on. Reads from the history, so a resume reaches
     /// as far back as the history does.
     func liveFeed(filter: HistoryFilter, request: Request) async throws -> Response {
-        let resume = (request.header("Last-Event-ID") ?? request.query("lastEventId") ?? request.query("after")).flatMap(Int64.init)
+        let resumeText = request.header("Last-Event-ID")?.trimmingCharacters(in: .whitespaces)
+            ?? request.query("lastEventId") ?? request.query("after")
+        let resume = try BoundedInput.integer(resumeText, named: "Last-Event-ID", in: Console.cursorRange)
         let cursor: Int64
         if let resume { cursor = resume } else { cursor = try await history.latestCursor() ?? 0 }
         let subscription = EventStreamSubscription()

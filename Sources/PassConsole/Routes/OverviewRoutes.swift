@@ -51,7 +51,7 @@ extension Console {
         }
         router.get("/api/audit") { request in
             let console = try box.get()
-            let limit = request.query("limit").flatMap(Int.init) ?? 500
+            let limit = try request.query("limit", as: Int.self, in: Console.auditLimit, default: 500)
             return .api(["entries": try await console.history.auditEntries(limit: limit)])
         }
     }

@@ -75,7 +75,7 @@ struct TokenJudge: Sendable {
     {
         TokenReport(
             kind: kind, requestorID: requestor, mvpdID: mvpd, expires: expires,
-            remainingSeconds: expires.map { Int($0.timeIntervalSince(now).rounded(.down)) }, valid: false, verdicts: [],
+            remainingSeconds: expires.map { Duration.wholeSeconds($0.timeIntervalSince(now).rounded(.down)) }, valid: false, verdicts: [],
             next: "", preview: Self.preview(serialized), fingerprint: Self.fingerprint(serialized))
     }
 
@@ -135,11 +135,17 @@ struct TokenJudge: Sendable {
 extension Duration {
     /// `2 d 3 h`, `3 h 12 min`, `5 min`, `40 s`.
     static func words(_ seconds: TimeInterval) -> String {
-        let total = Int(seconds.rounded())
+        let total = wholeSeconds(seconds.rounded())
         let days = total / 86400, hours = (total % 86400) / 3600, minutes = (total % 3600) / 60
         if days > 0 { return hours > 0 ? "\(days) d \(hours) h" : "\(days) d" }
         if hours > 0 { return minutes > 0 ? "\(hours) h \(minutes) min" : "\(hours) h" }
         if minutes > 0 { return "\(minutes) min" }
         return "\(total) s"
+    }
+
+    /// `seconds` as a whole number, clamped to ±10¹⁵ (NaN as 0): a token's expiry comes from a file or a client and
+    /// may be any date, and `Int(_:)` traps outside its range.
+    static func wholeSeconds(_ seconds: TimeInterval) -> Int {
+        seconds.isNaN ? 0 : Int(min(max(seconds, -1e15), 1e15))
     }
 }

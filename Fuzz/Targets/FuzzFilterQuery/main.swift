@@ -1,0 +1,33 @@
+import Foundation
+@testable import PassConsole
+import PassHistory
+
+/// The console's filter query: parsed, then run against a small history (the filter's dates and values become SQL).
+enum Fixture {
+    static let history: HistoryDatabase = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-filter-\(getpid()).sqlite").path
+        return try! HistoryDatabase(path: path)
+    }()
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzFilterQuery(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    let text = String(decoding: Data(bytes: data, count: size), as: UTF8.self)
+    guard let query = try? FilterQuery(text, now: Date(timeIntervalSince1970: 1_800_000_000)) else { return 0 }
+    _ = try? Fixture.history.page(matching: query.filter, limit: 5)
+    _ = try? Fixture.history.count(matching: query.filter)
+    return 0
+}
+
+// SwiftPM links an executable target's entry point under its own name, so libFuzzer's `main` is not used: the top
+// level starts libFuzzer's driver with the command line.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+var fuzzerArgc = CommandLine.argc
+var fuzzerArgv = CommandLine.unsafeArgv
+exit(runFuzzerDriver(&fuzzerArgc, &fuzzerArgv, fuzzFilterQuery))

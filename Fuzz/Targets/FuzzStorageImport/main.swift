@@ -1,0 +1,43 @@
+import AccessEnabler
+import Foundation
+@testable import PassConsole
+import PassStorage
+
+/// The storage import decoder: a file planned for import into a team domain (PassConsole export, storage file of the
+/// current version, or a version 1–2 file through the token importer), every token judged, and the plan encoded as
+/// the API answers it.
+enum Fixture {
+    static let root = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-storage-\(getpid())")
+    static let domain: StorageDomain = {
+        let device = ConsoleDevice(name: "phone", folder: DeviceFolder(root: root.appendingPathComponent("phone")))
+        return try! StorageDomain(id: "phone/team:TEAM1234", devices: [device])
+    }()
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzStorageImport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data else { return 0 }
+    let bytes = Data(bytes: data, count: size)
+    for policy in [ImportPlan.Policy.overwrite, .skip] {
+        guard let plan = try? ImportPlan.make(bytes, into: Fixture.domain, current: TokenStorage(), policy: policy,
+            allowedMvpds: ["REF30": ["Dish"]], verificationKey: nil, now: Date(timeIntervalSince1970: 1_800_000_000))
+        else { continue }
+        _ = plan.summary
+        _ = try? APICoding.encode(plan)
+    }
+    _ = try? JSONDecoder().decode(TokenStorage.self, from: bytes)
+    _ = try? JSONDecoder().decode(LegacyTokenStorage.self, from: bytes)
+    return 0
+}
+
+// SwiftPM links an executable target's entry point under its own name, so libFuzzer's `main` is not used: the top
+// level starts libFuzzer's driver with the command line.
+@_silgen_name("LLVMFuzzerRunDriver")
+func runFuzzerDriver(
+    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
+    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
+) -> CInt
+
+var fuzzerArgc = CommandLine.argc
+var fuzzerArgv = CommandLine.unsafeArgv
+exit(runFuzzerDriver(&fuzzerArgc, &fuzzerArgv, fuzzStorageImport))
