@@ -116,6 +116,7 @@ struct HistoryHealthTests {
             try await HistoryFileDamage.readOnly(history, true)
             let readOnly = await #expect(throws: DatabaseError.self) { try await history.append(factory.flow()) }
             #expect(readOnly.flatMap { HistoryProblem($0, file: history.path) }?.kind == .readOnly)
+            #expect(readOnly.flatMap { HistoryProblem($0, file: history.path) }?.detail.hasPrefix("SQLITE_READONLY (") == true)
             try await HistoryFileDamage.readOnly(history, false)
             try await HistoryFileDamage.diskFull(history, true)
             let events = (0..<300).map { factory.make(.error(code: "E\($0)", message: String(repeating: "y", count: 500))) }

@@ -29,6 +29,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let internalServerError = HTTPStatus(500)
     public static let badGateway = HTTPStatus(502)
     public static let serviceUnavailable = HTTPStatus(503)
+    public static let insufficientStorage = HTTPStatus(507)
 
     /// The standard reason phrase (`"Not Found"`), or `"Status N"` for codes without one here.
     public var reasonPhrase: String {
@@ -56,6 +57,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 500: "Internal Server Error"
         case 502: "Bad Gateway"
         case 503: "Service Unavailable"
+        case 507: "Insufficient Storage"
         default: "Status \(code)"
         }
     }

@@ -39,15 +39,22 @@ public struct HistoryProblem: Error, Sendable, Equatable, CustomStringConvertibl
         }
         guard let error = error as? DatabaseError else { return nil }
         let kind: Kind
+        let name: String
         switch error.resultCode {
-        case .SQLITE_READONLY, .SQLITE_PERM: kind = .readOnly
-        case .SQLITE_FULL: kind = .diskFull
-        case .SQLITE_CORRUPT, .SQLITE_NOTADB: kind = .damaged
-        case .SQLITE_IOERR, .SQLITE_CANTOPEN: kind = .ioError
-        case .SQLITE_BUSY, .SQLITE_LOCKED: kind = .busy
+        case .SQLITE_READONLY: (kind, name) = (.readOnly, "SQLITE_READONLY")
+        case .SQLITE_PERM: (kind, name) = (.readOnly, "SQLITE_PERM")
+        case .SQLITE_FULL: (kind, name) = (.diskFull, "SQLITE_FULL")
+        case .SQLITE_CORRUPT: (kind, name) = (.damaged, "SQLITE_CORRUPT")
+        case .SQLITE_NOTADB: (kind, name) = (.damaged, "SQLITE_NOTADB")
+        case .SQLITE_IOERR: (kind, name) = (.ioError, "SQLITE_IOERR")
+        case .SQLITE_CANTOPEN: (kind, name) = (.ioError, "SQLITE_CANTOPEN")
+        case .SQLITE_BUSY: (kind, name) = (.busy, "SQLITE_BUSY")
+        case .SQLITE_LOCKED: (kind, name) = (.busy, "SQLITE_LOCKED")
         default: return nil
         }
-        self.init(kind: kind, file: file, detail: "\(error.resultCode): \(error.message ?? "no message")")
+        // The extended code tells which I/O failed (SQLITE_IOERR_WRITE is 778, _FSYNC 1034, …).
+        let code = error.extendedResultCode.rawValue
+        self.init(kind: kind, file: file, detail: "\(name) (\(code)): \(error.message ?? "no message")")
     }
 
     /// What is wrong and what to do, in one sentence or two.

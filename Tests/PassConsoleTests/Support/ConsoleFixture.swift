@@ -36,7 +36,8 @@ struct ConsoleFixture {
     }
 
     static func with(
-        accessToken: String? = nil, host: String = "127.0.0.1", _ body: (ConsoleFixture) async throws -> Void
+        accessToken: String? = nil, host: String = "127.0.0.1", configure: (inout ConsoleConfiguration) -> Void = { _ in },
+        _ body: (ConsoleFixture) async throws -> Void
     ) async throws {
         let configuration = try BackendConfiguration.load(path: configPath)
         let clock = TestClock()
@@ -54,6 +55,7 @@ struct ConsoleFixture {
             settings.publicDirectory = publicPath
             settings.backendURL = server.baseURL
             settings.now = { [clock] in clock.now() }
+            configure(&settings)
             let catalog = Console.Catalog(
                 allowedMvpds: Dictionary(uniqueKeysWithValues: configuration.programmers.map { ($0.id, Set($0.mvpds)) }),
                 verificationKey: service.signingKey.publicKey,
