@@ -265,7 +265,8 @@ public final class Console: HTTPResponder, Sendable {
         health.report(batcher: await batcher.failure)
     }
 
-    /// Events lost before reaching the history: reporters' full buffers, and batches that failed to write.
+    /// Events lost before reaching the history: reporters' full buffers, and the demo apps' oldest events dropped
+    /// past the batcher's bound while the history could not be written.
     func droppedCount() async -> Int {
         let local = await batcher.droppedCount
         return local + state.withLock { $0.remoteDropped }
