@@ -80,11 +80,12 @@ async function refreshOverview() {
     const data = await overview(true);
     setText('ctx-backend', data.offline ? 'Backend: none (offline bundle)' : `Backend: ${data.backendURL}`, `Entitlement backend ${data.backendURL}\nDevice folder: ${data.deviceFolder}\nHistory: ${data.historyFile}\nConsole ${data.version}, started ${exactTime(data.startedAt)}`);
     const c = data.counts ?? {};
-    const parts = [plural(c.events ?? 0, 'event'), plural(c.sessions ?? 0, 'session')];
+    const parts = c.events == null ? ['history unreadable'] : [plural(c.events, 'event'), plural(c.sessions ?? 0, 'session')];
     if (c.ingestPending) parts.push(`${c.ingestPending} waiting to be saved`);
     if (c.ingestDropped) parts.push(`⚠ ${plural(c.ingestDropped, 'event')} dropped (reporters sent faster than the console could save)`);
     setText('ctx-counts', parts.join(' · '));
     paintFleet(data.fleet ?? []);
+    paintHistoryHealth(data.history);
     paintOffline(data.offline);
     const skew = clockSkewMs();
     const skewEl = document.getElementById('ctx-skew');
@@ -117,6 +118,19 @@ function paintFleet(alerts) {
     h('strong', null, `Not a user problem — ${alert.title}. `),
     h('span', null, alert.text, ' '),
     h('a', { href: hashFor('sessions', [], { q: alert.bundleID }) }, `See the ${plural(alert.sessions, 'session')}`))));
+}
+
+/** A history that cannot be written or is damaged: why and what to do, on every page, until it works again. */
+function paintHistoryHealth(health) {
+  const el = document.getElementById('history-health');
+  const problem = health && health.state !== 'ok' ? health : null;
+  el.hidden = !problem;
+  el.dataset.state = problem?.state ?? 'ok';
+  if (!problem) return el.replaceChildren();
+  const since = problem.since ? ` Since ${dateTime(problem.since)}.` : '';
+  fill(el, h('span.icon', { 'aria-hidden': 'true' }, '⚠'), ' ',
+    h('strong', null, 'Event history: '), h('span.message', null, problem.message + since, ' '),
+    h('span.detail', { title: problem.file ?? '' }, problem.detail ?? ''));
 }
 
 let downTimer = null;
@@ -199,6 +213,8 @@ function start() {
   live.connect();
   live.onChange(debounce(refreshOverview, 750), 250);
   refreshOverview();
+  // Also on a timer: a history that cannot be written brings no new events to trigger a refresh, yet must show.
+  setInterval(refreshOverview, 10000);
   // The storage clock: keeps TTL countdowns on the server's time even when the browser's clock is off.
   get('/api/storage', undefined, { quiet: true }).then((data) => setServerNow(data.now)).catch(() => {});
   startTicker();

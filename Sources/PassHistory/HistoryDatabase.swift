@@ -15,7 +15,10 @@ public final class HistoryDatabase: Sendable {
     let writer: any DatabaseWriter
 
     /// Opens (creating if needed) the history file at `path` in WAL mode and migrates it to the current schema.
+    /// The file and its `-wal`/`-shm` are readable by their owner only (0600), whatever the umask: they hold storage
+    /// backups with live tokens. ``openChecked(path:recover:now:)`` also checks the file for damage.
     public convenience init(path: String) throws {
+        HistoryFiles.secure(path)
         var configuration = Configuration()
         configuration.label = "PassHistory"
         // WAL with synchronous=NORMAL: a commit survives the process being killed (kill -9, a crash) and the file

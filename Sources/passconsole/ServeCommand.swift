@@ -25,6 +25,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The simulated device folder the console shows and the demo apps use.")
     var device = ".passconsole/device"
     @Option(help: "The event history (SQLite).") var history = ".passconsole/history.sqlite"
+    @Flag(help: "When the history is damaged, move it aside (kept as FILE.damaged-TIMESTAMP) and start a fresh one.")
+    var historyRecover = false
     @Option(help: "Demo devices and apps (JSON, see Config/README.md).") var consoleConfig = "Config/console.json"
     @Option(help: "Folder with the console's static files.") var publicDir = "Public"
     @Option(help: "Where the access token is written when listening beyond loopback.")
@@ -44,6 +46,7 @@ struct ServeCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: deviceRoot, withIntermediateDirectories: true)
         let historyURL = URL(filePath: history)
         try FileManager.default.createDirectory(at: historyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let historyDatabase = try await Self.openHistory(history, recover: historyRecover, logger: logger)
 
         let (backend, verificationKey) = try Bootstrap.startBackend(
             configPath: options.config, port: backendPort, signingKeyPath: signingKey, logger: logger)
@@ -62,13 +65,7 @@ struct ServeCommand: AsyncParsableCommand {
             demoSubscribers: backendConfiguration.subscribers.map {
                 Console.DemoSubscriber(mvpd: $0.mvpd, username: $0.username, password: $0.password, entitlements: $0.entitlements)
             })
-        let console: Console
-        do {
-            console = Console(configuration: configuration, history: try HistoryDatabase(path: history), catalog: catalog, logger: logger)
-        } catch {
-            await backend.shutdown()
-            throw ValidationError("Cannot open the history \(history): \(error)")
-        }
+        let console = Console(configuration: configuration, history: historyDatabase, catalog: catalog, logger: logger)
         do { try console.start() } catch {
             await backend.shutdown()
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
@@ -147,6 +144,30 @@ struct ServeCommand: AsyncParsableCommand {
     static func consoleURL(_ console: Console, _ publicURL: String?) -> String {
         guard let publicURL, !publicURL.isEmpty else { return console.baseURL }
         return publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+    }
+
+    /// The history at `path`, checked by `quick_check` before anything starts: a damaged file stops start-up with
+    /// what to do, or with `recover` is moved aside (kept) for a fresh one, which is said.
+    static func openHistory(_ path: String, recover: Bool, logger: Logger) async throws -> HistoryDatabase {
+        do {
+            let (database, movedAside) = try await HistoryDatabase.openChecked(path: path, recover: recover)
+            if let movedAside {
+                let message = "The history \(path) was damaged: moved aside to \(movedAside) (kept, for inspection or "
+                    + "salvage with sqlite3's .recover) and a fresh, empty history was started."
+                logger.warning("\(message)")
+                print("⚠ " + message)
+            }
+            return database
+        } catch let problem as HistoryProblem where problem.kind == .damaged {
+            throw ValidationError("""
+                The history \(path) is damaged (\(problem.detail)).
+                Start again with --history-recover to move it aside (kept as \(path).damaged-TIMESTAMP) and begin a \
+                fresh history, or restore the file from a backup, or pick another file with --history.
+                """)
+        } catch {
+            let reason = HistoryProblem(error, file: path)?.message ?? "\(error)"
+            throw ValidationError("Cannot open the history \(path): \(reason)")
+        }
     }
 
     /// Writes `secret` readable by its owner only.

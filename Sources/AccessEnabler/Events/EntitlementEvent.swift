@@ -90,39 +90,3 @@ public struct HTTPExchange: Codable, Sendable, Equatable {
         self.serverDate = serverDate
     }
 }
-
-extension EntitlementEvent {
-    /// The event with secrets shortened: token bodies, authentication tokens and signatures keep only a prefix so a
-    /// reader can tell them apart without being able to replay them. Pure; applied before an event leaves the SDK.
-    public func redacted() -> EntitlementEvent {
-        var copy = self
-        switch kind {
-        case .httpExchange(var exchange):
-            for key in exchange.parameters.keys where Self.secretParameters.contains(key) {
-                exchange.parameters[key] = Self.shorten(exchange.parameters[key] ?? "")
-            }
-            exchange.responseBody = exchange.responseBody.map(Self.redactBody)
-            copy.kind = .httpExchange(exchange: exchange)
-        case .callback(.setToken(let token, let resource)):
-            copy.kind = .callback(callback: .setToken(token: Self.shorten(token), resource: resource))
-        default: break
-        }
-        return copy
-    }
-
-    static let secretParameters: Set<String> = ["authentication_token", "authz_token", "secret", "client_secret", "signature", "password"]
-
-    static func shorten(_ secret: String) -> String {
-        let count = secret.count
-        return count <= 24 ? "[redacted]" : String(secret.prefix(16)) + "…[redacted \(count) chars]"
-    }
-
-    /// The body with any token in it (raw or XML-escaped) cut off, at most 4000 characters. Byte scans: this runs on
-    /// every answer the SDK gets.
-    static func redactBody(_ body: String) -> String {
-        let limited = body.utf8.count > 4000 && body.count > 4000 ? String(body.prefix(4000)) + "…" : body
-        guard let start = HTMLText.range(of: "&lt;signatureInfo&gt;", in: limited[...]) ?? HTMLText.range(of: "<signatureInfo>", in: limited[...])
-        else { return limited }
-        return String(limited[..<start.lowerBound]) + "[token redacted]"
-    }
-}

@@ -31,6 +31,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
     public static let notImplemented = HTTPStatus(501)
     public static let badGateway = HTTPStatus(502)
     public static let serviceUnavailable = HTTPStatus(503)
+    public static let insufficientStorage = HTTPStatus(507)
 
     /// The standard reason phrase (`"Not Found"`), or `"Status N"` for codes without one here.
     public var reasonPhrase: String {
@@ -60,6 +61,7 @@ public struct HTTPStatus: Hashable, Sendable, CustomStringConvertible {
         case 501: "Not Implemented"
         case 502: "Bad Gateway"
         case 503: "Service Unavailable"
+        case 507: "Insufficient Storage"
         default: "Status \(code)"
         }
     }

@@ -24,8 +24,11 @@ public final class Console: HTTPResponder, Sendable {
     let logger: Logger
     let accessGuard: AccessGuard
     let startedAt = Date()
-    /// Batches the demo apps' events into the history, off their threads.
+    /// Batches the demo apps' events into the history, off their threads; keeps and retries them while the history
+    /// cannot be written.
     let batcher: EventBatcher
+    /// The history's health: the latest check and failed write, for the overview's banner and the API's errors.
+    let health: HistoryHealth
     let catalog: Catalog
     private let state = Mutex(State())
     private let routes: Router
@@ -77,10 +80,24 @@ public final class Console: HTTPResponder, Sendable {
         self.logger = logger
         accessGuard = AccessGuard(
             accessToken: configuration.accessToken, boundHost: configuration.host, publicURL: configuration.publicURL)
-        batcher = EventBatcher(database: history, maxCount: 500, maxDelay: .milliseconds(50))
+        let health = HistoryHealth(history: history, logger: logger)
+        self.health = health
+        batcher = EventBatcher(database: history, maxCount: 500, maxDelay: .milliseconds(50)) { state in
+            switch state {
+            case .failing(let problem, let waiting): health.noteWriteFailure(problem, during: "demo apps' events, \(waiting) waiting")
+            case .recovered: health.writeSucceeded()
+            }
+        }
         let box = ConsoleBox()
         var router = Router()
         Self.addRoutes(to: &router, console: box)
+        // A history that cannot be read or written answers with why (read-only, disk full, damaged), not a bare 500.
+        router.errorRenderer = { error, request in
+            if let console = try? box.get(), let answer = console.health.failed(error, during: "\(request.method) \(request.path)") {
+                return answer.response
+            }
+            return Router.defaultErrorResponse(error, request)
+        }
         router.mount(StaticFiles(root: configuration.publicDirectory, revalidation: .seconds(1)), at: "/")
         routes = router
         box.set(self)
@@ -149,7 +166,8 @@ public final class Console: HTTPResponder, Sendable {
             detail: "Start `passconsole serve` without --bundle to work with a live device.").response
     }
 
-    /// Starts listening on the configured host and port, and the history's retention.
+    /// Starts listening on the configured host and port, and the history's maintenance: retention, and
+    /// `quick_check` every ``ConsoleConfiguration/historyCheckInterval``.
     public func start() throws {
         let server = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port, connectionTimeout: 60,
@@ -159,15 +177,27 @@ public final class Console: HTTPResponder, Sendable {
         let retention = HistoryDatabase.Retention(maxEvents: configuration.retention.maxEvents, maxAge: configuration.retention.maxAge)
         let history = self.history
         let logger = self.logger
+        let health = self.health
+        let checkInterval = configuration.historyCheckInterval
         let maintenance = Task.detached {
+            let clock = ContinuousClock()
+            var lastPrune: ContinuousClock.Instant?
+            var lastCheck = clock.now
             while !Task.isCancelled {
-                do {
-                    try await history.prune(retention)
-                    try await history.optimize()
-                } catch {
-                    logger.warning("history maintenance failed: \(error)")
+                if lastPrune.map({ clock.now - $0 >= .seconds(60) }) ?? true {
+                    lastPrune = clock.now
+                    do {
+                        try await history.prune(retention)
+                        try await history.optimize()
+                    } catch {
+                        if health.failed(error, during: "maintenance") == nil { logger.warning("history maintenance failed: \(error)") }
+                    }
                 }
-                try? await Task.sleep(for: .seconds(60))
+                if clock.now - lastCheck >= checkInterval {
+                    lastCheck = clock.now
+                    await health.check()
+                }
+                try? await Task.sleep(for: min(.seconds(60), checkInterval))
             }
         }
         state.withLock {
@@ -231,14 +261,28 @@ public final class Console: HTTPResponder, Sendable {
         return app
     }
 
-    /// Writes events reported by another process; returns how many were new.
+    /// Writes events reported by another process, redacted by the SDK's own rule (``EntitlementEvent/redacted()``):
+    /// a reporter's password field or full token is never stored. Returns how many were new.
+    /// - Throws: ``HTTPError`` saying why when the history cannot be written (read-only, disk full, damaged).
     func ingest(_ events: [EntitlementEvent], droppedByReporter: Int) async throws -> Int {
         // A counter: it saturates instead of trapping when a reporter announces absurd numbers batch after batch.
         if droppedByReporter > 0 { state.withLock { $0.remoteDropped = Self.saturatingSum($0.remoteDropped, droppedByReporter) } }
-        return try await history.append(events)
+        do {
+            let written = try await history.append(events.map { $0.redacted() })
+            health.writeSucceeded()
+            return written
+        } catch {
+            throw health.failed(error, during: "ingest of \(events.count) events") ?? error
+        }
     }
 
-    /// Events lost before reaching the history: reporters' full buffers, and batches that failed to write.
+    /// The history's health as the overview shows it.
+    func historyHealth() async -> HistoryHealth.Report {
+        health.report(batcher: await batcher.failure)
+    }
+
+    /// Events lost before reaching the history: reporters' full buffers, and the demo apps' oldest events dropped
+    /// past the batcher's bound while the history could not be written.
     func droppedCount() async -> Int {
         let local = await batcher.droppedCount
         return Self.saturatingSum(local, state.withLock { $0.remoteDropped })

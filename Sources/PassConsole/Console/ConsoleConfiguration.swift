@@ -22,6 +22,8 @@ public struct ConsoleConfiguration: Sendable {
     public var publicURL: String?
     /// How much history to keep.
     public var retention = Retention()
+    /// How often the maintenance loop runs SQLite's `quick_check` over the history (a damaged file shows a banner).
+    public var historyCheckInterval: Duration = .seconds(600)
     /// The clock tokens are judged by (tests move it; the demo apps' SDKs use it too).
     public var now: @Sendable () -> Date = { Date() }
     /// Largest accepted request body (imports and ingest batches).

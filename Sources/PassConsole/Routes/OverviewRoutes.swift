@@ -6,8 +6,9 @@ import PassHistory
 extension Console {
     struct Overview: Encodable {
         struct Counts: Encodable {
-            var events: Int
-            var sessions: Int
+            /// `nil` when the history cannot be read (``history`` says why).
+            var events: Int?
+            var sessions: Int?
             var ingestDropped: Int
             var ingestPending: Int
         }
@@ -21,6 +22,8 @@ extension Console {
         var counts: Counts
         /// Failures hitting an app on every device (``FleetDiagnosis``): shown as a banner on every page.
         var fleet: [FleetDiagnosis.Alert]
+        /// The history's health: `state` is `ok`, or why it cannot be read or written (shown as a banner).
+        var history: HistoryHealth.Report
         /// Set when the console shows a support bundle (read-only).
         var offline: Offline?
     }
@@ -35,16 +38,17 @@ extension Console {
     static func addOverviewRoutes(to router: inout Router, _ box: ConsoleBox) {
         router.get("/api/overview") { _ in
             let console = try box.get()
+            // A damaged history still gets its overview (and banner): what cannot be read is left out.
             let counts = Overview.Counts(
-                events: try await console.history.eventCount, sessions: try await console.history.sessionCount,
+                events: try? await console.history.eventCount, sessions: try? await console.history.sessionCount,
                 ingestDropped: await console.droppedCount(), ingestPending: await console.batcher.pendingCount)
-            let fleet = try await console.fleetAlerts()
+            let fleet = (try? await console.fleetAlerts()) ?? []
             return .api(Overview(
                 version: AccessEnabler.version, startedAt: console.startedAt, backendURL: console.configuration.backendURL,
                 deviceFolder: console.configuration.device.root.path(percentEncoded: false),
                 historyFile: console.history.path, csrfToken: console.csrfToken,
                 tokenRequired: console.configuration.accessToken != nil, counts: counts,
-                fleet: fleet,
+                fleet: fleet, history: await console.historyHealth(),
                 offline: console.configuration.bundle.map {
                     Offline(file: ($0.file as NSString).lastPathComponent, createdAt: $0.createdAt, sessionID: $0.sessionID, bundleID: $0.bundleID)
                 }))

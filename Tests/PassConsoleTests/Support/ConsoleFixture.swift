@@ -37,6 +37,7 @@ struct ConsoleFixture {
 
     static func with(
         accessToken: String? = nil, host: String = "127.0.0.1", publicURL: String? = nil,
+        configure: (inout ConsoleConfiguration) -> Void = { _ in },
         _ body: (ConsoleFixture) async throws -> Void
     ) async throws {
         let configuration = try BackendConfiguration.load(path: configPath)
@@ -56,6 +57,7 @@ struct ConsoleFixture {
             settings.publicDirectory = publicPath
             settings.backendURL = server.baseURL
             settings.now = { [clock] in clock.now() }
+            configure(&settings)
             let catalog = Console.Catalog(
                 allowedMvpds: Dictionary(uniqueKeysWithValues: configuration.programmers.map { ($0.id, Set($0.mvpds)) }),
                 verificationKey: service.signingKey.publicKey,

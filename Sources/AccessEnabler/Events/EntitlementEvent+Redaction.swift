@@ -1,0 +1,83 @@
+import Foundation
+
+/// The one rule for what of an event may be kept: the SDK applies it before an event leaves (``EventBroadcaster``),
+/// and the console applies it again to events other processes report (`POST /api/ingest`), so a reporter's password
+/// field or full token never reaches the history. Idempotent: a redacted event comes back unchanged.
+extension EntitlementEvent {
+    /// The event with secrets hidden: passwords entirely; token bodies, authentication tokens and signatures keep only a
+    /// prefix so a reader can tell them apart without being able to replay them. Pure.
+    public func redacted() -> EntitlementEvent {
+        var copy = self
+        switch kind {
+        case .httpExchange(var exchange):
+            for key in exchange.parameters.keys where Self.isSecret(key) {
+                exchange.parameters[key] = Self.redactSecret(named: key, exchange.parameters[key] ?? "")
+            }
+            for key in exchange.headers.keys where Self.secretHeaders.contains(key.lowercased()) {
+                exchange.headers[key] = Self.shorten(exchange.headers[key] ?? "")
+            }
+            exchange.url = Self.redactQuery(exchange.url)
+            exchange.responseBody = exchange.responseBody.map(Self.redactBody)
+            copy.kind = .httpExchange(exchange: exchange)
+        case .callback(.setToken(let token, let resource)):
+            copy.kind = .callback(callback: .setToken(token: Self.shorten(token), resource: resource))
+        case .apiCall(let name, var arguments):
+            for (key, value) in arguments {
+                arguments[key] = Self.isSecret(key) ? Self.redactSecret(named: key, value) : Self.redactBody(value)
+            }
+            copy.kind = .apiCall(name: name, arguments: arguments)
+        case .error(let code, let message):
+            copy.kind = .error(code: code, message: Self.redactBody(message))
+        case .storageChanged(let domain, let change):
+            copy.kind = .storageChanged(domain: domain, change: Self.redactBody(change))
+        default: break
+        }
+        return copy
+    }
+
+    static let secretParameters: Set<String> = ["authentication_token", "authz_token", "secret", "client_secret", "signature", "password"]
+    static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+
+    /// Whether a form field, query item or argument named `name` holds a secret: one of ``secretParameters`` in any
+    /// case, or any name with `password`, `passwd` or `secret` in it (`user_password`, `Password`).
+    static func isSecret(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return secretParameters.contains(lower) || lower.contains("password") || lower.contains("passwd") || lower.contains("secret")
+    }
+
+    /// A secret field's value as kept: a password entirely hidden (a prefix of it is half a password), any other
+    /// secret (a token, a signature) shortened to a prefix that tells it apart.
+    static func redactSecret(named name: String, _ value: String) -> String {
+        let lower = name.lowercased()
+        return lower.contains("password") || lower.contains("passwd") ? "[redacted]" : shorten(value)
+    }
+
+    static func shorten(_ secret: String) -> String {
+        if secret == "[redacted]" || (secret.hasSuffix(" chars]") && secret.contains("…[redacted ")) { return secret }
+        let count = secret.count
+        return count <= 24 ? "[redacted]" : String(secret.prefix(16)) + "…[redacted \(count) chars]"
+    }
+
+    /// How a token starts wherever it is written: raw, XML-escaped, Base64 (REST's `serializedToken`), URL-encoded.
+    static let tokenMarkers = ["<signatureInfo>", "&lt;signatureInfo&gt;", "PHNpZ25hdHVyZUluZm8+", "%3CsignatureInfo%3E"]
+
+    /// The body with any token in it cut off, at most 4000 characters. Byte scans: this runs on every answer the
+    /// SDK gets.
+    static func redactBody(_ body: String) -> String {
+        let limited = body.utf8.count > 4000 && body.count > 4000 ? String(body.prefix(4000)) + "…" : body
+        let starts = tokenMarkers.compactMap { HTMLText.range(of: $0, in: limited[...])?.lowerBound }
+        guard let start = starts.min() else { return limited }
+        return String(limited[..<start]) + "[token redacted]"
+    }
+
+    /// The URL with secret query items shortened (a reporter may put a token in a GET's query).
+    static func redactQuery(_ url: String) -> String {
+        guard url.utf8.contains(UInt8(ascii: "?")), var components = URLComponents(string: url),
+            let items = components.queryItems, items.contains(where: { isSecret($0.name) })
+        else { return url }
+        components.queryItems = items.map {
+            isSecret($0.name) ? URLQueryItem(name: $0.name, value: redactSecret(named: $0.name, $0.value ?? "")) : $0
+        }
+        return components.string ?? url
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+import Testing
+@testable import AccessEnabler
+
+/// ``EntitlementEvent/redacted()``: the one rule the SDK and the console's ingest share.
+struct RedactionTests {
+    static let token = "<signatureInfo>" + String(repeating: "MEUCIQ", count: 12) + "<signatureInfo><simpleAuthenticationToken>…"
+
+    static func exchange(_ exchange: HTTPExchange) -> EntitlementEvent {
+        EntitlementEvent(sequence: 1, timestamp: Date(timeIntervalSinceReferenceDate: 0), sessionID: UUID(), deviceID: "d",
+            app: AppIdentity(bundleID: "com.example.news.ios", teamID: "TEAM1234"), requestorID: "REF30", mvpdID: nil,
+            kind: .httpExchange(exchange: exchange))
+    }
+
+    static func redactedExchange(_ event: EntitlementEvent) throws -> HTTPExchange {
+        guard case .httpExchange(let exchange) = event.redacted().kind else { throw CancellationError() }
+        return exchange
+    }
+
+    @Test("a password field is hidden whole, whatever its name's case; other fields are kept")
+    func passwords() throws {
+        let event = Self.exchange(HTTPExchange(method: "POST", url: "http://x/login",
+            parameters: ["username": "alice", "Password": "correct horse battery staple", "user_passwd": "x"], status: 302,
+            responseBody: nil, failure: nil, durationMs: 1))
+        let exchange = try Self.redactedExchange(event)
+        #expect(exchange.parameters == ["username": "alice", "Password": "[redacted]", "user_passwd": "[redacted]"])
+    }
+
+    @Test("a full token is shortened in a field, a header, a query, and cut from a raw or Base64 body")
+    func tokens() throws {
+        let base64 = Data(Self.token.utf8).base64EncodedString()
+        let query = Self.token.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!
+        let event = Self.exchange(HTTPExchange(method: "GET", url: "http://x/authorize?authentication_token=\(query)&resource=news",
+            parameters: ["authentication_token": Self.token], headers: ["authorization": "Bearer " + Self.token], status: 200,
+            responseBody: #"{"serializedToken":"\#(base64)"}"#, failure: nil, durationMs: 1))
+        let exchange = try Self.redactedExchange(event)
+        let kept = "\(exchange)"
+        #expect(!kept.contains("MEUCIQMEUCIQ"))
+        #expect(!kept.contains(base64))
+        #expect(exchange.parameters["authentication_token"]?.hasSuffix("chars]") == true)
+        #expect(exchange.url.contains("resource=news"))
+        #expect(exchange.responseBody == #"{"serializedToken":"[token redacted]"#)
+    }
+
+    @Test("redacting twice changes nothing more (the console redacts what the SDK already did)")
+    func idempotent() {
+        let event = Self.exchange(HTTPExchange(method: "POST", url: "http://x/authorize?authentication_token=\(String(repeating: "a", count: 40))",
+            parameters: ["authentication_token": Self.token, "password": "p"], headers: ["Authorization": "Bearer " + Self.token],
+            status: 200, responseBody: "a" + Self.token, failure: nil, durationMs: 1))
+        let once = event.redacted()
+        #expect(once != event)
+        #expect(once.redacted() == once)
+    }
+}
