@@ -31,6 +31,11 @@ SECONDS = int(os.environ.get("SOAK_SECONDS", "600"))
 SSE_CLIENTS = int(os.environ.get("SSE_CLIENTS", "20"))
 INGEST_RATE = int(os.environ.get("INGEST_RATE", "500"))
 SAMPLE_EVERY = int(os.environ.get("SAMPLE_EVERY", "60"))
+# Parts of the load can be left out (FLOWS=0, STORAGE=0, READS=0, SSE_CLIENTS=0, INGEST_RATE=0) to find which one a
+# growth follows.
+FLOWS = os.environ.get("FLOWS", "1") != "0"
+STORAGE = os.environ.get("STORAGE", "1") != "0"
+READS = os.environ.get("READS", "1") != "0"
 
 
 def binary():
@@ -220,8 +225,9 @@ def main():
                 tally.fail("storage", error)
             time.sleep(2)
 
-    threads = [threading.Thread(target=ingest), threading.Thread(target=reads), threading.Thread(target=flows),
-               threading.Thread(target=storage)] + [threading.Thread(target=live, args=(i,)) for i in range(SSE_CLIENTS)]
+    parts = [(ingest, INGEST_RATE > 0), (reads, READS), (flows, FLOWS), (storage, STORAGE)]
+    threads = [threading.Thread(target=part) for part, wanted in parts if wanted]
+    threads += [threading.Thread(target=live, args=(i,)) for i in range(SSE_CLIENTS)]
     for thread in threads:
         thread.daemon = True
         thread.start()

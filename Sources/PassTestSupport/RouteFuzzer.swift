@@ -199,6 +199,11 @@ public struct RouteFuzzer: Sendable {
         } else if let (type, data) = baseBodies["\(route.method) \(route.pattern)"] {
             body = data
             headers.append(("Content-Type", type))
+        } else if sendsForm {
+            // An empty JSON object: a route that takes JSON only (the backend's admin API refuses any other type)
+            // reaches its handler, which then shows what it reads.
+            body = Data("{}".utf8)
+            headers.append(("Content-Type", "application/json"))
         }
         // Headers a handler reads keep the base request's value (its token, its body's type) unless mutated.
         for input in inputs where input.source == .header {
