@@ -27,33 +27,36 @@ let package = Package(
             providers: [.apt(["libmicrohttpd-dev"])]
         ),
         // Dates in the wire's fixed formats (HTTP-date, ISO 8601 with milliseconds), shared by the server and the SDK.
-        .target(name: "WireDates"),
+        // The project's lock (Synchronization.Mutex; a pthread mutex in ThreadSanitizer builds, see Mutex.swift).
+        .target(name: "Locking"),
+        .target(name: "WireDates", dependencies: ["Locking"]),
         .target(
             name: "MicroHTTP",
             dependencies: [
-                "CMicroHTTPD", "WireDates",
+                "CMicroHTTPD", "WireDates", "Locking",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(
             name: "PassProtocol",
             dependencies: [
+                "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(
             name: "PassBackend",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "WireDates",
+                "MicroHTTP", "PassProtocol", "WireDates", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .target(name: "PassStorage"),
+        .target(name: "PassStorage", dependencies: ["Locking"]),
         .target(
             name: "AccessEnabler",
             dependencies: [
-                "PassProtocol", "PassStorage", "WireDates",
+                "PassProtocol", "PassStorage", "WireDates", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -61,7 +64,7 @@ let package = Package(
         .target(
             name: "PassHistory",
             dependencies: [
-                "AccessEnabler", .product(name: "GRDB", package: "GRDB.swift"),
+                "AccessEnabler", "Locking", .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for the ingest loop's binds (see EventInsertStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -69,7 +72,7 @@ let package = Package(
         .target(
             name: "PassConsole",
             dependencies: [
-                "AccessEnabler", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage",
+                "AccessEnabler", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -85,24 +88,24 @@ let package = Package(
         ),
         .target(
             name: "PassTestSupport",
-            dependencies: ["MicroHTTP", "PassProtocol", "PassBackend", "AccessEnabler"]
+            dependencies: ["MicroHTTP", "PassProtocol", "PassBackend", "AccessEnabler", "Locking"]
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
         .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport"]),
-        .testTarget(name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler"]),
+        .testTarget(name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler", "Locking"]),
         .testTarget(
             name: "PassConsoleTests",
             dependencies: [
-                "PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport",
+                "PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport"]),
+        .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport", "Locking"]),
         .testTarget(name: "PassTestSupportTests", dependencies: ["PassTestSupport"]),
         .testTarget(
             name: "AccessEnablerTests",
-            dependencies: ["AccessEnabler", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport"]
+            dependencies: ["AccessEnabler", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking"]
         ),
     ]
 )

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import PassProtocol
-import Synchronization
+import Locking
 
 /// The backend's model and rules, shared by every route: configuration, clock, signing key and live state.
 public final class BackendService: Sendable {

@@ -1,6 +1,6 @@
 import AccessEnabler
 import Foundation
-import Synchronization
+import Locking
 
 /// An event as a row: its stored JSON, its summary and its facet values, worked out before the write transaction.
 struct EncodedEvent: Sendable {

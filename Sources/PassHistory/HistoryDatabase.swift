@@ -1,6 +1,6 @@
 import AccessEnabler
 import Foundation
-import Synchronization
+import Locking
 import GRDB
 
 /// The event history in SQLite: owns the database connection, migrates the schema when it opens, and offers

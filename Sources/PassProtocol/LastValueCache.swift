@@ -1,4 +1,4 @@
-import Synchronization
+import Locking
 
 /// Remembers the value computed for the last key: for work repeated with the same key on every call (one app checks
 /// its tokens against its one device ID; one login reports the same GUID), where a full cache would be overkill.

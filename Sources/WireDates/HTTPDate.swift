@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), the date format of HTTP headers.
 public enum HTTPDate {

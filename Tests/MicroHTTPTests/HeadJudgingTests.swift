@@ -1,7 +1,7 @@
 import Foundation
 import MicroHTTP
 import PassTestSupport
-import Synchronization
+import Locking
 import Testing
 
 /// Issue #14 items 2 and 5: a request is judged on its head before any body is read; a refused or oversized

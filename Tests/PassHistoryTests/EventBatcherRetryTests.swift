@@ -1,6 +1,6 @@
 import AccessEnabler
 import Foundation
-import Synchronization
+import Locking
 import Testing
 @testable import PassHistory
 

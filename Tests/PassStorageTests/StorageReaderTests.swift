@@ -1,6 +1,6 @@
 import Foundation
 import PassStorage
-import Synchronization
+import Locking
 import Testing
 
 /// A reader decodes the document again only when it changed, however it changed.

@@ -1,6 +1,6 @@
 import Foundation
 import PassProtocol
-import Synchronization
+import Locking
 
 /// The async/await face of ``AccessEnabler``: the same engine, the same flows, delegate callbacks and events; each
 /// method waits for the callback that ends its call and returns its result or throws ``EntitlementError``.

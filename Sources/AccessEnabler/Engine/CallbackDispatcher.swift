@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Delivers callbacks to the app's delegates on the delegate queue, in order, never on the SDK's own executors.
 final class CallbackDispatcher: @unchecked Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Fans events out to any number of `AsyncStream` subscribers and keeps the last events for late subscribers.
 ///

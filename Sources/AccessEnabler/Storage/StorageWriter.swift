@@ -1,6 +1,6 @@
 import Foundation
 import PassStorage
-import Synchronization
+import Locking
 
 /// Writes one token-storage file behind the flows, the way the platform's own stores do (`UserDefaults`, the
 /// pasteboard): a change is seen at once by every AccessEnabler of this process on that file and lands on disk a

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import PassStorage
 
 /// Persists ``TokenStorage`` in one storage file: the team's shared "pasteboard" on iOS, the app's private

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 import PassProtocol
 
 /// Whether a stored token may be used (seed 002): its TTL has not run out and its issuer (MVPD) is one of the

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// A broadcast channel of Server-Sent Events with many concurrent subscribers.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// One client's place in an ``EventStream``: a bounded buffer of bytes not yet sent.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// Records which inputs handlers read from a request: query and form parameters, headers, and the fields of a JSON
 /// body (see ``BodyProbe``). Off by default (``Request/readLog`` is nil, one check per read); tests set it to learn

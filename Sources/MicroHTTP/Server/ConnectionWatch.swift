@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 import CMicroHTTPD
 import Foundation
 import Logging
-import Synchronization
+import Locking
 
 /// An HTTP/1.1 server: libmicrohttpd does the sockets (epoll thread pool), Swift does routing and bodies.
 ///

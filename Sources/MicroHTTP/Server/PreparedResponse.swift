@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import Locking
 
 /// A libmicrohttpd response built once and queued for many requests: for a cached static file, the body is copied
 /// into libmicrohttpd and its headers added once, instead of on every request (a copy of the file, five header

@@ -1,6 +1,6 @@
 import CMicroHTTPD
 import Foundation
-import Synchronization
+import Locking
 
 /// `MHD_Connection *` carried across threads. libmicrohttpd allows resuming a suspended connection from any
 /// thread, and the pointer stays valid until the request-completed callback, which cannot run while suspended.

@@ -1,6 +1,6 @@
 import Foundation
 import WireDates
-import Synchronization
+import Locking
 
 #if canImport(Glibc)
 import Glibc

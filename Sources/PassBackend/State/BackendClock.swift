@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import Locking
 
 /// The backend's clock: real time plus an adjustable offset, so tests expire tokens without waiting and demos
 /// show a server whose clock is off.

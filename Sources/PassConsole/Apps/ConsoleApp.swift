@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import PassStorage
-import Synchronization
+import Locking
 
 /// A simulated app running inside the console on its demo device: a real ``AccessEnabler`` whose delegate is the
 /// page. The picker waits for a click, the MVPD login page for credentials typed in the page (or for the person to

@@ -1,7 +1,7 @@
 import AccessEnabler
 import Foundation
 import MicroHTTP
-import Synchronization
+import Locking
 
 /// The delegate of a console app: remembers what the app would be showing (the picker, the login page) until the
 /// person answers in the console page, and keeps the latest callbacks. Callbacks arrive on the SDK's delegate queue;

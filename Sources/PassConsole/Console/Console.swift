@@ -5,7 +5,7 @@ import MicroHTTP
 import PassHistory
 import PassProtocol
 import PassStorage
-import Synchronization
+import Locking
 
 /// The console: the JSON API and live feed over the event history and the device's token storage, the page's
 /// static files, and the demo apps running inside it.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import PassHistory
-import Synchronization
+import Locking
 
 /// What the console knows of its history's health, for `GET /api/overview` (the page's banner), the log and the API's
 /// errors: the latest `quick_check` finding (the maintenance loop runs it), and the latest failed write (a request's

@@ -4,7 +4,7 @@ import Logging
 import MicroHTTP
 import PassHistory
 import PassStorage
-import Synchronization
+import Locking
 
 /// Runs a recorded session again, as a fresh install of the same app on a scratch device, against the console's
 /// own backend: the same calls in the same order, the MVPD login done with the given (or a demo subscriber's)

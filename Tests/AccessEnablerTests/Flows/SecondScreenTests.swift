@@ -4,7 +4,7 @@ import PassBackend
 import PassProtocol
 import PassStorage
 import PassTestSupport
-import Synchronization
+import Locking
 import Testing
 
 /// tvOS second screen (spec §7, seed 002) against a real backend: the registration code in `status`, polling,

@@ -2,7 +2,8 @@ import AccessEnabler
 import Foundation
 import PassBackend
 import PassProtocol
-import Synchronization
+import Locking
+import struct Synchronization.Atomic
 import Testing
 
 @testable import PassStorage

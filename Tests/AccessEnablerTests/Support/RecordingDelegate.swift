@@ -1,6 +1,6 @@
 import AccessEnabler
 import Foundation
-import Synchronization
+import Locking
 
 /// An app delegate that records every callback, in order, with its real arguments.
 final class RecordingDelegate: EntitlementDelegate, EntitlementStatus, Sendable {

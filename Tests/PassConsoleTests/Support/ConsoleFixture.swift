@@ -7,7 +7,7 @@ import PassHistory
 import PassProtocol
 import PassStorage
 import PassTestSupport
-import Synchronization
+import Locking
 import Testing
 
 /// A console over a real PassBackend (demo data) on 127.0.0.1, a fresh device folder (a phone and a TV) and a fresh
