@@ -26,6 +26,8 @@ public final class Console: HTTPResponder, Sendable {
     let startedAt = Date()
     /// Batches the demo apps' events into the history, off their threads.
     let batcher: EventBatcher
+    /// The one live feed every SSE client shares.
+    public let live: LiveFeed
     let catalog: Catalog
     private let state = Mutex(State())
     private let routes: Router
@@ -77,6 +79,7 @@ public final class Console: HTTPResponder, Sendable {
         self.logger = logger
         accessGuard = AccessGuard(accessToken: configuration.accessToken, boundHost: configuration.host)
         batcher = EventBatcher(database: history, maxCount: 500, maxDelay: .milliseconds(50))
+        live = LiveFeed(history: history, logger: logger)
         let box = ConsoleBox()
         var router = Router()
         Self.addRoutes(to: &router, console: box)
@@ -177,6 +180,7 @@ public final class Console: HTTPResponder, Sendable {
         maintenance?.cancel()
         await batcher.flush()
         await server?.shutdown()
+        live.stop()
         state.withLock { $0.server = nil }
     }
 
