@@ -1,8 +1,8 @@
 // The one live connection: SSE `/api/events/stream`, shared by every tab of this console through a SharedWorker
 // (live-worker.js), or held by this tab where SharedWorker is missing. EventSource reconnects by itself and resumes
-// with Last-Event-ID. Arrivals are handed to views once per animation frame, in batches, so a burst of events costs
-// one render per frame, not one per event. Views subscribe to batches of raw events (lists) or to debounced
-// "something changed" (re-fetch).
+// with Last-Event-ID. Arrivals are handed to views in batches, on an animation frame at most every 100 ms, so a
+// burst of events costs a few renders a second, not one per event. Views subscribe to batches of raw events (lists)
+// or to debounced "something changed" (re-fetch).
 import { streamURL } from './api.js';
 
 const batchListeners = new Set();
@@ -24,15 +24,21 @@ function notifyChange(events) {
   for (const listener of changeListeners) listener(events);
 }
 
-/** Hands the queued events to the views: on the next frame, or soon when the tab is hidden (no frames then). */
+/** Hands the queued events to the views, in one batch. */
 function flush() {
   frame = null;
+  lastFlush = performance.now();
   const events = queue;
   queue = [];
   if (!events.length) return;
   for (const listener of batchListeners) listener(events);
   notifyChange(events);
 }
+
+// At most one batch per FLUSH_MS, on an animation frame: a burst costs the views ten renders a second, not one per
+// event (nor one per frame). A hidden tab has no frames: a timer then.
+const FLUSH_MS = 100;
+let lastFlush = 0;
 
 function receive(texts) {
   for (const text of texts) {
@@ -43,7 +49,14 @@ function receive(texts) {
     }
   }
   if (frame || !queue.length) return;
-  frame = document.hidden ? setTimeout(flush, 250) : requestAnimationFrame(flush);
+  const wait = Math.max(0, lastFlush + FLUSH_MS - performance.now());
+  if (document.hidden) {
+    frame = setTimeout(flush, Math.max(wait, 250));
+  } else if (wait > 0) {
+    frame = setTimeout(() => requestAnimationFrame(flush), wait);
+  } else {
+    frame = requestAnimationFrame(flush);
+  }
 }
 
 function onStatusMessage(next, reopened) {

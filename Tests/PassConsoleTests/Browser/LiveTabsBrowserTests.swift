@@ -6,27 +6,8 @@ import Testing
 @testable import PassConsole
 
 /// The live feed in a real headless Chromium: many tabs of one console share one connection, and the Events page
-/// stays responsive through a burst.
-@Suite(.serialized, .enabled(if: WebDriver.isAvailable, "needs chromium and chromium-driver (make test installs them)"))
-struct LiveTabsBrowserTests {
-    static let repository = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    func withBrowser(_ body: (ConsoleFixture, WebDriver) async throws -> Void) async throws {
-        try await ConsoleFixture.with { fixture in
-            try fixture.console.start()
-            let browser = try await WebDriver.start()
-            do {
-                try await body(fixture, browser)
-                await browser.quit()
-            } catch {
-                await browser.saveScreenshot("failure-\(UUID().uuidString.prefix(8))", root: Self.repository)
-                await browser.quit()
-                throw error
-            }
-        }
-    }
-
+/// stays responsive through a burst. Part of the serialized browser suite: one Chromium at a time.
+extension ConsoleBrowserTests {
     static func events(_ range: Range<Int>, session: UUID, name: String) -> [EntitlementEvent] {
         range.map { i in
             EntitlementEvent(sequence: i + 1, timestamp: Date(), sessionID: session, deviceID: "burst-device",
@@ -110,7 +91,8 @@ struct LiveTabsBrowserTests {
             let after = try await browser.performanceMetrics()
             let spent = { (name: String) in (after[name] ?? 0) - (before[name] ?? 0) }
             print("burst main thread: task \(spent("TaskDuration")) s, script \(spent("ScriptDuration")) s, layout \(spent("LayoutDuration")) s, "
-                + "\(Int(spent("LayoutCount"))) layouts, \(Int(spent("RecalcStyleCount"))) style recalcs, nodes \(after["Nodes"] ?? 0)")
+                + "\(Int(spent("LayoutCount"))) layouts, \(Int(spent("RecalcStyleCount"))) style recalcs, nodes \(after["Nodes"] ?? 0), "
+                + "main thread CPU \(spent("ThreadTime")) s")
             let longTotal = figures["longTotal"] as? Double ?? 0, longMax = figures["longMax"] as? Double ?? 0
             let lagP99 = figures["lagP99"] as? Double ?? 0, rows = figures["rows"] as? Int ?? 0
             print("burst: long tasks \(figures["longCount"] ?? 0), total \(Int(longTotal)) ms, longest \(Int(longMax)) ms; "
@@ -121,6 +103,7 @@ struct LiveTabsBrowserTests {
             #expect(longTotal < 4000, "long tasks took \(Int(longTotal)) ms of 10 s")
             #expect(lagP99 < 500, "a 50 ms timer was late by \(Int(lagP99)) ms (p99)")
             #expect(spent("LayoutCount") < 1500, "\(Int(spent("LayoutCount"))) layouts for 10,000 events")
+            #expect(spent("ThreadTime") < 6, "the page's main thread used \(spent("ThreadTime")) s of CPU in 10 s")
             #expect(rows > 0 && rows < 300, "\(rows) rows in the DOM")
         }
     }
