@@ -47,7 +47,7 @@ struct BenchLiveCommand: AsyncParsableCommand {
         let complete = many.complete == many.clients && many.inOrder == many.clients
         print(String(format: "CPU per event, %d clients / 1 client: %.2f×", clients, ratio))
         print("")
-        print("| run | clients complete (in order, once) | commit → client p50 / p99 / max | server CPU per event | server RSS start / peak / end | resyncs | all delivered after ingest stopped |")
+        print("| run | clients complete (in order, once) | POST sent → client p50 / p99 / max | server CPU per event | server RSS start / peak / end | resyncs | all delivered after ingest stopped |")
         print("| --- | --- | --- | --- | --- | --- | --- |")
         for run in [one, many] { print(Self.row(run, rate: rate, duration: duration)) }
         print("")
@@ -124,7 +124,12 @@ struct BenchLiveCommand: AsyncParsableCommand {
         for (index, client) in snapshot.enumerated() {
             let expected = index % 2 == 1 ? Array(stride(from: 0, to: total, by: 2)) : Array(0..<total)
             let seqs = client.received.map(\.seq)
-            if Set(seqs) == Set(expected) { complete += 1 }
+            if Set(seqs) == Set(expected) {
+                complete += 1
+            } else {
+                let missing = Set(expected).subtracting(seqs).sorted()
+                FileHandle.standardError.write(Data("client \(index): \(seqs.count) received, \(Set(seqs).count) distinct, \(missing.count) missing (first: \(missing.prefix(10))), \(client.reconnects) reconnects\n".utf8))
+            }
             let ids = client.received.map(\.id)
             if seqs == expected, zip(ids, ids.dropFirst()).allSatisfy({ $0 < $1 }) { inOrder += 1 }
             resyncs += client.resyncs
