@@ -14,6 +14,7 @@
 #   RESULTS   [Benchmarks/results.md] where the summary table is written (overwritten)
 #   FLOW_ITERATIONS [200]  FLOW_COLD_ITERATIONS [30]   `passconsole bench-flow` warm / cold iterations
 #   FLOW_DELAY_MS [5]  FLOW_DELAY_ITERATIONS [100]    the second bench-flow run, every answer held this long
+#   LIVE_CLIENTS [100]  LIVE_RATE [500]  LIVE_DURATION [60]   `passconsole bench-live`: SSE clients, events/s, seconds
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -463,6 +464,30 @@ else
     CONSOLE_TABLE="bench-console failed: $(tail -n1 "$WORK/console.err")"
 fi
 
+# --- 5. Live feed with a team watching: 100 SSE clients during a steady ingest (`passconsole bench-live`) ---------
+
+echo
+LIVE_CLIENTS=${LIVE_CLIENTS:-100}
+LIVE_RATE=${LIVE_RATE:-500}
+LIVE_DURATION=${LIVE_DURATION:-60}
+log "Live feed: $LIVE_CLIENTS SSE clients (half filtered) while $LIVE_RATE events/s are ingested for ${LIVE_DURATION}s, beside one client (passconsole bench-live)"
+LIVE_PORT=$(free_port)
+LIVE_BACKEND_PORT=$(free_port)
+start live-serve "$BIN" serve --port "$LIVE_PORT" --backend-port "$LIVE_BACKEND_PORT" --config "$CONFIG" \
+    --public-dir "$ROOT/Public" --no-demo --device "$WORK/live-device" --history "$WORK/live-history.sqlite"
+LIVE_PID=$LAST_PID
+wait_http "http://127.0.0.1:$LIVE_PORT/index.html" "$LIVE_PID" live-serve
+LIVE_TABLE=""
+if "$BIN" bench-live --console "http://127.0.0.1:$LIVE_PORT" --server-pid "$LIVE_PID" --clients "$LIVE_CLIENTS" \
+    --rate "$LIVE_RATE" --duration "$LIVE_DURATION" >"$WORK/live.out" 2>"$WORK/live.err"; then
+    sed 's/^/  /' "$WORK/live.out"
+    LIVE_TABLE=$(grep -E '^\||^Targets' "$WORK/live.out")
+else
+    cat "$WORK/live.err" >&2
+    LIVE_TABLE="bench-live failed: $(tail -n1 "$WORK/live.err")"
+fi
+stop_pid "$LIVE_PID"
+
 # --- summary ------------------------------------------------------------------------------------------------
 
 LOAD_AFTER=$(cut -d' ' -f1 /proc/loadavg)
@@ -508,6 +533,15 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
         "Targets: ≥ 100k events/s, page < 20 ms, live p99 < 50 ms."
     echo
     echo "$CONSOLE_TABLE"
+    echo
+    echo "### Live feed with a team watching"
+    echo
+    echo "passconsole bench-live against a \`passconsole serve --no-demo\` process: $LIVE_CLIENTS SSE clients on loopback (odd ones" \
+        "filtered with q=app:…), events POSTed to /api/ingest in commits of 25 at $LIVE_RATE events/s for ${LIVE_DURATION}s, beside the" \
+        "same run with one client. Latency is from the POST being sent (before the commit) to the client reading the event;" \
+        "server CPU is the serve process's user+system time per event ingested (ingest included); RSS from /proc."
+    echo
+    echo "$LIVE_TABLE"
 } >"$WORK/summary.md"
 
 echo

@@ -1,62 +1,137 @@
-// The one live connection: SSE `/api/events/stream`. EventSource reconnects by itself and resumes with
-// Last-Event-ID. Views subscribe to raw events (lists) or to debounced "something changed" (re-fetch).
+// The one live connection: SSE `/api/events/stream`, shared by every tab of this console through a SharedWorker
+// (live-worker.js), or held by this tab where SharedWorker is missing. EventSource reconnects by itself and resumes
+// with Last-Event-ID. Arrivals are handed to views in batches, on an animation frame at most every 100 ms, so a
+// burst of events costs a few renders a second, not one per event. Views subscribe to batches of raw events (lists)
+// or to debounced "something changed" (re-fetch).
 import { streamURL } from './api.js';
 
-const eventListeners = new Set();
+const batchListeners = new Set();
 const changeListeners = new Set();
 const statusListeners = new Set();
-let source = null;
+let connected = false;
 let status = 'connecting';
 let paused = false;
-let retryTimer = null;
+let queue = [];
+let frame = null;
+let liveWorkerPort = null;
 
 function setStatus(next) {
   status = next;
   for (const listener of statusListeners) listener({ status, paused });
 }
 
-function notifyChange(event) {
-  for (const listener of changeListeners) listener(event);
+function notifyChange(events) {
+  for (const listener of changeListeners) listener(events);
 }
 
-/** Open the stream (once). */
-export function connect() {
-  if (source) return;
-  source = new EventSource(streamURL());
-  source.addEventListener('open', () => {
-    const wasDown = status !== 'live' && status !== 'connecting';
-    setStatus('live');
-    if (wasDown) notifyChange(null);
-  });
-  source.addEventListener('error', () => {
-    if (source.readyState === EventSource.CLOSED) {
-      // The server refused (e.g. 401) or went away for good: EventSource gives up, so we retry ourselves.
-      source.close();
-      source = null;
-      setStatus('offline');
-      clearTimeout(retryTimer);
-      retryTimer = setTimeout(connect, 5000);
-    } else {
-      setStatus('reconnecting');
-    }
-  });
-  source.addEventListener('entitlement', (message) => {
-    let event;
+/** Hands the queued events to the views, in one batch. */
+function flush() {
+  frame = null;
+  lastFlush = performance.now();
+  const events = queue;
+  queue = [];
+  if (!events.length) return;
+  for (const listener of batchListeners) listener(events);
+  notifyChange(events);
+}
+
+// At most one batch per FLUSH_MS, on an animation frame: a burst costs the views ten renders a second, not one per
+// event (nor one per frame). A hidden tab has no frames: a timer then.
+const FLUSH_MS = 100;
+let lastFlush = 0;
+
+function receive(texts) {
+  for (const text of texts) {
     try {
-      event = JSON.parse(message.data);
+      queue.push(JSON.parse(text));
     } catch {
-      return;
+      // not an event: skipped
     }
-    for (const listener of eventListeners) listener(event);
-    notifyChange(event);
-  });
-  source.addEventListener('apps', () => notifyChange(null));
+  }
+  if (frame || !queue.length) return;
+  const wait = Math.max(0, lastFlush + FLUSH_MS - performance.now());
+  if (document.hidden) {
+    frame = setTimeout(flush, Math.max(wait, 250));
+  } else if (wait > 0) {
+    frame = setTimeout(() => requestAnimationFrame(flush), wait);
+  } else {
+    frame = requestAnimationFrame(flush);
+  }
 }
 
-/** Every entitlement event as it arrives. Returns the unsubscribe function. */
+function onStatusMessage(next, reopened) {
+  setStatus(next);
+  if (reopened) notifyChange([]);
+}
+
+/** One tab's own EventSource, where SharedWorker is missing. */
+function connectDirect(url) {
+  let source = null;
+  const open = () => {
+    source = new EventSource(url);
+    source.addEventListener('open', () => onStatusMessage('live', status !== 'live' && status !== 'connecting'));
+    source.addEventListener('error', () => {
+      if (source.readyState === EventSource.CLOSED) {
+        source.close();
+        setStatus('offline');
+        setTimeout(open, 5000);
+      } else {
+        setStatus('reconnecting');
+      }
+    });
+    source.addEventListener('entitlement', (message) => receive([message.data]));
+    source.addEventListener('apps', () => notifyChange([]));
+  };
+  open();
+}
+
+/** Open the stream (once per tab; once per browser for all the console's tabs where SharedWorker exists). */
+export function connect() {
+  if (connected) return;
+  connected = true;
+  const url = new URL(streamURL(), location.href).href;
+  if (typeof SharedWorker === 'undefined') return connectDirect(url);
+  let worker;
+  try {
+    worker = new SharedWorker(new URL('./live-worker.js', import.meta.url), { name: 'passconsole-live' });
+  } catch {
+    return connectDirect(url);
+  }
+  const port = worker.port;
+  port.addEventListener('message', ({ data }) => {
+    if (data.type === 'events') receive(data.data);
+    else if (data.type === 'status') onStatusMessage(data.status, data.reopened);
+    else if (data.type === 'apps') notifyChange([]);
+  });
+  port.start();
+  port.postMessage({ type: 'join', url });
+  addEventListener('pagehide', () => port.postMessage({ type: 'leave' }));
+  liveWorkerPort = port;
+}
+
+/** How many connections and tabs the shared worker serves (tests and diagnostics); null without one. */
+export function sharedCount() {
+  if (!liveWorkerPort) return Promise.resolve(null);
+  return new Promise((resolve) => {
+    const answer = ({ data }) => {
+      if (data.type !== 'count') return;
+      liveWorkerPort.removeEventListener('message', answer);
+      resolve({ feeds: data.feeds, tabs: data.ports });
+    };
+    liveWorkerPort.addEventListener('message', answer);
+    liveWorkerPort.postMessage({ type: 'count' });
+  });
+}
+
+/** Entitlement events as they arrive, in batches (oldest first), at most once per frame. Returns the unsubscribe function. */
+export function onEvents(listener) {
+  batchListeners.add(listener);
+  return () => batchListeners.delete(listener);
+}
+
+/** Every entitlement event as it arrives (handed over a frame's batch at a time). Returns the unsubscribe function. */
 export function onEvent(listener) {
-  eventListeners.add(listener);
-  return () => eventListeners.delete(listener);
+  return onEvents((events) => { for (const event of events) listener(event); });
 }
 
 /**
@@ -66,14 +141,14 @@ export function onEvent(listener) {
 export function onChange(listener, delay = 250) {
   let timer = null;
   let pending = [];
-  const wrapped = (event) => {
-    if (event) pending.push(event);
+  const wrapped = (events) => {
+    for (const event of events) pending.push(event);
     if (timer) return;
     timer = setTimeout(() => {
       timer = null;
-      const events = pending;
+      const arrived = pending;
       pending = [];
-      listener(events);
+      listener(arrived);
     }, delay);
   };
   changeListeners.add(wrapped);

@@ -34,6 +34,36 @@ extension HistoryDatabase {
         }
     }
 
+    /// The newest event ID (0 when empty) now and after every commit that changes it: what one live feed watches
+    /// before reading what is new once for all its clients (``newEvents(after:upTo:limit:)``).
+    ///
+    /// GRDB's `ValueObservation` of `MAX(id)`: SQLite's commit hook wakes it, nothing polls. Ends when the caller
+    /// stops iterating or on a database error.
+    public func observeNewestEventID() -> AsyncStream<Int64> {
+        let writer = self.writer
+        return AsyncStream { continuation in
+            let task = Task {
+                let newest = ValueObservation
+                    .tracking { db in try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM event") ?? 0 }
+                    .removeDuplicates()
+                do {
+                    for try await last in newest.values(in: writer) { continuation.yield(last) }
+                } catch {}
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Up to `limit` events matching `filter` in `(cursor, last]`, oldest first, and how far the read got (`last`
+    /// once nothing more matches up to it): a live feed's read of what a commit added, or of a client's gap.
+    public func newEvents(
+        matching filter: HistoryFilter = .all, after cursor: Int64, upTo last: Int64, limit: Int = 1000
+    ) async throws -> (events: [StoredEvent], reached: Int64) {
+        guard cursor < last else { return ([], cursor) }
+        return try await Self.batch(in: writer, matching: filter, after: cursor, upTo: last, limit: max(1, limit))
+    }
+
     /// Up to `limit` events matching `filter` in `(cursor, last]`, and how far that read got.
     static func batch(
         in writer: any DatabaseWriter, matching filter: HistoryFilter, after cursor: Int64, upTo last: Int64, limit: Int

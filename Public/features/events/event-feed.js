@@ -1,9 +1,8 @@
 // Keeps a filtered event list current: first page (newest first), older pages on demand, and live events from the
-// one SSE stream. Without a filter, live events go straight in; with one, the server decides what matches (we ask
+// one SSE stream, a frame's batch at a time. Without a filter, live events go straight in; with one, the server decides what matches (we ask
 // for `after=<newest id>`). While paused, arrivals are held and counted for the "N new events" pill.
 import { get } from '../../lib/api.js';
 import * as live from '../../lib/live.js';
-import { debounce } from '../../lib/dom.js';
 
 const PAGE = 200;
 const BUFFER_LIMIT = 2000;
@@ -95,7 +94,11 @@ export function createFeed({ query, direct, candidate = () => true, onReset, onN
     if (unique.length) newest = unique.at(-1).id;
     deliver(unique);
   }
-  const fetchNewer = debounce(fetchNewerNow, 250);
+  // At most one fetch per 250 ms while events keep coming (a debounce would wait for the burst to end).
+  let fetchTimer = null;
+  const fetchNewer = Object.assign(() => {
+    if (!fetchTimer) fetchTimer = setTimeout(() => { fetchTimer = null; fetchNewerNow(); }, 250);
+  }, { cancel: () => { clearTimeout(fetchTimer); fetchTimer = null; } });
 
   async function older() {
     if (oldest == null) return;
@@ -107,19 +110,24 @@ export function createFeed({ query, direct, candidate = () => true, onReset, onN
     onOlder(events, events.length >= PAGE || page.nextCursor != null);
   }
 
-  const offEvent = live.onEvent((event) => {
-    if (event.id <= newest) return;
-    if (!candidate(event)) {
-      setMeta({ ...meta, total: meta.total + 1 });
+  // A frame's arrivals at once (oldest first): one delivery, one render.
+  const offEvent = live.onEvents((events) => {
+    const fresh = events.filter((e) => e.id > newest);
+    if (!fresh.length) return;
+    const matching = fresh.filter((e) => candidate(e));
+    const others = fresh.length - matching.length;
+    if (!matching.length) {
+      setMeta({ ...meta, total: meta.total + others });
       return;
     }
     if (loading || !direct()) {
+      if (others) setMeta({ ...meta, total: meta.total + others });
       fetchNewer();
       return;
     }
-    newest = event.id;
-    setMeta({ total: meta.total + 1, matching: meta.matching + 1 });
-    deliver([event]);
+    newest = matching.at(-1).id;
+    setMeta({ total: meta.total + fresh.length, matching: meta.matching + matching.length });
+    deliver(matching);
   });
 
   let wasPaused = live.isPaused();

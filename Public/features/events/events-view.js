@@ -63,8 +63,16 @@ export function mount(root, route, ctx) {
       h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), exportButton('ndjson', 'NDJSON'), exportButton('csv', 'CSV'))),
     panes);
 
-  const refreshFacets = debounce(() => renderFacets(facets, table.events(), query, (key, value, on) =>
-    go(on ? addTerm(query, key, value) : removeTerm(query, `${key}:${value}`), null, false)), 300);
+  // At most every 300 ms, also while events keep coming (a burst must not redraw the facets per frame).
+  let facetsTimer = null;
+  const refreshFacets = Object.assign(() => {
+    if (facetsTimer) return;
+    facetsTimer = setTimeout(() => {
+      facetsTimer = null;
+      renderFacets(facets, table.events(), query, (key, value, on) =>
+        go(on ? addTerm(query, key, value) : removeTerm(query, `${key}:${value}`), null, false));
+    }, 300);
+  }, { cancel: () => { clearTimeout(facetsTimer); facetsTimer = null; } });
 
   function paint() {
     bar.setCounts(meta);

@@ -19,7 +19,7 @@ public final class EventStreamSubscription: Sendable {
     }
 
     private struct State {
-        var pending = Data()
+        var pending = PendingBytes()
         var closed = false
         var overflowed = false
         var parked = false
@@ -40,6 +40,29 @@ public final class EventStreamSubscription: Sendable {
 
     /// Queues one event (a standalone subscription's owner calls this).
     public func send(_ event: ServerSentEvent) { enqueue(event.encoded) }
+
+    /// Queues an event already in wire form (``ServerSentEvent/encoded``): one encoding shared by many subscribers
+    /// is kept once, not copied per subscriber. Cuts the subscriber off when its buffer would pass the limit.
+    public func send(encoded bytes: Data) { enqueue(bytes) }
+
+    /// Queues `bytes` when they fit in the buffer; when they do not, queues `notice` instead (past the limit: it is
+    /// small) and ends the stream after it, so the client reads what it was sent, then the notice, then the end —
+    /// never a cut in the middle. Returns false when the stream did not take `bytes` (it ended here, or before).
+    /// Unlike ``send(encoded:)`` this does not run the ``whenFinished(_:)`` handler: the caller knows.
+    public func send(encoded bytes: Data, orEndWith notice: () -> Data) -> Bool {
+        state.withLock { state -> Bool in
+            guard !state.closed, !state.overflowed else { return false }
+            if state.pending.count + bytes.count > limit {
+                state.pending.append(notice())
+                state.closed = true
+                wakeLocked(&state)
+                return false
+            }
+            state.pending.append(bytes)
+            wakeLocked(&state)
+            return true
+        }
+    }
 
     /// Queues a comment line (`: text`), which clients ignore: a heartbeat that keeps proxies from closing the stream
     /// and lets the server notice a vanished client.
@@ -70,7 +93,7 @@ public final class EventStreamSubscription: Sendable {
             guard !state.closed, !state.overflowed else { return false }
             if state.pending.count + bytes.count > limit {
                 state.overflowed = true
-                state.pending.removeAll()
+                state.pending = PendingBytes()
             } else {
                 state.pending.append(bytes)
             }
@@ -106,10 +129,7 @@ public final class EventStreamSubscription: Sendable {
                 park()
                 return .parked
             }
-            let count = min(maxLength, state.pending.count)
-            state.pending.withUnsafeBytes { source in buffer.copyMemory(from: source.baseAddress!, byteCount: count) }
-            state.pending.removeFirst(count)
-            return .bytes(count)
+            return .bytes(state.pending.take(into: buffer, maxLength: maxLength))
         }
     }
 
@@ -129,5 +149,50 @@ public final class EventStreamSubscription: Sendable {
         guard state.parked, let wake = state.wake else { return }
         state.parked = false
         wake()
+    }
+}
+
+/// The bytes a subscription has not sent yet: the queued chunks as they came (an event's encoding shared by every
+/// subscriber stays one buffer), read from the front. Taking bytes moves an offset; nothing is shifted.
+struct PendingBytes {
+    private var chunks: [Data] = []
+    private var head = 0
+    private var offset = 0
+    /// Bytes not yet taken.
+    private(set) var count = 0
+
+    var isEmpty: Bool { count == 0 }
+
+    mutating func append(_ bytes: Data) {
+        guard !bytes.isEmpty else { return }
+        chunks.append(bytes)
+        count += bytes.count
+    }
+
+    /// Copies up to `maxLength` bytes into `buffer` and drops them; returns how many.
+    mutating func take(into buffer: UnsafeMutableRawPointer, maxLength: Int) -> Int {
+        var copied = 0
+        while copied < maxLength, head < chunks.count {
+            let chunk = chunks[head]
+            let length = min(maxLength - copied, chunk.count - offset)
+            chunk.withUnsafeBytes { source in
+                (buffer + copied).copyMemory(from: source.baseAddress! + offset, byteCount: length)
+            }
+            copied += length
+            offset += length
+            if offset == chunk.count {
+                head += 1
+                offset = 0
+            }
+        }
+        count -= copied
+        if head == chunks.count {
+            chunks.removeAll(keepingCapacity: chunks.count < 1024)
+            head = 0
+        } else if head >= 64, head * 2 >= chunks.count {
+            chunks.removeFirst(head)
+            head = 0
+        }
+        return copied
     }
 }

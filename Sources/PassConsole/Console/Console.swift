@@ -29,6 +29,8 @@ public final class Console: HTTPResponder, Sendable {
     let batcher: EventBatcher
     /// The history's health: the latest check and failed write, for the overview's banner and the API's errors.
     let health: HistoryHealth
+    /// The one live feed every SSE client shares.
+    public let live: LiveFeed
     let catalog: Catalog
     private let state = Mutex(State())
     private let routes: Router
@@ -88,6 +90,7 @@ public final class Console: HTTPResponder, Sendable {
             case .recovered: health.writeSucceeded()
             }
         }
+        live = LiveFeed(history: history, logger: logger)
         let box = ConsoleBox()
         var router = Router()
         Self.addRoutes(to: &router, console: box)
@@ -222,6 +225,7 @@ public final class Console: HTTPResponder, Sendable {
         maintenance?.cancel()
         await batcher.flush()
         await server?.shutdown()
+        live.stop()
         state.withLock { $0.server = nil }
     }
 

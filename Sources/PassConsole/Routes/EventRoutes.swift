@@ -72,35 +72,12 @@ extension Console {
     }
 
     /// A Server-Sent Events feed of the stored events matching `filter`: after `Last-Event-ID` (or `after=`) when
-    /// given, so a reconnecting page misses nothing, else from now on. Reads from the history, so a resume reaches
-    /// as far back as the history does.
+    /// given, so a reconnecting page misses nothing, else from now on. Every client shares the console's one
+    /// ``LiveFeed``; a resume reads its gap from the history, so it reaches as far back as the history does.
     func liveFeed(filter: HistoryFilter, request: Request) async throws -> Response {
         let resumeText = request.header("Last-Event-ID")?.trimmingCharacters(in: .whitespaces)
             ?? request.query("lastEventId") ?? request.query("after")
         let resume = try BoundedInput.integer(resumeText, named: "Last-Event-ID", in: Console.cursorRange)
-        let cursor: Int64
-        if let resume { cursor = resume } else { cursor = try await history.latestCursor() ?? 0 }
-        let subscription = EventStreamSubscription()
-        subscription.sendRetry(milliseconds: 2000)
-        let encoder = APICoding.encoder()
-        let history = self.history
-        let feed = Task.detached {
-            let heartbeat = Task.detached {
-                while !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(15))
-                    subscription.sendComment("keep-alive")
-                }
-            }
-            defer { heartbeat.cancel() }
-            for await batch in history.observeNewEvents(matching: filter, after: cursor) {
-                for stored in batch {
-                    guard let data = try? encoder.encode(EventView(stored)) else { continue }
-                    subscription.send(ServerSentEvent(id: UInt64(stored.id), event: "entitlement", data: String(decoding: data, as: UTF8.self)))
-                }
-                if subscription.isFinished { return }
-            }
-        }
-        subscription.whenFinished { feed.cancel() }
-        return .eventStream(subscription)
+        return .eventStream(try await live.subscribe(filter: filter, after: resume))
     }
 }

@@ -92,6 +92,50 @@ public final class WebDriver: @unchecked Sendable {
         _ = try await command("POST", "/url", ["url": url])
     }
 
+    /// Opens a new tab, makes it the current one, and returns its handle.
+    @discardableResult
+    public func newTab() async throws -> String {
+        guard let value = try await command("POST", "/window/new", ["type": "tab"]) as? [String: Any],
+            let handle = value["handle"] as? String
+        else { throw Failure(description: "no new tab") }
+        try await switchTo(handle)
+        return handle
+    }
+
+    /// Makes the tab or window `handle` the current one (scripts and clicks go to it).
+    public func switchTo(_ handle: String) async throws {
+        _ = try await command("POST", "/window", ["handle": handle])
+    }
+
+    /// Sends a Chrome DevTools Protocol command to the current tab (chromedriver's `goog/cdp/execute`); returns its result.
+    @discardableResult
+    public func devTools(_ method: String, _ parameters: [String: Any] = [:]) async throws -> [String: Any] {
+        (try await command("POST", "/goog/cdp/execute", ["cmd": method, "params": parameters]) as? [String: Any]) ?? [:]
+    }
+
+    /// The tab's main-thread figures from the DevTools `Performance` domain (`TaskDuration`, `ScriptDuration` and
+    /// `LayoutDuration` in seconds, `LayoutCount`, `RecalcStyleCount`, …), enabled on first use.
+    public func performanceMetrics() async throws -> [String: Double] {
+        try await devTools("Performance.enable")
+        let metrics = try await devTools("Performance.getMetrics")["metrics"] as? [[String: Any]] ?? []
+        var figures: [String: Double] = [:]
+        for metric in metrics {
+            if let name = metric["name"] as? String, let value = metric["value"] as? Double { figures[name] = value }
+        }
+        return figures
+    }
+
+    /// Closes the current tab (switch to another one afterwards).
+    public func closeTab() async throws {
+        _ = try await command("DELETE", "/window")
+    }
+
+    /// The current tab's handle.
+    public func currentTab() async throws -> String {
+        guard let handle = try await command("GET", "/window") as? String else { throw Failure(description: "no current tab") }
+        return handle
+    }
+
     /// Runs `script` in the page (its `return` value comes back as JSON-compatible values).
     @discardableResult
     public func run(_ script: String, _ arguments: [Any] = []) async throws -> Any? {

@@ -1,0 +1,124 @@
+import AccessEnabler
+import Foundation
+import Testing
+@testable import PassHistory
+
+/// `HistoryFilter.matches(_:)` (in memory, what the live feed filters with) against the history's own query (the
+/// block index and the filter's SQL), over generated events and generated filters.
+@Suite("HistoryFilter in memory")
+struct HistoryFilterMatchingTests {
+    /// A small deterministic generator (SplitMix64), so a failure names a seed that reproduces it.
+    struct Generator: RandomNumberGenerator {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+    }
+
+    static let requestors: [String?] = [nil, "REF30", "SPORTS1", "NBC"]
+    static let mvpds: [String?] = [nil, "Cablevision", "Dish", "Comcast_SSO"]
+    static let words = ["getAuthorization", "GETAUTHENTICATION", "setToken", "not authorized", "100%", "a_b", "Ünïcode", "ref30"]
+    static let statuses: [Int?] = [nil, 200, 204, 302, 404, 499, 500, 503]
+
+    struct Session {
+        var id = UUID()
+        var deviceID: String
+        var app: AppIdentity
+        var sequence = 0
+    }
+
+    static func sessions(_ random: inout Generator) -> [Session] {
+        (0..<6).map { index in
+            Session(deviceID: "device-\(index % 3)",
+                app: AppIdentity(bundleID: ["com.a.ios", "com.b.tv", "com.c.web"][Int.random(in: 0..<3, using: &random)], teamID: "T\(index)"))
+        }
+    }
+
+    static func kind(_ random: inout Generator) -> EntitlementEvent.Kind {
+        let word = words.randomElement(using: &random)!
+        switch Int.random(in: 0..<7, using: &random) {
+        case 0: return .apiCall(name: word, arguments: ["k": word])
+        case 1: return .stateChanged(flow: "authorization", from: "idle", to: word)
+        case 2:
+            let status = statuses.randomElement(using: &random)!
+            return .httpExchange(exchange: HTTPExchange(method: "GET", url: "http://127.0.0.1:8081/api/v1/\(word)", parameters: [:],
+                status: status, responseBody: nil, failure: status == nil ? "timeout" : nil, durationMs: 3))
+        case 3: return .storageChanged(domain: "TEAM", change: word)
+        case 4: return .callback(callback: .setAuthenticationStatus(status: 1, errorCode: word))
+        case 5: return .tracking(event: .authenticationDetection, data: [word])
+        default: return .error(code: "N000", message: word)
+        }
+    }
+
+    static func events(_ count: Int, sessions: inout [Session], start: Date, _ random: inout Generator) -> [EntitlementEvent] {
+        (0..<count).map { index in
+            let which = Int.random(in: 0..<sessions.count, using: &random)
+            sessions[which].sequence += 1
+            let session = sessions[which]
+            return EntitlementEvent(sequence: session.sequence, timestamp: start.addingTimeInterval(Double(index) * 0.25),
+                sessionID: session.id, deviceID: session.deviceID, app: session.app,
+                requestorID: requestors.randomElement(using: &random)!, mvpdID: mvpds.randomElement(using: &random)!,
+                kind: kind(&random))
+        }
+    }
+
+    static func filter(_ random: inout Generator, sessions: [Session], start: Date, span: Double) -> HistoryFilter {
+        var filter = HistoryFilter()
+        let pick = { (random: inout Generator) in Int.random(in: 0..<5, using: &random) == 0 }
+        if pick(&random) { filter.sessionID = sessions.randomElement(using: &random)!.id }
+        if pick(&random) { filter.deviceID = "device-\(Int.random(in: 0..<4, using: &random))" }
+        if pick(&random) { filter.bundleID = ["com.a.ios", "com.b.tv", "com.none"].randomElement(using: &random)! }
+        if pick(&random) { filter.requestorID = requestors.compactMap { $0 }.randomElement(using: &random)! }
+        if pick(&random) { filter.mvpdID = mvpds.compactMap { $0 }.randomElement(using: &random)! }
+        if pick(&random) { filter.kinds = Set(EventKind.allCases.filter { _ in Bool.random(using: &random) }) }
+        if pick(&random) { filter.text = ["authoriz", "GETAUTH", "100%", "a_b", "_", "ünï", "Ü", "ref30 "].randomElement(using: &random)! }
+        if pick(&random) { filter.from = start.addingTimeInterval(Double.random(in: 0...span, using: &random)) }
+        if pick(&random) { filter.until = start.addingTimeInterval(Double.random(in: 0...span, using: &random)) }
+        if pick(&random) { filter.httpStatus = HistoryFilter.StatusClass.allCases.randomElement(using: &random)! }
+        if pick(&random) { filter.excludedRequestorIDs = Set(requestors.compactMap { $0 }.filter { _ in Bool.random(using: &random) }) }
+        if pick(&random) { filter.excludedMvpdIDs = Set(mvpds.compactMap { $0 }.filter { _ in Bool.random(using: &random) }) }
+        if pick(&random) { filter.excludedKinds = Set(EventKind.allCases.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }) }
+        if pick(&random) { filter.excludedBundleIDs = Set(["com.a.ios", "com.c.web"].filter { _ in Bool.random(using: &random) }) }
+        return filter
+    }
+
+    @Test("matches(_:) selects exactly the events the history's query selects", arguments: [1, 2, 3] as [UInt64])
+    func agreesWithTheDatabase(seed: UInt64) async throws {
+        var random = Generator(state: seed)
+        var sessions = Self.sessions(&random)
+        let start = Date(timeIntervalSinceReferenceDate: 780_000_000.125)
+        // Several blocks of the index (256 events each), in a few batches.
+        let events = Self.events(1500, sessions: &sessions, start: start, &random)
+        try await withHistory { history in
+            for offset in stride(from: 0, to: events.count, by: 400) {
+                try await history.append(Array(events[offset..<min(offset + 400, events.count)]))
+            }
+            let stored = try await history.page(matching: .all, limit: 10_000).events
+            try #require(stored.count == events.count)
+            var nonTrivial = 0
+            for _ in 0..<150 {
+                let filter = Self.filter(&random, sessions: sessions, start: start, span: Double(events.count) * 0.25)
+                let expected = try await history.page(matching: filter, limit: 10_000).events.map(\.id)
+                let inMemory = stored.filter { filter.matches($0) }.map(\.id)
+                #expect(inMemory == expected, "seed \(seed), filter \(filter)")
+                if !expected.isEmpty && expected.count < stored.count { nonTrivial += 1 }
+            }
+            // The generated filters must actually split the events, or the comparison proves little.
+            #expect(nonTrivial > 50)
+        }
+    }
+
+    @Test("text matching is SQLite's LIKE: ASCII case folded, % and _ literal, other letters exact")
+    func textIsLike() {
+        #expect(HistoryFilter.likeContains("call getAuthorization()", "GETauth"))
+        #expect(HistoryFilter.likeContains("100% done", "100%"))
+        #expect(!HistoryFilter.likeContains("1000 done", "100%"))
+        #expect(!HistoryFilter.likeContains("axb", "a_b"))
+        #expect(!HistoryFilter.likeContains("ÜNÏ", "ünï"))
+        #expect(HistoryFilter.likeContains("anything", ""))
+    }
+}
