@@ -66,7 +66,9 @@ struct ConsoleBrowserTests {
             // A filter narrows the table and says how many events it hides
             try await browser.type("#filter-input", "event:callback\n")
             try await browser.waitUntil("the filter cue", "return (document.querySelector('#filter-cue')?.innerText ?? '').match(/\\d+ hidden/) !== null;")
-            #expect(try await browser.run("return [...document.querySelectorAll('#events-table tr[data-event-id]')].every(r => r.innerText.includes('callback'));") as? Bool == true)
+            // The table is drawn on the next frame after the answer (it may lag the cue): wait for the filtered rows.
+            try await browser.waitUntil("only callbacks in the table",
+                "const rows = [...document.querySelectorAll('#events-table tr[data-event-id]')]; return rows.length > 0 && rows.every(r => r.innerText.includes('callback'));")
             await browser.saveScreenshot("events-filtered", root: Self.repository)
             // The filter can be saved, and a saved filter applies again with one click after clearing it
             try await browser.click(#"button[data-action="save-filter"]"#)
