@@ -15,9 +15,20 @@ public func fuzzFilterQuery(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt 
     guard let data else { return 0 }
     let text = String(decoding: Data(bytes: data, count: size), as: UTF8.self)
     guard let query = try? FilterQuery(text, now: Date(timeIntervalSince1970: 1_800_000_000)) else { return 0 }
-    _ = try? Fixture.history.page(matching: query.filter, limit: 5)
-    _ = try? Fixture.history.count(matching: query.filter)
+    let filter = query.filter
+    waitFor { _ = try? await Fixture.history.page(matching: filter, limit: 5) }
+    waitFor { _ = try? await Fixture.history.count(matching: filter) }
     return 0
+}
+
+/// Runs the history's async `work` to the end from libFuzzer's thread (not a Swift concurrency thread: waiting is fine).
+func waitFor(_ work: @escaping @Sendable () async -> Void) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await work()
+        done.signal()
+    }
+    done.wait()
 }
 
 // SwiftPM links an executable target's entry point under its own name, so libFuzzer's `main` is not used: the top
