@@ -163,6 +163,9 @@ struct PendingBytes {
 
     var isEmpty: Bool { count == 0 }
 
+    /// Bytes the queue still holds on to, sent ones included (chunks not yet dropped): what it costs in memory.
+    var retainedByteCount: Int { chunks.reduce(0) { $0 + $1.count } }
+
     mutating func append(_ bytes: Data) {
         guard !bytes.isEmpty else { return }
         chunks.append(bytes)
