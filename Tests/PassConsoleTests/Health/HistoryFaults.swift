@@ -22,7 +22,16 @@ enum HistoryFaults {
 
     /// Moves the WAL into the file and overwrites `count` pages in its middle with random bytes.
     static func damage(_ history: HistoryDatabase, count: Int = 8) async throws {
-        try await history.writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+        // A truncating checkpoint waits for no reader; one may be running (the console's own health check, the live
+        // feed), which SQLite answers with SQLITE_BUSY: try again until the WAL is folded into the file.
+        for attempt in 1...100 {
+            do {
+                try await history.writer.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+                break
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_BUSY && attempt < 100 {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+        }
         try damageFile(try #require(history.path), count: count)
     }
 
