@@ -58,7 +58,7 @@ sanitize: deps
 	  flags=""; [ $$s = thread ] && flags="-Xswiftc -DPASS_TSAN"; \
 	  echo "==> swift test --sanitize=$$s"; \
 	  $(SWIFT) build --build-tests --sanitize=$$s $$flags --scratch-path .build-$$s; \
-	  set -o pipefail; TSAN_OPTIONS="second_deadlock_stack=1" ASAN_OPTIONS="detect_leaks=0" \
+	  set -o pipefail; PASS_TEST_TIME_SCALE=5 TSAN_OPTIONS="second_deadlock_stack=1" ASAN_OPTIONS="detect_leaks=0" \
 	    $(SWIFT) test --skip-build --sanitize=$$s $$flags --scratch-path .build-$$s 2>&1 | tee .build-$$s/sanitize.log; \
 	  if grep -q -E "WARNING: ThreadSanitizer|ERROR: AddressSanitizer" .build-$$s/sanitize.log; then \
 	    echo "==> $$s sanitizer reports:"; grep -c -E "WARNING: ThreadSanitizer|ERROR: AddressSanitizer" .build-$$s/sanitize.log; exit 1; fi; \

@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
         .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport"]),
-        .testTarget(name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler", "Locking"]),
+        .testTarget(name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler", "Locking", "PassTestSupport"]),
         .testTarget(
             name: "PassConsoleTests",
             dependencies: [

@@ -2,6 +2,7 @@ import AccessEnabler
 import Foundation
 import PassBackend
 import PassProtocol
+import PassTestSupport
 import Testing
 
 /// sendTrackingData (spec §4): the triggering calls, the event types, the documented item order.
@@ -65,10 +66,11 @@ import Testing
 
     @Test func slowBackendTimesOutAsANetworkErrorAndTheQueueDrains() async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app(configure: { $0.requestTimeout = 1 })
+            let app = try fixture.app(configure: { $0.requestTimeout = TestTime.seconds(1) })
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
-            fixture.service.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: 3000, remaining: 1)]
+            fixture.service.faults.rules = [
+                FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: TestTime.milliseconds(3000), remaining: 1)]
             app.enabler.getAuthorization("news")
             app.enabler.checkAuthentication()
             await app.settle()
