@@ -42,6 +42,24 @@ struct SecurityTests {
         }
     }
 
+    @Test func aMethodIngestDoesNotHaveIs405WhateverTheBodyTypeButTheTokenComesFirst() async throws {
+        try await ConsoleFixture.with { fixture in
+            for method in ["PUT", "TRACE", "DELETE"] {
+                let answer = await fixture.send(method, "/api/ingest",
+                    headers: [("Host", "127.0.0.1:8080"), ("Content-Type", "text/plain")], body: Data("x=1".utf8))
+                #expect(answer.status == 405, "\(method)")
+                #expect(answer.json["error"] as? String == "method_not_allowed")
+            }
+        }
+        try await ConsoleFixture.with(accessToken: "secret-token") { fixture in
+            let refused = await fixture.send("PUT", "/api/ingest", headers: [("Host", "127.0.0.1:8080")])
+            #expect(refused.status == 401)
+            let foreign = await fixture.send("PUT", "/api/ingest",
+                headers: [("Host", "127.0.0.1:8080"), ("Authorization", "Bearer secret-token"), ("Origin", "http://evil.example")])
+            #expect(foreign.status == 403)
+        }
+    }
+
     @Test func beyondLoopbackEveryAPICallNeedsTheAccessTokenOverRealHTTP() async throws {
         try await ConsoleFixture.with(accessToken: "secret-token") { fixture in
             try fixture.console.start()

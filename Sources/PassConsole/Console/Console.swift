@@ -131,7 +131,7 @@ public final class Console: HTTPResponder, Sendable {
 
     /// Imports and ingest batches may be large (``ConsoleConfiguration/maxBodySize``); every other body is small.
     public func bodyLimit(for head: Request) -> Int? {
-        ["/api/ingest", "/api/storage/import"].contains(head.path) ? configuration.maxBodySize : min(configuration.maxBodySize, 1 << 20)
+        head.method == "POST" && ["/api/ingest", "/api/storage/import"].contains(head.path) ? configuration.maxBodySize : min(configuration.maxBodySize, 1 << 20)
     }
 
     /// Every API route the console answers (for tests that walk them all); files under `/` besides.

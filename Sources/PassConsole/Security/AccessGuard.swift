@@ -59,6 +59,8 @@ struct AccessGuard: Sendable {
                 detail: "Origin: \(origin)").response
         }
         if path == "/api/ingest" {
+            // Only POST is ingest; any other method is the router's 405 whatever the body type (no route, no change)
+            guard request.method == "POST" else { return nil }
             let type = (request.header("Content-Type") ?? "").lowercased()
             guard type.hasPrefix("application/x-ndjson") || type.hasPrefix("application/json") else {
                 return HTTPError(.unsupportedMediaType, code: "unsupported_media_type",
