@@ -7,7 +7,8 @@ import PackageDescription
 let root = String(Context.packageDirectory.split(separator: "/").dropLast().last ?? "PassConsole").lowercased()
 
 func target(_ name: String, _ products: [String]) -> Target {
-    .executableTarget(name: name, dependencies: products.map { .product(name: $0, package: root) }, path: "Targets/\(name)")
+    .executableTarget(
+        name: name, dependencies: ["FuzzDriver"] + products.map { .product(name: $0, package: root) }, path: "Targets/\(name)")
 }
 
 let package = Package(
@@ -15,6 +16,8 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [.package(path: "..")],
     targets: [
+        // libFuzzer's entry, shared by every target.
+        .target(name: "FuzzDriver", path: "Targets/FuzzDriver"),
         target("FuzzRequest", ["MicroHTTP"]),
         target("FuzzTokenXML", ["PassProtocol"]),
         target("FuzzStorageImport", ["PassConsole", "AccessEnabler", "PassStorage"]),

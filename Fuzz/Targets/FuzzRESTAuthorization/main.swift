@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 import MicroHTTP
 @testable import PassBackend
 import PassProtocol
@@ -27,14 +28,4 @@ public func fuzzRESTAuthorization(_ data: UnsafePointer<UInt8>?, _ size: Int) ->
     return 0
 }
 
-// SwiftPM links an executable target's entry point under its own name, so libFuzzer's `main` is not used: the top
-// level starts libFuzzer's driver with the command line.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-var fuzzerArgc = CommandLine.argc
-var fuzzerArgv = CommandLine.unsafeArgv
-exit(runFuzzerDriver(&fuzzerArgc, &fuzzerArgv, fuzzRESTAuthorization))
+runLibFuzzer(fuzzRESTAuthorization)

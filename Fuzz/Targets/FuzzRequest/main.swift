@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 @testable import MicroHTTP
 import WireDates
 
@@ -40,14 +41,4 @@ enum FuzzRouter {
     }()
 }
 
-// SwiftPM links an executable target's entry point under its own name, so libFuzzer's `main` is not used: the top
-// level starts libFuzzer's driver with the command line.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-var fuzzerArgc = CommandLine.argc
-var fuzzerArgv = CommandLine.unsafeArgv
-exit(runFuzzerDriver(&fuzzerArgc, &fuzzerArgv, fuzzRequest))
+runLibFuzzer(fuzzRequest)

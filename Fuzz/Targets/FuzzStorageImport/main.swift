@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import FuzzDriver
 @testable import PassConsole
 import PassStorage
 
@@ -30,14 +31,4 @@ public func fuzzStorageImport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     return 0
 }
 
-// SwiftPM links an executable target's entry point under its own name, so libFuzzer's `main` is not used: the top
-// level starts libFuzzer's driver with the command line.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-var fuzzerArgc = CommandLine.argc
-var fuzzerArgv = CommandLine.unsafeArgv
-exit(runFuzzerDriver(&fuzzerArgc, &fuzzerArgv, fuzzStorageImport))
+runLibFuzzer(fuzzStorageImport)

@@ -1,4 +1,5 @@
 import Foundation
+import FuzzDriver
 @testable import PassProtocol
 
 /// The token and SDK XML parsers: signed tokens (raw and Base64), token bodies, REST errors, requestor
@@ -25,14 +26,4 @@ public func fuzzTokenXML(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-// SwiftPM links an executable target's entry point under its own name, so libFuzzer's `main` is not used: the top
-// level starts libFuzzer's driver with the command line.
-@_silgen_name("LLVMFuzzerRunDriver")
-func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<CInt>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>>,
-    _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> CInt
-) -> CInt
-
-var fuzzerArgc = CommandLine.argc
-var fuzzerArgv = CommandLine.unsafeArgv
-exit(runFuzzerDriver(&fuzzerArgc, &fuzzerArgv, fuzzTokenXML))
+runLibFuzzer(fuzzTokenXML)
