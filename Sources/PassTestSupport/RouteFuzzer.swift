@@ -280,18 +280,7 @@ enum JSONTree {
     }
 }
 
-/// A small seeded generator (SplitMix64), so a failing run can be repeated.
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
+extension SeededRandom {
     /// A random integer, a random double, or random printable text.
     mutating func text() -> String {
         switch next() % 3 {

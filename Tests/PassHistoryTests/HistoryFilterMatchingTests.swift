@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import PassTestSupport
 import Testing
 @testable import PassHistory
 
@@ -7,17 +8,6 @@ import Testing
 /// block index and the filter's SQL), over generated events and generated filters.
 @Suite("HistoryFilter in memory")
 struct HistoryFilterMatchingTests {
-    /// A small deterministic generator (SplitMix64), so a failure names a seed that reproduces it.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
 
     static let requestors: [String?] = [nil, "REF30", "SPORTS1", "NBC"]
     static let mvpds: [String?] = [nil, "Cablevision", "Dish", "Comcast_SSO"]
@@ -31,14 +21,14 @@ struct HistoryFilterMatchingTests {
         var sequence = 0
     }
 
-    static func sessions(_ random: inout Generator) -> [Session] {
+    static func sessions(_ random: inout SeededRandom) -> [Session] {
         (0..<6).map { index in
             Session(deviceID: "device-\(index % 3)",
                 app: AppIdentity(bundleID: ["com.a.ios", "com.b.tv", "com.c.web"][Int.random(in: 0..<3, using: &random)], teamID: "T\(index)"))
         }
     }
 
-    static func kind(_ random: inout Generator) -> EntitlementEvent.Kind {
+    static func kind(_ random: inout SeededRandom) -> EntitlementEvent.Kind {
         let word = words.randomElement(using: &random)!
         switch Int.random(in: 0..<7, using: &random) {
         case 0: return .apiCall(name: word, arguments: ["k": word])
@@ -54,7 +44,7 @@ struct HistoryFilterMatchingTests {
         }
     }
 
-    static func events(_ count: Int, sessions: inout [Session], start: Date, _ random: inout Generator) -> [EntitlementEvent] {
+    static func events(_ count: Int, sessions: inout [Session], start: Date, _ random: inout SeededRandom) -> [EntitlementEvent] {
         (0..<count).map { index in
             let which = Int.random(in: 0..<sessions.count, using: &random)
             sessions[which].sequence += 1
@@ -66,9 +56,9 @@ struct HistoryFilterMatchingTests {
         }
     }
 
-    static func filter(_ random: inout Generator, sessions: [Session], start: Date, span: Double) -> HistoryFilter {
+    static func filter(_ random: inout SeededRandom, sessions: [Session], start: Date, span: Double) -> HistoryFilter {
         var filter = HistoryFilter()
-        let pick = { (random: inout Generator) in Int.random(in: 0..<5, using: &random) == 0 }
+        let pick = { (random: inout SeededRandom) in Int.random(in: 0..<5, using: &random) == 0 }
         if pick(&random) { filter.sessionID = sessions.randomElement(using: &random)!.id }
         if pick(&random) { filter.deviceID = "device-\(Int.random(in: 0..<4, using: &random))" }
         if pick(&random) { filter.bundleID = ["com.a.ios", "com.b.tv", "com.none"].randomElement(using: &random)! }
@@ -88,7 +78,7 @@ struct HistoryFilterMatchingTests {
 
     @Test("matches(_:) selects exactly the events the history's query selects", arguments: [1, 2, 3] as [UInt64])
     func agreesWithTheDatabase(seed: UInt64) async throws {
-        var random = Generator(state: seed)
+        var random = SeededRandom(seed: seed)
         var sessions = Self.sessions(&random)
         let start = Date(timeIntervalSinceReferenceDate: 780_000_000.125)
         // Several blocks of the index (256 events each), in a few batches.

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import PassTestSupport
 import Testing
 
 struct DeviceProfileTests {
@@ -45,8 +46,8 @@ struct DeviceProfileTests {
     }
 
     @Test func aSeededGeneratorMakesTheSameDevice() {
-        var first = SplitMix64(seed: 42)
-        var second = SplitMix64(seed: 42)
+        var first = SeededRandom(seed: 42)
+        var second = SeededRandom(seed: 42)
         #expect(
             DeviceProfile.generate(platform: .iOS, osVersion: "7.1", using: &first)
                 == DeviceProfile.generate(platform: .iOS, osVersion: "7.1", using: &second)
@@ -67,17 +68,3 @@ struct DeviceProfileTests {
     }
 }
 
-/// A small seeded generator (SplitMix64) for reproducible devices.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
