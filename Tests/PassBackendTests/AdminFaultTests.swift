@@ -10,16 +10,17 @@ struct AdminFaultTests {
 
     @Test func latencyRuleDelaysOnlyTheMatchingEndpoint() async throws {
         try await BackendFixture.with { _, client async throws in
-            try await AdminClient(client: client).addRule(FaultRule(path: "/adobe-services/1.0/config", latencyMs: TestTime.milliseconds(1000)))
+            try await AdminClient(client: client).addRule(FaultRule(path: "/adobe-services/1.0/config", latencyMs: TestTime.milliseconds(3000)))
             let clock = ContinuousClock()
             var answer: HTTPResult?
             let slow = try await clock.measure { answer = try await client.get(Self.configPath) }
-            #expect(slow >= .milliseconds(TestTime.milliseconds(1000)))
+            #expect(slow >= .milliseconds(TestTime.milliseconds(3000)))
             #expect(answer?.status == 200)
             #expect(try RequestorConfiguration.parse(xml: answer?.text ?? "").requestorID == "REF30")
-            // Generous bound: the point is that other endpoints do not wait the injected second.
+            // Generous bound: the point is that other endpoints do not wait the injected 3 s (a loaded full run took
+            // 1.05 s for this request when the rule held 1 s and the bound was 1 s).
             let fast = try await clock.measure { _ = try await client.get("/adobe-services/1.0/cookieDomains") }
-            #expect(fast < .milliseconds(TestTime.milliseconds(1000)))
+            #expect(fast < .milliseconds(TestTime.milliseconds(2500)))
         }
     }
 
