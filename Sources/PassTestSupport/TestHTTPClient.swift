@@ -38,6 +38,9 @@ public final class TestHTTPClient: NSObject, URLSessionTaskDelegate, @unchecked 
         self.baseURL = baseURL
         super.init()
         let configuration = URLSessionConfiguration.ephemeral
+        // No URLCache: with one, cancelling a task can trap in swift-corelibs-foundation (the cache lookup runs on
+        // another queue, so the cancel's failure reaches a task already gone from the registry; seen in a make test run).
+        configuration.urlCache = nil
         configuration.httpShouldSetCookies = false
         configuration.httpCookieAcceptPolicy = .never
         configuration.timeoutIntervalForRequest = timeout

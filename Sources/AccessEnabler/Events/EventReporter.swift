@@ -58,6 +58,9 @@ public final class EventReporter: Sendable {
         self.interval = interval
         self.headers = headers
         let configuration = URLSessionConfiguration.ephemeral
+        // No URLCache: with one, cancelling a task can trap in swift-corelibs-foundation (the cache lookup runs on
+        // another queue, so the cancel's failure reaches a task already gone from the registry; seen in a make test run).
+        configuration.urlCache = nil
         configuration.timeoutIntervalForRequest = 10
         session = URLSession(configuration: configuration)
         sender.withLock { $0 = Task.detached { [weak self] in await self?.sendLoop() } }
