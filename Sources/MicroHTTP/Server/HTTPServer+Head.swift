@@ -30,6 +30,10 @@ extension HTTPServer {
         let limit = responder.bodyLimit(for: head) ?? configuration.maxBodySize
         let announced = head.header("Content-Length").flatMap(Int.init)
         if let announced, announced > limit { return tooLarge(announced, limit: limit) }
+        if let announced, announced > 0 {
+            guard reserveBody(announced, holding: 0) else { return overBudget() }
+            context.state.withLock { $0.reserved = announced }
+        }
         context.state.withLock { state in
             state.head = head
             state.bodyLimit = limit

@@ -27,6 +27,8 @@ public final class HTTPServer: Sendable {
         var streamRequests = 0
         var waiting: [ObjectIdentifier: RequestContext] = [:]
         var streams: [ObjectIdentifier: EventStreamSubscription] = [:]
+        /// Body bytes reserved by requests in flight (``HTTPServerConfiguration/bodyMemoryBudget``).
+        var bodyBytesReserved = 0
     }
 
     struct DaemonHandle: @unchecked Sendable { let pointer: OpaquePointer }
@@ -182,7 +184,7 @@ public final class HTTPServer: Sendable {
             let count = uploadSize.pointee
             uploadSize.pointee = 0
             let keepReading = context.state.withLock { state -> Bool in
-                if state.tooLarge {
+                if state.tooLarge || state.overBudget {
                     state.discarded += count
                     return state.discarded < Self.discardAllowance
                 }
@@ -190,6 +192,17 @@ public final class HTTPServer: Sendable {
                     state.tooLarge = true
                     state.body = Data()
                     return true
+                }
+                let needed = state.body.count + count - state.reserved
+                if needed > 0 {
+                    // A body without `Content-Length` (chunked) reserves as it grows, in 64 KiB steps.
+                    let step = (needed + 0xFFFF) & ~0xFFFF
+                    guard reserveBody(step, holding: state.reserved) else {
+                        state.overBudget = true
+                        state.body = Data()
+                        return true
+                    }
+                    state.reserved += step
                 }
                 if state.body.isEmpty, state.expectedLength > 0 { state.body.reserveCapacity(state.expectedLength) }
                 state.body.append(UnsafeRawPointer(uploadData!).assumingMemoryBound(to: UInt8.self), count: count)
@@ -211,6 +224,10 @@ public final class HTTPServer: Sendable {
         if context.state.withLock({ $0.tooLarge }) {
             context.state.withLock { $0.phase = .sent }
             return queue(tooLarge(nil, limit: context.state.withLock { $0.bodyLimit }), on: connection)
+        }
+        if context.state.withLock({ $0.overBudget }) {
+            context.state.withLock { $0.phase = .sent }
+            return queue(overBudget(), on: connection)
         }
         let request = makeRequest(context)
         if let response = responder.respondInline(to: request) {
@@ -248,13 +265,40 @@ public final class HTTPServer: Sendable {
         guard let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()
-        let (isStream, counted, bodyBytes) = context.state.withLock { ($0.isStream, $0.counted, $0.bodyBytes) }
+        let (isStream, counted, bodyBytes, reserved) = context.state.withLock { state in
+            defer { state.reserved = 0 }
+            return (state.isStream, state.counted, state.bodyBytes, state.reserved)
+        }
         state.withLock {
+            $0.bodyBytesReserved -= reserved
             if counted { $0.openRequests -= 1 }
             if isStream { $0.streamRequests -= 1 }
             $0.waiting.removeValue(forKey: ObjectIdentifier(context))
         }
         if bodyBytes >= 1 << 20 { releaseFreeMemory() }
+    }
+
+    /// Takes `bytes` of the body budget for a request already holding `holding` bytes of it. Refused only while
+    /// other requests hold some of it, so one body alone always fits.
+    func reserveBody(_ bytes: Int, holding: Int) -> Bool {
+        let budget = configuration.bodyMemoryBudget
+        return state.withLock { state in
+            let others = state.bodyBytesReserved - holding
+            if budget > 0, others > 0, state.bodyBytesReserved > budget - bytes { return false }
+            state.bodyBytesReserved += bytes
+            return true
+        }
+    }
+
+    /// Bytes of request bodies held right now by requests in flight.
+    public var bodyBytesReserved: Int { state.withLock { $0.bodyBytesReserved } }
+
+    func overBudget() -> Response {
+        var response = HTTPError(.serviceUnavailable, code: "busy_with_uploads",
+            message: "The server is receiving other large uploads; try again in a moment.",
+            detail: "Bodies held at once are capped at \(configuration.bodyMemoryBudget) bytes.").response
+        response.addHeader("Retry-After", "1")
+        return response
     }
 
     func tooLarge(_ length: Int?, limit: Int) -> Response {

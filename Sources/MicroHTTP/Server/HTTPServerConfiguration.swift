@@ -30,13 +30,20 @@ public struct HTTPServerConfiguration: Sendable {
     /// static file's CPU. 16 KiB holds ~15 KB of headers on a GET, a ~7 KB `Cookie` (libmicrohttpd keeps a parsed
     /// copy) and ~4 KB with a POST body — near nginx's default of 8 KB per header line.
     public var connectionMemory: Int
+    /// Request-body bytes all connections together may hold at once (`0`: no budget). A request whose announced
+    /// body would go past it while other bodies are held answers `503` with `Retry-After` before any of it is read
+    /// (one body is always let through, so a single upload up to ``maxBodySize`` still works); a chunked body that
+    /// grows past it is dropped and answered `503` at its end. Bounds the memory of many concurrent large uploads.
+    public var bodyMemoryBudget: Int
 
     /// Creates a configuration.
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, threadPoolSize: Int = 2, connectionLimit: Int = 4096,
         connectionTimeout: Int = 30, maxBodySize: Int = 1 << 20, connectionMemory: Int = 16 * 1024,
-        perClientConnectionLimit: Int = 64, headTimeout: Int = 10, maxURLLength: Int = 8 * 1024
+        perClientConnectionLimit: Int = 64, headTimeout: Int = 10, maxURLLength: Int = 8 * 1024,
+        bodyMemoryBudget: Int = 128 << 20
     ) {
+        self.bodyMemoryBudget = bodyMemoryBudget
         self.perClientConnectionLimit = perClientConnectionLimit
         self.headTimeout = headTimeout
         self.maxURLLength = maxURLLength

@@ -28,6 +28,10 @@ final class RequestContext: Sendable {
         /// The most body bytes held at once (a large body's memory is handed back to the system once it is freed).
         var bodyBytes = 0
         var tooLarge = false
+        /// Bytes of the server's ``HTTPServerConfiguration/bodyMemoryBudget`` this request holds.
+        var reserved = 0
+        /// The body outgrew the budget (a chunked body): dropped, answered `503` at its end.
+        var overBudget = false
         var discarded = 0
         var isStream = false
         /// Counted in the server's open requests (from the first access callback on).

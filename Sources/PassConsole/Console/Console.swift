@@ -29,6 +29,8 @@ public final class Console: HTTPResponder, Sendable {
     let batcher: EventBatcher
     /// The history's health: the latest check and failed write, for the overview's banner and the API's errors.
     let health: HistoryHealth
+    /// Ingests that parse and store at once (see ``IngestGate``).
+    let ingestGate = IngestGate()
     /// The one live feed every SSE client shares.
     public let live: LiveFeed
     let catalog: Catalog

@@ -53,15 +53,17 @@ extension Console {
         }
         router.post("/api/ingest") { request in
             let console = try box.get()
-            let parsed = NDJSONEvents.parse(request.body)
-            guard !parsed.events.isEmpty || !parsed.rejected.isEmpty else {
-                throw HTTPError(.badRequest, code: "empty_batch", message: "The body holds no events (one JSON event per line).")
-            }
             let dropped = try request.header("X-PassConsole-Dropped", as: Int.self, in: Console.droppedPerBatch, default: 0)
-            let accepted = try await console.ingest(parsed.events, droppedByReporter: dropped)
-            let status: HTTPStatus = parsed.events.isEmpty ? .badRequest : .ok
-            return .api(IngestResult(accepted: accepted, duplicates: parsed.events.count - accepted, rejected: parsed.rejected),
-                status: status)
+            return try await console.ingestGate.run {
+                let parsed = NDJSONEvents.parse(request.body)
+                guard !parsed.events.isEmpty || !parsed.rejected.isEmpty else {
+                    throw HTTPError(.badRequest, code: "empty_batch", message: "The body holds no events (one JSON event per line).")
+                }
+                let accepted = try await console.ingest(parsed.events, droppedByReporter: dropped)
+                let status: HTTPStatus = parsed.events.isEmpty ? .badRequest : .ok
+                return Response.api(IngestResult(accepted: accepted, duplicates: parsed.events.count - accepted,
+                    rejected: parsed.rejected), status: status)
+            }
         }
     }
 

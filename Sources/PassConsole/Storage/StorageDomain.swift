@@ -30,16 +30,18 @@ struct StorageDomain: Hashable, Sendable {
     }
 
     /// The domain with this console ID among `devices`.
-    /// - Throws: `400 unknown_domain` when `id` is not `<device>/team:…` or `<device>/app:…` with plain names.
+    /// - Throws: `400 unknown_domain` when `id` is not `<device>/team:…` or `<device>/app:…` with plain names;
+    ///   `404 unknown_domain` when it is, but no device of the console has that name.
     init(id: String, devices: [ConsoleDevice]) throws(HTTPError) {
         let usage = "use <device>/team:<teamID> or <device>/app:<bundleID>, as GET /api/storage lists them"
         let slash = id.split(separator: "/", maxSplits: 1).map(String.init)
-        guard slash.count == 2, let device = devices.first(where: { $0.name == slash[0] }) else {
-            throw HTTPError(.badRequest, code: "unknown_domain", message: "'\(id)' does not name a storage domain; \(usage).")
-        }
-        let parts = slash[1].split(separator: ":", maxSplits: 1).map(String.init)
+        let parts = slash.count == 2 ? slash[1].split(separator: ":", maxSplits: 1).map(String.init) : []
         guard parts.count == 2, let kind = Kind(rawValue: parts[0]), !parts[1].isEmpty else {
             throw HTTPError(.badRequest, code: "unknown_domain", message: "'\(id)' does not name a storage domain; \(usage).")
+        }
+        guard let device = devices.first(where: { $0.name == slash[0] }) else {
+            throw HTTPError(.notFound, code: "unknown_domain",
+                message: "No device is named '\(slash[0])'; the devices are: \(devices.map(\.name).joined(separator: ", ")).")
         }
         do {
             let file = switch kind {
