@@ -87,17 +87,25 @@ let package = Package(
             ]
         ),
         .target(
+            // Real faults of a history file (read-only, full, damaged) for the history's and the console's tests.
+            name: "HistoryTestSupport",
+            dependencies: ["PassHistory", "AccessEnabler", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
             name: "PassTestSupport",
             dependencies: ["MicroHTTP", "PassProtocol", "PassBackend", "AccessEnabler", "Locking"]
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
         .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport"]),
-        .testTarget(name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler", "Locking", "PassTestSupport"]),
+        .testTarget(
+            name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler", "Locking", "PassTestSupport", "HistoryTestSupport"]
+        ),
         .testTarget(
             name: "PassConsoleTests",
             dependencies: [
                 "PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
+                "HistoryTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ]

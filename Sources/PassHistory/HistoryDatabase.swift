@@ -12,7 +12,7 @@ import GRDB
 /// (one per core) waiting, nothing could resume, and the whole process stopped answering under a team's load.
 public final class HistoryDatabase: Sendable {
     /// The connection: a WAL `DatabasePool` for a file, a `DatabaseQueue` in memory.
-    let writer: any DatabaseWriter
+    package let writer: any DatabaseWriter
 
     /// Opens (creating if needed) the history file at `path` in WAL mode and migrates it to the current schema.
     /// The file and its `-wal`/`-shm` are readable by their owner only (0600), whatever the umask: they hold storage

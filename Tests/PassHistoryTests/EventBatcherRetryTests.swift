@@ -1,3 +1,4 @@
+import HistoryTestSupport
 import AccessEnabler
 import Foundation
 import Locking
@@ -32,7 +33,7 @@ struct EventBatcherRetryTests {
         try await withHistory { history in
             let changes = Changes()
             let batcher = batcher(history, changes: changes)
-            try await HistoryFileDamage.readOnly(history, true)
+            try await HistoryFaults.readOnly(history, true)
             var factory = EventFactory()
             let events = (0..<250).map { factory.make(.apiCall(name: "call\($0)", arguments: [:])) }
             for event in events { await batcher.add(event) }
@@ -44,7 +45,7 @@ struct EventBatcherRetryTests {
             // Still failing after several retries; nothing lost
             #expect(try await eventually(within: 10) { await batcher.failedAttempts >= 3 })
             #expect(await batcher.pendingCount == 250)
-            try await HistoryFileDamage.readOnly(history, false)
+            try await HistoryFaults.readOnly(history, false)
             #expect(try await eventually(within: 10) { try await history.eventCount == 250 })
             #expect(try await eventually(within: 5) { await batcher.pendingCount == 0 })
             #expect(await batcher.failure == nil)
@@ -60,13 +61,13 @@ struct EventBatcherRetryTests {
         try await withHistory { history in
             let changes = Changes()
             let batcher = batcher(history, changes: changes)
-            try await HistoryFileDamage.diskFull(history, true)
+            try await HistoryFaults.diskFull(history, true)
             var factory = EventFactory()
             for i in 0..<300 { await batcher.add(factory.make(.error(code: "E\(i)", message: String(repeating: "z", count: 500)))) }
             await batcher.flush()
             #expect(await batcher.failure?.kind == .diskFull)
             #expect(await batcher.pendingCount > 0)
-            try await HistoryFileDamage.diskFull(history, false)
+            try await HistoryFaults.diskFull(history, false)
             #expect(try await eventually(within: 10) { try await history.eventCount == 300 })
             #expect(await batcher.droppedCount == 0)
             #expect(changes.all.first?.hasPrefix("failing disk_full") == true)
@@ -77,14 +78,14 @@ struct EventBatcherRetryTests {
     func boundDropsOldest() async throws {
         try await withHistory { history in
             let batcher = batcher(history, maxPending: 50, changes: Changes())
-            try await HistoryFileDamage.readOnly(history, true)
+            try await HistoryFaults.readOnly(history, true)
             var factory = EventFactory()
             let events = (0..<80).map { factory.make(.apiCall(name: "call\($0)", arguments: [:])) }
             for event in events { await batcher.add(event) }
             await batcher.flush()
             #expect(await batcher.droppedCount == 30)
             #expect(await batcher.pendingCount == 50)
-            try await HistoryFileDamage.readOnly(history, false)
+            try await HistoryFaults.readOnly(history, false)
             #expect(try await eventually(within: 10) { try await history.eventCount == 50 })
             #expect(try await history.page(limit: 100).events.map(\.event) == Array(events.suffix(50)))
             #expect(await batcher.droppedCount == 30)

@@ -1,3 +1,4 @@
+import HistoryTestSupport
 import AccessEnabler
 import Foundation
 import Testing
@@ -30,7 +31,7 @@ struct HistoryHealthProbes {
         for attempt in 0..<tries {
             let path = directory.url.appendingPathComponent("try\(attempt).sqlite").path
             try FileManager.default.copyItem(atPath: clean, toPath: path)
-            try HistoryFileDamage.overwriteMiddlePages(of: path, count: 1 + attempt % 8, seed: attempt)
+            try HistoryFaults.overwriteMiddlePages(of: path, count: 1 + attempt % 8, seed: attempt)
             do {
                 _ = try await HistoryDatabase.openChecked(path: path, recover: false)
                 missed += 1
@@ -58,7 +59,7 @@ struct HistoryHealthProbes {
             let history = try HistoryDatabase(path: path)
             _ = try await history.page(limit: 2000)
             guard await history.quickCheck() == nil else { missed += 1; continue }
-            try HistoryFileDamage.overwriteMiddlePages(of: path, count: 1 + attempt % 8, seed: attempt)
+            try HistoryFaults.overwriteMiddlePages(of: path, count: 1 + attempt % 8, seed: attempt)
             if await history.quickCheck()?.kind != .damaged { missed += 1 }
             try history.close()
         }
@@ -78,7 +79,7 @@ struct HistoryHealthProbes {
                 var factory = EventFactory()
                 try await history.append(factory.flow())
                 try await history.saveBackup(StorageBackup(reason: "probe", documents: [.init(domain: "d", path: "p", contents: Data("t".utf8))]))
-                if ["", "-wal", "-shm"].contains(where: { HistoryFileDamage.mode(path + $0) != 0o600 }) { wrong += 1 }
+                if ["", "-wal", "-shm"].contains(where: { HistoryFaults.mode(path + $0) != 0o600 }) { wrong += 1 }
                 try history.close()
             }
         }
@@ -93,7 +94,7 @@ struct HistoryHealthProbes {
             var misnamed = 0
             for attempt in 0..<tries {
                 let full = attempt % 2 == 1
-                if full { try await HistoryFileDamage.diskFull(history, true) } else { try await HistoryFileDamage.readOnly(history, true) }
+                if full { try await HistoryFaults.diskFull(history, true) } else { try await HistoryFaults.readOnly(history, true) }
                 let events = (0..<300).map { factory.make(.error(code: "E\($0)", message: String(repeating: "w", count: 500))) }
                 do {
                     _ = try await history.append(events)
@@ -101,7 +102,7 @@ struct HistoryHealthProbes {
                 } catch {
                     if HistoryProblem(error, file: history.path)?.kind != (full ? .diskFull : .readOnly) { misnamed += 1 }
                 }
-                if full { try await HistoryFileDamage.diskFull(history, false) } else { try await HistoryFileDamage.readOnly(history, false) }
+                if full { try await HistoryFaults.diskFull(history, false) } else { try await HistoryFaults.readOnly(history, false) }
             }
             report("SQLITE_READONLY / SQLITE_FULL named read-only / disk full", tries: tries, failures: misnamed)
 
@@ -111,10 +112,10 @@ struct HistoryHealthProbes {
                 let batcher = EventBatcher(database: history, maxCount: 50, maxDelay: .milliseconds(5), retryDelay: .milliseconds(10),
                     maxRetryDelay: .milliseconds(80))
                 let before = try await history.eventCount
-                try await HistoryFileDamage.readOnly(history, true)
+                try await HistoryFaults.readOnly(history, true)
                 for i in 0..<200 { await batcher.add(factory.make(.apiCall(name: "r\(round)-\(i)", arguments: [:]))) }
                 try await Task.sleep(for: .milliseconds(50 + 25 * round))
-                try await HistoryFileDamage.readOnly(history, false)
+                try await HistoryFaults.readOnly(history, false)
                 let landed = try await eventually(within: 10) { try await history.eventCount == before + 200 }
                 let dropped = await batcher.droppedCount
                 if !landed || dropped != 0 { lost += 1 }
@@ -136,7 +137,7 @@ struct HistoryHealthProbes {
                     parameters: ["password": password, "authentication_token": token], headers: ["Authorization": token], status: 200,
                     responseBody: token, failure: nil, durationMs: 1)))
                 try await history.append([event.redacted()])
-                try await HistoryFileDamage.checkpoint(history)
+                try await HistoryFaults.checkpoint(history)
                 let path = try #require(history.path)
                 let bytes = String(decoding: (try? Data(contentsOf: URL(filePath: path))) ?? Data(), as: UTF8.self)
                     + String(decoding: (try? Data(contentsOf: URL(filePath: path + "-wal"))) ?? Data(), as: UTF8.self)

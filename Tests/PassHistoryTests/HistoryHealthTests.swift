@@ -1,3 +1,4 @@
+import HistoryTestSupport
 import AccessEnabler
 import Foundation
 import GRDB
@@ -25,7 +26,7 @@ struct HistoryHealthTests {
             try await history.append(factory.flow())
             try await history.saveBackup(StorageBackup(reason: "test", documents: [.init(domain: "d", path: "p", contents: Data("token".utf8))]))
             for suffix in ["", "-wal", "-shm"] {
-                #expect(HistoryFileDamage.mode(directory.historyPath + suffix) == 0o600, "history.sqlite\(suffix)")
+                #expect(HistoryFaults.mode(directory.historyPath + suffix) == 0o600, "history.sqlite\(suffix)")
             }
             try history.close()
         }
@@ -39,9 +40,9 @@ struct HistoryHealthTests {
         var factory = EventFactory()
         try await history.append(factory.flow())
         for suffix in ["", "-wal", "-shm"] { #expect(chmod(path + suffix, 0o644) == 0) }
-        #expect(HistoryFileDamage.mode(path) == 0o644)
+        #expect(HistoryFaults.mode(path) == 0o644)
         let again = try HistoryDatabase(path: path)
-        for suffix in ["", "-wal", "-shm"] { #expect(HistoryFileDamage.mode(path + suffix) == 0o600, "history.sqlite\(suffix)") }
+        for suffix in ["", "-wal", "-shm"] { #expect(HistoryFaults.mode(path + suffix) == 0o600, "history.sqlite\(suffix)") }
         #expect(try await again.eventCount == 8)
         withExtendedLifetime(history) {}
     }
@@ -54,7 +55,7 @@ struct HistoryHealthTests {
         // Every page read once, so the connections hold them in memory.
         #expect(try await history.page(limit: 5000).events.count == 3000)
         #expect(await history.quickCheck() == nil)
-        try HistoryFileDamage.overwriteMiddlePages(of: directory.historyPath)
+        try HistoryFaults.overwriteMiddlePages(of: directory.historyPath)
         let problem = try #require(await history.quickCheck())
         #expect(problem.kind == .damaged)
         #expect(problem.file == directory.historyPath)
@@ -65,7 +66,7 @@ struct HistoryHealthTests {
     func damagedFileIsRefused() async throws {
         let directory = try TemporaryDirectory()
         try await Self.filledHistory(at: directory.historyPath)
-        try HistoryFileDamage.overwriteMiddlePages(of: directory.historyPath)
+        try HistoryFaults.overwriteMiddlePages(of: directory.historyPath)
         do {
             _ = try await HistoryDatabase.openChecked(path: directory.historyPath, recover: false)
             Issue.record("a damaged history opened")
@@ -83,7 +84,7 @@ struct HistoryHealthTests {
     func damagedFileIsMovedAside() async throws {
         let directory = try TemporaryDirectory()
         try await Self.filledHistory(at: directory.historyPath)
-        try HistoryFileDamage.overwriteMiddlePages(of: directory.historyPath)
+        try HistoryFaults.overwriteMiddlePages(of: directory.historyPath)
         let size = try FileManager.default.attributesOfItem(atPath: directory.historyPath)[.size] as? Int
         let when = Date(timeIntervalSince1970: 1_750_000_000)  // 2025-06-15T15:06:40Z
         let (history, aside) = try await withUmask(0o022) {
@@ -92,7 +93,7 @@ struct HistoryHealthTests {
         #expect(aside == directory.historyPath + ".damaged-20250615T150640Z")
         let kept = try #require(aside)
         #expect(try FileManager.default.attributesOfItem(atPath: kept)[.size] as? Int == size)
-        #expect(HistoryFileDamage.mode(kept) == 0o600)
+        #expect(HistoryFaults.mode(kept) == 0o600)
         #expect(try await history.eventCount == 0)
         #expect(await history.quickCheck() == nil)
         var factory = EventFactory()
@@ -113,18 +114,18 @@ struct HistoryHealthTests {
     func problemsAreNamed() async throws {
         try await withHistory { history in
             var factory = EventFactory()
-            try await HistoryFileDamage.readOnly(history, true)
+            try await HistoryFaults.readOnly(history, true)
             let readOnly = await #expect(throws: DatabaseError.self) { try await history.append(factory.flow()) }
             #expect(readOnly.flatMap { HistoryProblem($0, file: history.path) }?.kind == .readOnly)
             #expect(readOnly.flatMap { HistoryProblem($0, file: history.path) }?.detail.hasPrefix("SQLITE_READONLY (") == true)
-            try await HistoryFileDamage.readOnly(history, false)
-            try await HistoryFileDamage.diskFull(history, true)
+            try await HistoryFaults.readOnly(history, false)
+            try await HistoryFaults.diskFull(history, true)
             let events = (0..<300).map { factory.make(.error(code: "E\($0)", message: String(repeating: "y", count: 500))) }
             let full = await #expect(throws: DatabaseError.self) { try await history.append(events) }
             let problem = full.flatMap { HistoryProblem($0, file: history.path) }
             #expect(problem?.kind == .diskFull)
             #expect(problem?.message.contains("full") == true)
-            try await HistoryFileDamage.diskFull(history, false)
+            try await HistoryFaults.diskFull(history, false)
             #expect(try await history.append(events) == 300)
         }
     }

@@ -45,7 +45,7 @@ extension HistoryDatabase {
     }
 
     /// Closes the file's connections (a history in memory has nothing to close). Nothing may use it afterwards.
-    func close() throws {
+    package func close() throws {
         try (writer as? DatabasePool)?.close()
     }
 }

@@ -1,3 +1,4 @@
+import HistoryTestSupport
 import AccessEnabler
 import Foundation
 import PassTestSupport

@@ -1,3 +1,4 @@
+import HistoryTestSupport
 import Foundation
 import PassHistory
 import PassTestSupport
@@ -12,7 +13,7 @@ struct HistoryStartupTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("history.sqlite").path
         try await HistoryFaults.filledFile(path)
-        try HistoryFaults.damageFile(path)
+        try HistoryFaults.overwriteMiddlePages(of: path)
         return folder
     }
 
