@@ -110,7 +110,8 @@ struct DiagnosisReplayTests {
             try await Task.sleep(for: .milliseconds(200))
             #expect((await fixture.get("/api/overview").json["fleet"] as? [Any])?.isEmpty == true)
             // When it fails on the second device too, the overview carries one banner for the app
-            #expect(await fixture.post("/api/apps/staging-tv/start").status == 200)
+            let tvStart = await fixture.post("/api/apps/staging-tv/start")
+            #expect(tvStart.status == 200, "\(tvStart.text)")
             try await fixture.waitForApp("staging-tv") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
             var alerts: [[String: Any]] = []
             for _ in 0..<50 where alerts.isEmpty {

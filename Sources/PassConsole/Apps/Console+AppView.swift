@@ -8,7 +8,11 @@ extension Console {
     /// follows its storage domain (a logout in News turns Sports One's card to signed out).
     func view(of app: ConsoleApp) -> AppView {
         var view = app.view
-        guard let known = app.known else { return view }
+        // A stopped app on a device that has no profile yet has no device ID: judging it would create the profile,
+        // which is the first app start's job (it picks the platform).
+        guard view.deviceID != nil || ((try? app.device.folder.deviceProfile.read()) ?? nil) != nil, let known = app.known else {
+            return view
+        }
         let now = configuration.now()
         do {
             let storage = try StorageDomain.of(app.spec.app, on: app.device).store.load()
