@@ -41,6 +41,12 @@ struct DiagnosisReplayTests {
             #expect(ids.contains("mvpd_denied"))
             let denial = try #require(found.first { $0["id"] as? String == "mvpd_denied" })
             #expect((denial["text"] as? String)?.contains("Movies are not in your package") == true)
+            // Each names its side: the MVPD's decision, the network (the service's 503)
+            #expect(denial["side"] as? String == "mvpd")
+            #expect((denial["text"] as? String)?.hasPrefix("MVPD decision “denied the resource”") == true)
+            let outage = try #require(found.first { $0["id"] as? String == "network_failure" })
+            #expect(outage["side"] as? String == "network")
+            #expect((outage["text"] as? String)?.hasPrefix("Network “service failing” (HTTP 503)") == true)
         }
     }
 
@@ -59,6 +65,8 @@ struct DiagnosisReplayTests {
             let found = try await verdicts(fixture, app: "com.example.other.app", naming: ["device_id_changed"])
             let verdict = try #require(found.first { $0["id"] as? String == "device_id_changed" })
             #expect((verdict["text"] as? String)?.contains("different bundle-ID prefix") == true)
+            #expect(verdict["side"] as? String == "sdkStorage")
+            #expect(verdict["rule"] as? String == "device ID mismatch")
             // And the device page shows the pair as sharing storage but not the sign-in
             let relations = await fixture.get("/api/devices").json["relations"] as? [[String: Any]] ?? []
             #expect(relations.contains { $0["a"] as? String == "com.example.news.ios" && $0["b"] as? String == "com.example.other.app"
@@ -75,7 +83,11 @@ struct DiagnosisReplayTests {
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
             try await fixture.waitForApp("news-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of news failed") }
             let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["server_session_gone"])
-            #expect(found.contains { $0["id"] as? String == "server_session_gone" })
+            let verdict = try #require(found.first { $0["id"] as? String == "server_session_gone" })
+            // The backend's own check, from the Authzf-Error-Code recorded with the exchange
+            #expect(verdict["side"] as? String == "backend")
+            #expect(verdict["rule"] as? String == "session ended on the server")
+            #expect((verdict["text"] as? String)?.contains("(session_revoked)") == true)
         }
     }
 
