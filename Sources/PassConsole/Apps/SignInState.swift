@@ -55,7 +55,7 @@ struct SignInState: Encodable, Sendable, Equatable {
         var copy = storage
         if let sso = copy.copySSOToken(context), let (mvpd, token) = ownToken(copy, context) {
             return accepted(token, mvpd: mvpd, requestor: requestor,
-                how: "in \(sso.sourceRequestorID)'s storage; the SDK copies it for \(requestor) (silent single sign-on)")
+                how: "held for \(sso.sourceRequestorID), which the SDK copies for \(requestor) by silent single sign-on")
         }
         if let passive = storage.passiveAuthenticationCandidate(context) {
             return SignInState(state: .signedOut, mvpd: passive,
