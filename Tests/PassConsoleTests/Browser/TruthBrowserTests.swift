@@ -67,6 +67,14 @@ extension ConsoleBrowserTests {
             #expect(!text.contains("logged the user out"))
             #expect(try await browser.count(#"#health-card li[data-verdict="server_session_gone"]"#) == 0)
             await browser.saveScreenshot("truth-health-other-programmer", root: Self.repository)
+            // And the Devices page does not promise single sign-on for the pair: Dish is refused by that same check
+            try await browser.open(fixture.console.baseURL + "/#/devices")
+            let pair = #"ul.relations li[data-outcome="partialSSO"]"#
+            try await browser.waitFor(pair)
+            #expect(try await browser.text(pair)?.contains("Single sign-on with some MVPDs") == true)
+            #expect(try await browser.text(pair + #" li[data-mvpd="Dish"][data-path="refused"]"#)?.contains("token issued to another Programmer") == true)
+            #expect(try await browser.count(pair + #" li[data-mvpd="Cablevision"][data-path="passive"]"#) == 1)
+            await browser.saveScreenshot("truth-devices-sso-per-mvpd", root: Self.repository)
         }
     }
 }
