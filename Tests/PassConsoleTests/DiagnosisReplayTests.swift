@@ -134,6 +134,8 @@ struct DiagnosisReplayTests {
             #expect(alerts.count == 1)
             #expect(alert["id"] as? String == "wrong_environment")
             #expect(alert["code"] as? String == "CFG400")
+            #expect(alert["side"] as? String == "backend")
+            #expect(alert["rule"] as? String == "requestor unknown")
             #expect(alert["devices"] as? Int == 2)
             #expect((alert["text"] as? String)?.contains("REF30_STAGING is unknown") == true)
             #expect((alert["text"] as? String)?.contains("127.0.0.1") == true)
@@ -166,6 +168,7 @@ struct DiagnosisReplayTests {
             let text = try #require(verdict["text"] as? String)
             #expect((verdict["title"] as? String) == "Code \(code) never activated")
             #expect(text.contains("was refused: The link says ®_code instead of reg_code"))
+            #expect(verdict["side"] as? String == "backend")
             #expect(text.contains("belongs to KIDSNET, but the sign-in named REF30"))
             #expect(text.contains("valid until"))
         }
