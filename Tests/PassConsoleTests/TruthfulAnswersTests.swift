@@ -4,6 +4,7 @@ import PassBackend
 import PassStorage
 import PassTestSupport
 import Testing
+
 @testable import PassConsole
 
 /// Issue #15 item 2, "truthful answers": the health card, the Flows cards and the Devices page derive what they say
@@ -31,12 +32,16 @@ import Testing
 struct TruthfulAnswersTests {
     /// The health verdicts of `bundleID`'s newest session once they name every one of `expected` (polled: the
     /// history is written in batches).
-    func verdicts(_ fixture: ConsoleFixture, app bundleID: String, naming expected: Set<String>) async throws -> [[String: Any]] {
+    func verdicts(_ fixture: ConsoleFixture, app bundleID: String, naming expected: Set<String>) async throws
+        -> [[String: Any]]
+    {
         var found: [[String: Any]] = []
         for _ in 0..<100 {
             try await Task.sleep(for: .milliseconds(100))
             let sessions = await fixture.get("/api/sessions?q=\(bundleID)").json["sessions"] as? [[String: Any]] ?? []
-            guard let id = sessions.first(where: { $0["bundleID"] as? String == bundleID })?["id"] as? String else { continue }
+            guard let id = sessions.first(where: { $0["bundleID"] as? String == bundleID })?["id"] as? String else {
+                continue
+            }
             let health = await fixture.get("/api/sessions/\(id)").json["health"] as? [String: Any] ?? [:]
             found = health["verdicts"] as? [[String: Any]] ?? []
             if expected.isSubset(of: found.compactMap { $0["id"] as? String }) { break }
@@ -48,7 +53,9 @@ struct TruthfulAnswersTests {
 
     func started(_ fixture: ConsoleFixture, _ app: String) async throws {
         #expect(await fixture.post("/api/apps/\(app)/start").status == 200)
-        try await fixture.waitForApp(app) { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+        try await fixture.waitForApp(app) {
+            (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" }
+        }
     }
 
     // MARK: - The three reproductions of the issue
@@ -68,7 +75,9 @@ struct TruthfulAnswersTests {
             #expect((before["text"] as? String)?.contains("token issued to another Programmer") == true)
             // When it asks for an authorization
             try await fixture.call("sports-ios", "getAuthorization", ["resource": "sports"])
-            try await fixture.waitForApp("sports-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of sports failed") }
+            try await fixture.waitForApp("sports-ios") {
+                (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of sports failed")
+            }
             // Then the health card names the backend's check, not a logout by the TV provider
             let found = try await verdicts(fixture, app: "com.example.news.sports", naming: ["token_other_programmer"])
             let verdict = try #require(found.first { $0["id"] as? String == "token_other_programmer" }, "\(found)")
@@ -93,14 +102,18 @@ struct TruthfulAnswersTests {
             // passive authentication, so Sports One's setRequestor gets a token of its own (as the Devices page says)
             try await fixture.signIn("news-ios")
             try await started(fixture, "sports-ios")
-            try await fixture.waitForApp("sports-ios") { (($0["signIn"] as? [String: Any])?["state"] as? String) == "signedIn" }
+            try await fixture.waitForApp("sports-ios") {
+                (($0["signIn"] as? [String: Any])?["state"] as? String) == "signedIn"
+            }
             try await fixture.call("sports-ios", "checkAuthentication")
             try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
             // When News logs out (which clears the whole shared storage)
             try await fixture.call("news-ios", "logout")
             try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
             // Then Sports One's card shows signed out, though Sports One itself was never told
-            try await fixture.waitForApp("sports-ios") { (($0["signIn"] as? [String: Any])?["state"] as? String) == "signedOut" }
+            try await fixture.waitForApp("sports-ios") {
+                (($0["signIn"] as? [String: Any])?["state"] as? String) == "signedOut"
+            }
             let card = try await fixture.app("sports-ios")
             #expect(card["authenticated"] as? Bool == true)
             #expect((signIn(card)["stale"] as? String)?.contains("next checkAuthentication or setRequestor") == true)
@@ -109,7 +122,8 @@ struct TruthfulAnswersTests {
             let verdict = try #require(found.first { $0["id"] as? String == "logged_out_by_other_app" }, "\(found)")
             #expect(verdict["side"] as? String == "sdkStorage")
             #expect((verdict["text"] as? String)?.contains("com.example.news.ios called logout") == true)
-            #expect((verdict["text"] as? String)?.contains("SDK storage rule “logout clears the shared storage”") == true)
+            #expect(
+                (verdict["text"] as? String)?.contains("SDK storage rule “logout clears the shared storage”") == true)
         }
     }
 
@@ -117,7 +131,12 @@ struct TruthfulAnswersTests {
         try await ConsoleFixture.with { fixture in
             try await started(fixture, "news-ios")
             let relations = await fixture.get("/api/devices").json["relations"] as? [[String: Any]] ?? []
-            let pair = try #require(relations.first { Set([$0["a"] as? String, $0["b"] as? String]) == ["com.example.news.ios", "com.example.news.sports"] })
+            let pair = try #require(
+                relations.first {
+                    Set([$0["a"] as? String, $0["b"] as? String]) == [
+                        "com.example.news.ios", "com.example.news.sports",
+                    ]
+                })
             // Not "✓ Single sign-on": with Dish the SDK's copy is refused by the backend's requestor binding
             #expect(pair["outcome"] as? String == "partialSSO", "\(pair)")
             let paths = pair["mvpds"] as? [[String: Any]] ?? []
@@ -128,9 +147,14 @@ struct TruthfulAnswersTests {
             // Optimum (Cablevision) signs in per Programmer with passive authentication: a token of SPORTS1's own
             let cablevision = try #require(paths.first { $0["mvpd"] as? String == "Cablevision" })
             #expect(cablevision["outcome"] as? String == "passive")
-            #expect((pair["reason"] as? String)?.contains("Single sign-on for REF30 ↔ SPORTS1 with Cablevision only") == true)
+            #expect(
+                (pair["reason"] as? String)?.contains("Single sign-on for REF30 ↔ SPORTS1 with Cablevision only")
+                    == true)
             // The Apple TV app stays isolated whatever the MVPDs
-            #expect(relations.contains { $0["b"] as? String == "com.kidsnet.tv.app" && $0["outcome"] as? String == "isolated" })
+            #expect(
+                relations.contains {
+                    $0["b"] as? String == "com.kidsnet.tv.app" && $0["outcome"] as? String == "isolated"
+                })
         }
     }
 
@@ -141,14 +165,18 @@ struct TruthfulAnswersTests {
             // Given News signed in with Optimum, whose authentication TTL is one day
             try await fixture.signIn("news-ios")
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
-            try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setToken" } }
+            try await fixture.waitForApp("news-ios") {
+                (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setToken" }
+            }
             // When a day and a minute pass on the device and the app checks
             fixture.clock.advance(by: 86_400 + 60)
             try await fixture.call("news-ios", "checkAuthentication")
             try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
             // Then the card and the health card name the SDK's TTL rule
             #expect(signIn(try await fixture.app("news-ios"))["state"] as? String == "signedOut")
-            #expect((signIn(try await fixture.app("news-ios"))["text"] as? String)?.contains("SDK storage rule “TTL expired”") == true)
+            #expect(
+                (signIn(try await fixture.app("news-ios"))["text"] as? String)?.contains(
+                    "SDK storage rule “TTL expired”") == true)
             let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["ttl_expired"])
             let verdict = try #require(found.first { $0["id"] as? String == "ttl_expired" }, "\(found)")
             #expect(verdict["side"] as? String == "sdkStorage")
@@ -162,7 +190,8 @@ struct TruthfulAnswersTests {
             try await fixture.signIn("news-ios")
             // When the OS wipes the shared storage (the file goes; the SDK records nothing)
             #expect(try fixture.phoneTeamStorage() != nil)
-            try FileManager.default.removeItem(at: fixture.root.appendingPathComponent("phone/shared/TEAM1234/storage.json"))
+            try FileManager.default.removeItem(
+                at: fixture.root.appendingPathComponent("phone/shared/TEAM1234/storage.json"))
             #expect(try fixture.phoneTeamStorage() == nil)
             try await fixture.call("news-ios", "checkAuthentication")
             try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
@@ -178,10 +207,14 @@ struct TruthfulAnswersTests {
 
     @Test func aThrottledAuthorizationIsTheBackendThrottlingNotADenial() async throws {
         try await ConsoleFixture.with { fixture in
-            fixture.backend.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 429, remaining: 1)]
+            fixture.backend.faults.rules = [
+                FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 429, remaining: 1)
+            ]
             try await fixture.signIn()
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
-            try await fixture.waitForApp("news-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of news failed") }
+            try await fixture.waitForApp("news-ios") {
+                (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of news failed")
+            }
             let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["throttled"])
             let verdict = try #require(found.first { $0["id"] as? String == "throttled" }, "\(found)")
             #expect(verdict["side"] as? String == "backend")

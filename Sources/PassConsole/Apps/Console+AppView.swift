@@ -10,18 +10,23 @@ extension Console {
         var view = app.view
         // A stopped app on a device that has no profile yet has no device ID: judging it would create the profile,
         // which is the first app start's job (it picks the platform).
-        guard view.deviceID != nil || ((try? app.device.folder.deviceProfile.read()) ?? nil) != nil, let known = app.known else {
+        guard view.deviceID != nil || ((try? app.device.folder.deviceProfile.read()) ?? nil) != nil,
+            let known = app.known
+        else {
             return view
         }
         let now = configuration.now()
         do {
             let storage = try StorageDomain.of(app.spec.app, on: app.device).store.load()
             view.signIn = SignInState.judge(
-                storage: storage, requestorID: app.spec.requestorID, configuration: catalog.requestors[app.spec.requestorID],
+                storage: storage, requestorID: app.spec.requestorID,
+                configuration: catalog.requestors[app.spec.requestorID],
                 deviceID: known.deviceID, now: now, lastAnswer: view.authenticated)
         } catch {
-            view.signIn = SignInState(state: .signedOut, text: "The storage this app reads cannot be read (\(error)): the SDK "
-                + "treats it as empty, so the app is not signed in.")
+            view.signIn = SignInState(
+                state: .signedOut,
+                text: "The storage this app reads cannot be read (\(error)): the SDK "
+                    + "treats it as empty, so the app is not signed in.")
         }
         return view
     }

@@ -26,37 +26,51 @@ enum SSOPrediction {
     private static let key = TokenSigningKey()
 
     /// The paths from `first` (signed in) to `second` (starting next) for every MVPD both integrate.
-    static func paths(from first: RequestorConfiguration, to second: RequestorConfiguration, deviceID: String, now: Date) -> [Path] {
+    static func paths(
+        from first: RequestorConfiguration, to second: RequestorConfiguration, deviceID: String, now: Date
+    ) -> [Path] {
         let common = first.mvpds.map(\.id).filter { id in second.mvpd(id) != nil }
         return common.map { mvpd in path(mvpd, from: first.requestorID, to: second, deviceID: deviceID, now: now) }
     }
 
-    static func path(_ mvpd: String, from source: String, to second: RequestorConfiguration, deviceID: String, now: Date) -> Path {
+    static func path(
+        _ mvpd: String, from source: String, to second: RequestorConfiguration, deviceID: String, now: Date
+    ) -> Path {
         let target = second.requestorID
         let body = AuthNToken(
             guid: "sso-prediction", requestorID: source, expires: now.addingTimeInterval(3600), mvpdID: mvpd,
             deviceFingerprint: DeviceFingerprint.make(deviceID: deviceID))
         var storage = TokenStorage()
-        storage.storeAuthentication(requestor: source, mvpd: mvpd, authnToken: SignedToken.sign(body, with: key).serialized, userMeta: nil)
+        storage.storeAuthentication(
+            requestor: source, mvpd: mvpd, authnToken: SignedToken.sign(body, with: key).serialized, userMeta: nil)
         let context = SSOContext(second, requestorID: target, storage: storage, deviceID: deviceID, now: now)
         var copied = storage
         if copied.copySSOToken(context) != nil {
             guard RequestorBinding.accepts(tokenIssuedTo: source, presentedBy: target) else {
-                let rule = TokenRejection.rule(forCode: RequestorBinding.rejectionCode) ?? RequestorBinding.rejectionCode
-                return Path(mvpd: mvpd, outcome: "refused", side: .backend, rule: rule,
-                    reason: "\(mvpd): the SDK copies \(source)'s token for \(target) (silent SSO), but the backend check "
+                let rule =
+                    TokenRejection.rule(forCode: RequestorBinding.rejectionCode) ?? RequestorBinding.rejectionCode
+                return Path(
+                    mvpd: mvpd, outcome: "refused", side: .backend, rule: rule,
+                    reason:
+                        "\(mvpd): the SDK copies \(source)'s token for \(target) (silent SSO), but the backend check "
                         + "“\(rule)” (\(RequestorBinding.rejectionCode)) refuses a token issued to \(source) when \(target) "
                         + "presents it: the first authorization fails and the viewer signs in again.")
             }
-            return Path(mvpd: mvpd, outcome: "sso", reason: "\(mvpd): the SDK copies \(source)'s token for \(target) (silent SSO).")
+            return Path(
+                mvpd: mvpd, outcome: "sso",
+                reason: "\(mvpd): the SDK copies \(source)'s token for \(target) (silent SSO).")
         }
         if storage.passiveAuthenticationCandidate(context) == mvpd {
-            return Path(mvpd: mvpd, outcome: "passive",
-                reason: "\(mvpd) signs in per Programmer, with passive authentication: \(target)'s setRequestor gets a token "
+            return Path(
+                mvpd: mvpd, outcome: "passive",
+                reason:
+                    "\(mvpd) signs in per Programmer, with passive authentication: \(target)'s setRequestor gets a token "
                     + "of its own without a login page.")
         }
-        return Path(mvpd: mvpd, outcome: "signInAgain", side: .sdkStorage, rule: "authentication per requestor",
-            reason: "\(mvpd) signs in per Programmer without passive authentication: the SDK never copies its tokens, so "
+        return Path(
+            mvpd: mvpd, outcome: "signInAgain", side: .sdkStorage, rule: "authentication per requestor",
+            reason:
+                "\(mvpd) signs in per Programmer without passive authentication: the SDK never copies its tokens, so "
                 + "the viewer signs in again in \(target)'s app.")
     }
 }

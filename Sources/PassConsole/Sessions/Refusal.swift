@@ -48,15 +48,18 @@ struct Refusal: Equatable, Sendable {
         guard let status = exchange.status, status >= 400 else { return nil }
         let details = exchange.responseBody.flatMap(SDKResponses.parseError) ?? ""
         if status == 403 || exchange.errorCode == "user_not_authorized" {
-            return Refusal(side: .mvpd, rule: "denied the resource", code: exchange.errorCode ?? "HTTP 403",
+            return Refusal(
+                side: .mvpd, rule: "denied the resource", code: exchange.errorCode ?? "HTTP 403",
                 detail: details.isEmpty ? "the TV provider refused without a reason." : "“\(details)”")
         }
         if status == 429 {
-            return Refusal(side: .backend, rule: "throttled", code: "HTTP 429",
+            return Refusal(
+                side: .backend, rule: "throttled", code: "HTTP 429",
                 detail: "too many requests from this client; not a denial, retry after a second.")
         }
         if status >= 500 {
-            return Refusal(side: .network, rule: "service failing", code: "HTTP \(status)",
+            return Refusal(
+                side: .network, rule: "service failing", code: "HTTP \(status)",
                 detail: "\(path) answered HTTP \(status)" + (details.isEmpty ? "." : ": \(details)"))
         }
         if let code = exchange.errorCode, let rule = TokenRejection.rule(forCode: code) {

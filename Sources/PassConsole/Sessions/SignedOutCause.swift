@@ -33,7 +33,8 @@ final class SignedOutCause {
     func note(_ event: EntitlementEvent) {
         switch event.kind {
         case .callback(.setAuthenticationStatus(1, _)), .callback(.setToken): signedInAt = event.timestamp
-        case .storageChanged(_, let change) where change.hasPrefix("logout") || change.hasPrefix("sanitizer removed")
+        case .storageChanged(_, let change)
+        where change.hasPrefix("logout") || change.hasPrefix("sanitizer removed")
             || change.contains("refused by the server"):
             explainedAt = event.timestamp
         default: break
@@ -50,37 +51,53 @@ final class SignedOutCause {
         }
         let when = HealthCard.clock(date)
         if let stored, let rule = stored.verdicts.first(where: { !$0.ok }) {
-            let name = switch rule.rule {
-            case "ttl": "TTL expired"
-            case "device": "device ID mismatch"
-            case "issuer": "issuer not allowed"
-            case "version": "storage version"
-            default: rule.rule
-            }
-            return once(Verdict(id: rule.rule == "ttl" ? "ttl_expired" : "stored_token_void",
-                title: rule.rule == "ttl" ? "Signed out: the \(stored.mvpdID) sign-in expired" : "Signed out: the stored sign-in does not count",
-                text: "SDK storage rule “\(name)”: at \(when) \(what) because the stored \(stored.mvpdID) token for "
-                    + "\(stored.requestorID) does not count. \(rule.text)"
-                    + (rule.rule == "ttl" ? " The MVPD's authentication TTL ran out: not a logout and not a fault; sign in again." : ""),
-                severity: "warning", side: .sdkStorage, rule: name))
+            let name =
+                switch rule.rule {
+                case "ttl": "TTL expired"
+                case "device": "device ID mismatch"
+                case "issuer": "issuer not allowed"
+                case "version": "storage version"
+                default: rule.rule
+                }
+            return once(
+                Verdict(
+                    id: rule.rule == "ttl" ? "ttl_expired" : "stored_token_void",
+                    title: rule.rule == "ttl"
+                        ? "Signed out: the \(stored.mvpdID) sign-in expired"
+                        : "Signed out: the stored sign-in does not count",
+                    text:
+                        "SDK storage rule “\(name)”: at \(when) \(what) because the stored \(stored.mvpdID) token for "
+                        + "\(stored.requestorID) does not count. \(rule.text)"
+                        + (rule.rule == "ttl"
+                            ? " The MVPD's authentication TTL ran out: not a logout and not a fault; sign in again."
+                            : ""),
+                    severity: "warning", side: .sdkStorage, rule: name))
         }
-        return once(Verdict(id: "storage_wiped", title: "Signed out: the storage was emptied from outside the SDK",
-            text: "SDK storage rule “no valid authentication token”: at \(when) \(what), although this session was signed in at "
-                + "\(HealthCard.clock(signedInAt)). No logout, sanitizer run, expiry or refused token was recorded since, so the "
-                + "storage it reads was emptied from outside the SDK (the OS wiped it, or it was cleared in this console: see "
-                + "Audit). Sign in again.", severity: "warning", side: .sdkStorage, rule: "no valid authentication token"))
+        return once(
+            Verdict(
+                id: "storage_wiped", title: "Signed out: the storage was emptied from outside the SDK",
+                text:
+                    "SDK storage rule “no valid authentication token”: at \(when) \(what), although this session was signed in at "
+                    + "\(HealthCard.clock(signedInAt)). No logout, sanitizer run, expiry or refused token was recorded since, so the "
+                    + "storage it reads was emptied from outside the SDK (the OS wiped it, or it was cleared in this console: see "
+                    + "Audit). Sign in again.", severity: "warning", side: .sdkStorage,
+                rule: "no valid authentication token"))
     }
 
     /// Another app's logout on the shared storage while this session ran: it signed this app out too.
     func neighbourVerdicts() -> [Verdict] {
         neighbours.filter(isLogout).compactMap { event in
             guard event.timestamp >= session.firstSeen else { return nil }
-            return once(Verdict(id: "logged_out_by_other_app", title: "Logged out by \(event.app.bundleID)",
-                text: "SDK storage rule “logout clears the shared storage”: at \(HealthCard.clock(event.timestamp)) "
-                    + "\(event.app.bundleID) called logout, which clears the sign-in of every Programmer and MVPD in the storage "
-                    + "this app shares with it (\(Self.domain(of: event) ?? "the team's storage")). \(session.bundleID) is signed "
-                    + "out too; it learns so at its next checkAuthentication or setRequestor. Expected, not a fault.",
-                severity: "info", side: .sdkStorage, rule: "logout clears the shared storage"), key: "\(event.timestamp)")
+            return once(
+                Verdict(
+                    id: "logged_out_by_other_app", title: "Logged out by \(event.app.bundleID)",
+                    text:
+                        "SDK storage rule “logout clears the shared storage”: at \(HealthCard.clock(event.timestamp)) "
+                        + "\(event.app.bundleID) called logout, which clears the sign-in of every Programmer and MVPD in the storage "
+                        + "this app shares with it (\(Self.domain(of: event) ?? "the team's storage")). \(session.bundleID) is signed "
+                        + "out too; it learns so at its next checkAuthentication or setRequestor. Expected, not a fault.",
+                    severity: "info", side: .sdkStorage, rule: "logout clears the shared storage"),
+                key: "\(event.timestamp)")
         }
     }
 

@@ -2,6 +2,7 @@ import AccessEnabler
 import Foundation
 import PassTestSupport
 import Testing
+
 @testable import PassConsole
 
 /// Issue #15 item 2 in a real headless Chromium: a Flows card follows the storage it reads, and the health card names
@@ -20,7 +21,9 @@ extension ConsoleBrowserTests {
             // Given News signed in with Optimum and Sports One signed in by passive authentication, on the Flows page
             try await fixture.signIn("news-ios")
             #expect(await fixture.post("/api/apps/sports-ios/start").status == 200)
-            try await fixture.waitForApp("sports-ios") { (($0["signIn"] as? [String: Any])?["state"] as? String) == "signedIn" }
+            try await fixture.waitForApp("sports-ios") {
+                (($0["signIn"] as? [String: Any])?["state"] as? String) == "signedIn"
+            }
             try await fixture.call("sports-ios", "checkAuthentication")
             try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
             try await browser.open(fixture.console.baseURL + "/#/flows")
@@ -41,12 +44,18 @@ extension ConsoleBrowserTests {
             // Given News signed in with Dish, and Sports One told "1" after the SDK copied News's token
             try await fixture.signIn("news-ios", mvpd: "Dish", user: "carol", password: "carol123")
             #expect(await fixture.post("/api/apps/sports-ios/start").status == 200)
-            try await fixture.waitForApp("sports-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            try await fixture.waitForApp("sports-ios") {
+                (($0["callbacks"] as? [[String: Any]]) ?? []).contains {
+                    $0["name"] as? String == "setRequestorComplete"
+                }
+            }
             try await fixture.call("sports-ios", "checkAuthentication")
             try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
             // When Sports One asks for an authorization and the backend refuses the token
             try await fixture.call("sports-ios", "getAuthorization", ["resource": "sports"])
-            try await fixture.waitForApp("sports-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of sports failed") }
+            try await fixture.waitForApp("sports-ios") {
+                (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of sports failed")
+            }
             // Then its Flows card does not say "✓ Signed in"
             try await browser.open(fixture.console.baseURL + "/#/flows")
             try await browser.waitFor(Self.sportsCard + " .sign-in")
@@ -72,7 +81,9 @@ extension ConsoleBrowserTests {
             let pair = #"ul.relations li[data-outcome="partialSSO"]"#
             try await browser.waitFor(pair)
             #expect(try await browser.text(pair)?.contains("Single sign-on with some MVPDs") == true)
-            #expect(try await browser.text(pair + #" li[data-mvpd="Dish"][data-path="refused"]"#)?.contains("token issued to another Programmer") == true)
+            #expect(
+                try await browser.text(pair + #" li[data-mvpd="Dish"][data-path="refused"]"#)?.contains(
+                    "token issued to another Programmer") == true)
             #expect(try await browser.count(pair + #" li[data-mvpd="Cablevision"][data-path="passive"]"#) == 1)
             await browser.saveScreenshot("truth-devices-sso-per-mvpd", root: Self.repository)
         }
