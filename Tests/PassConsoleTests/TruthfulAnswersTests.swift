@@ -118,12 +118,15 @@ struct TruthfulAnswersTests {
             #expect(card["authenticated"] as? Bool == true)
             #expect((signIn(card)["stale"] as? String)?.contains("next checkAuthentication or setRequestor") == true)
             // And its health card says who signed it out, by which storage rule
-            let found = try await verdicts(fixture, app: "com.example.news.sports", naming: ["logged_out_by_other_app"])
+            let found = try await verdicts(
+                fixture, app: "com.example.news.sports", naming: ["logged_out_by_other_app", "app_state_stale"])
             let verdict = try #require(found.first { $0["id"] as? String == "logged_out_by_other_app" }, "\(found)")
             #expect(verdict["side"] as? String == "sdkStorage")
             #expect((verdict["text"] as? String)?.contains("com.example.news.ios called logout") == true)
             #expect(
                 (verdict["text"] as? String)?.contains("SDK storage rule “logout clears the shared storage”") == true)
+            // And that Sports One still believes the status 1 it was last told (field problem #17)
+            #expect(found.contains { $0["id"] as? String == "app_state_stale" }, "\(found)")
         }
     }
 

@@ -87,9 +87,15 @@ struct HealthCard: Encodable, Sendable {
             }
         }
         let stored = programmer.flatMap { p in (p.mvpds.first { $0.mvpdID == p.selectedMvpd } ?? p.mvpds.first)?.authn }
-        return HealthCard(headline: headline, lines: lines,
-            verdicts: SessionDiagnosis.diagnose(events: events, session: session, now: now, regcodes: regcodes,
-                neighbours: neighbours, stored: stored))
+        var verdicts = SessionDiagnosis.diagnose(events: events, session: session, now: now, regcodes: regcodes,
+            neighbours: neighbours, stored: stored)
+        if let stale = signIn?.stale {
+            // Field problem #17: the app keeps its own idea of "signed in"; not a refusal, the app's integration.
+            verdicts.append(Verdict(id: "app_state_stale", title: "The app's sign-in state is stale",
+                text: "\(signIn?.text ?? "") \(stale) Apps should call setRequestor again when they come to the foreground.",
+                severity: "warning"))
+        }
+        return HealthCard(headline: headline, lines: lines, verdicts: verdicts)
     }
 
     /// The storage domains `session`'s app reads: its team's shared storage (iOS) or its own (tvOS).
