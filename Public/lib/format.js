@@ -123,6 +123,9 @@ export const KINDS = {
 
 export const kindLabel = (kind) => KINDS[kind]?.label ?? kind;
 
+/** The side a refusal names (health verdicts, Flows cards): who refused, by which kind of rule. */
+export const SIDES = { sdkStorage: 'SDK storage rule', backend: 'Backend check', mvpd: 'MVPD decision', network: 'Network' };
+
 export const SEVERITY = {
   info: { icon: 'ℹ', label: 'Info' },
   warning: { icon: '⚠', label: 'Warning' },

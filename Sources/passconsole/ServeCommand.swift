@@ -64,7 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
             verificationKey: verificationKey,
             demoSubscribers: backendConfiguration.subscribers.map {
                 Console.DemoSubscriber(mvpd: $0.mvpd, username: $0.username, password: $0.password, entitlements: $0.entitlements)
-            })
+            },
+            requestors: backendConfiguration.requestorConfigurations)
         let console = Console(configuration: configuration, history: historyDatabase, catalog: catalog, logger: logger)
         do { try console.start() } catch {
             await backend.shutdown()

@@ -41,6 +41,12 @@ struct DiagnosisReplayTests {
             #expect(ids.contains("mvpd_denied"))
             let denial = try #require(found.first { $0["id"] as? String == "mvpd_denied" })
             #expect((denial["text"] as? String)?.contains("Movies are not in your package") == true)
+            // Each names its side: the MVPD's decision, the network (the service's 503)
+            #expect(denial["side"] as? String == "mvpd")
+            #expect((denial["text"] as? String)?.hasPrefix("MVPD decision “denied the resource”") == true)
+            let outage = try #require(found.first { $0["id"] as? String == "network_failure" })
+            #expect(outage["side"] as? String == "network")
+            #expect((outage["text"] as? String)?.hasPrefix("Network “service failing” (HTTP 503)") == true)
         }
     }
 
@@ -59,6 +65,8 @@ struct DiagnosisReplayTests {
             let found = try await verdicts(fixture, app: "com.example.other.app", naming: ["device_id_changed"])
             let verdict = try #require(found.first { $0["id"] as? String == "device_id_changed" })
             #expect((verdict["text"] as? String)?.contains("different bundle-ID prefix") == true)
+            #expect(verdict["side"] as? String == "sdkStorage")
+            #expect(verdict["rule"] as? String == "device ID mismatch")
             // And the device page shows the pair as sharing storage but not the sign-in
             let relations = await fixture.get("/api/devices").json["relations"] as? [[String: Any]] ?? []
             #expect(relations.contains { $0["a"] as? String == "com.example.news.ios" && $0["b"] as? String == "com.example.other.app"
@@ -75,7 +83,11 @@ struct DiagnosisReplayTests {
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
             try await fixture.waitForApp("news-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of news failed") }
             let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["server_session_gone"])
-            #expect(found.contains { $0["id"] as? String == "server_session_gone" })
+            let verdict = try #require(found.first { $0["id"] as? String == "server_session_gone" })
+            // The backend's own check, from the Authzf-Error-Code recorded with the exchange
+            #expect(verdict["side"] as? String == "backend")
+            #expect(verdict["rule"] as? String == "session ended on the server")
+            #expect((verdict["text"] as? String)?.contains("(session_revoked)") == true)
         }
     }
 
@@ -110,7 +122,8 @@ struct DiagnosisReplayTests {
             try await Task.sleep(for: .milliseconds(200))
             #expect((await fixture.get("/api/overview").json["fleet"] as? [Any])?.isEmpty == true)
             // When it fails on the second device too, the overview carries one banner for the app
-            #expect(await fixture.post("/api/apps/staging-tv/start").status == 200)
+            let tvStart = await fixture.post("/api/apps/staging-tv/start")
+            #expect(tvStart.status == 200, "\(tvStart.text)")
             try await fixture.waitForApp("staging-tv") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
             var alerts: [[String: Any]] = []
             for _ in 0..<50 where alerts.isEmpty {
@@ -121,6 +134,8 @@ struct DiagnosisReplayTests {
             #expect(alerts.count == 1)
             #expect(alert["id"] as? String == "wrong_environment")
             #expect(alert["code"] as? String == "CFG400")
+            #expect(alert["side"] as? String == "backend")
+            #expect(alert["rule"] as? String == "requestor unknown")
             #expect(alert["devices"] as? Int == 2)
             #expect((alert["text"] as? String)?.contains("REF30_STAGING is unknown") == true)
             #expect((alert["text"] as? String)?.contains("127.0.0.1") == true)
@@ -153,6 +168,7 @@ struct DiagnosisReplayTests {
             let text = try #require(verdict["text"] as? String)
             #expect((verdict["title"] as? String) == "Code \(code) never activated")
             #expect(text.contains("was refused: The link says ®_code instead of reg_code"))
+            #expect(verdict["side"] as? String == "backend")
             #expect(text.contains("belongs to KIDSNET, but the sign-in named REF30"))
             #expect(text.contains("valid until"))
         }

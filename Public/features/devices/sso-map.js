@@ -2,7 +2,9 @@
 import { h, badge, code } from '../../lib/dom.js';
 
 export const OUTCOMES = {
-  sso: { icon: '✓', text: 'Single sign-on', cls: 'ok', long: 'Signing in with one app signs in the other when it next starts: its setRequestor finds the sign-in in the shared storage (passive authentication).' },
+  sso: { icon: '✓', text: 'Single sign-on', cls: 'ok', long: 'Signing in with one app signs in the other when it next starts: its SDK finds the sign-in in the shared storage (a silent copy the service accepts, or passive authentication).' },
+  partialSSO: { icon: '⚠', text: 'Single sign-on with some MVPDs', cls: 'warn', long: 'Shared storage and device ID, but with some MVPDs the sign-in does not reach the other app: see each MVPD below.' },
+  noSSO: { icon: '✗', text: 'Shared, no single sign-on', cls: 'warn', long: 'Shared storage and device ID, yet no MVPD both Programmers integrate carries the sign-in over: see each MVPD below.' },
   sharedStorageReauth: { icon: '⚠', text: 'Shared, sign in again', cls: 'warn', long: 'They share storage, but the other app wipes it: the viewer signs in again.' },
   isolated: { icon: '⊘', text: 'Isolated', cls: 'neutral', long: 'Nothing shared: each app signs in on its own.' },
 };
@@ -16,7 +18,24 @@ export const outcomeBadge = (outcome) => {
 export function relationList(relations) {
   if (!relations.length) return h('p.muted', null, 'No other app on this device to compare with.');
   return h('ul.relations', null, relations.map((r) => h('li', { 'data-outcome': r.outcome },
-    code(r.a), ' ↔ ', code(r.b), ': ', outcomeBadge(r.outcome), h('span.reason', null, ` ${r.reason}`))));
+    code(r.a), ' ↔ ', code(r.b), ': ', outcomeBadge(r.outcome), h('span.reason', null, ` ${r.reason}`),
+    r.mvpds?.length ? mvpdPaths(r.mvpds) : null)));
+}
+
+// Per MVPD both Programmers integrate: what the SDK's storage rules and the backend's token check make of a sign-in.
+const PATHS = {
+  sso: ['✓', 'SSO (copied)', 'ok'],
+  passive: ['✓', 'SSO (passive authentication)', 'ok'],
+  refused: ['✗', 'Refused by the backend', 'bad'],
+  signInAgain: ['✗', 'Sign in again', 'warn'],
+};
+
+function mvpdPaths(paths) {
+  return h('ul.sso-paths', null, paths.map((p) => {
+    const [icon, text, cls] = PATHS[p.outcome] ?? ['?', p.outcome, 'neutral'];
+    return h('li', { 'data-mvpd': p.mvpd, 'data-path': p.outcome, 'data-side': p.side ?? undefined },
+      code(p.mvpd), ' ', badge(icon, text, cls, p.rule ? `Rule: ${p.rule}` : undefined), h('span.reason', null, ` ${p.reason}`));
+  }));
 }
 
 /** Matrix of apps × apps; the diagonal is the app itself. */

@@ -7,10 +7,28 @@ import { flowDiagram, isStuck } from './flow-diagram.js';
 import { pendingPanel } from './pending-panel.js';
 import { actionsSection } from './app-actions.js';
 
-function authBadge(authenticated) {
+// The sign-in the card shows is what the storage the app reads holds now, judged by the SDK's rules on the server
+// (`signIn`), not the app's last callback: a logout in a sibling app or a token the service refuses shows at once.
+const SIGN_IN = {
+  signedIn: ['✓', 'Signed in', 'ok'],
+  deviceOnly: ['⚠', 'Signed in on this device only', 'warn'],
+  signedOut: ['✗', 'Not signed in', 'neutral'],
+};
+
+function authBadge(signIn, authenticated) {
+  if (signIn) {
+    const [icon, text, cls] = SIGN_IN[signIn.state] ?? ['?', signIn.state, 'neutral'];
+    return h('span.sign-in', { 'data-sign-in': signIn.state }, badge(icon, text, cls, signIn.text));
+  }
   if (authenticated === true) return badge('✓', 'Signed in', 'ok');
   if (authenticated === false) return badge('✗', 'Not signed in', 'neutral');
   return badge('?', 'Sign-in not checked yet', 'neutral');
+}
+
+function signInFacts(signIn) {
+  if (!signIn) return null;
+  return [h('dt', null, 'Sign-in'), h('dd.sign-in-text', null, signIn.text,
+    signIn.stale ? h('span.stale.small', null, ' ', badge('⚠', 'App state stale', 'warn'), ' ', signIn.stale) : null)];
 }
 
 function head(app) {
@@ -18,7 +36,7 @@ function head(app) {
     h('div.card-title', null,
       h('h3', null, app.name),
       app.running ? badge('●', 'Running', 'ok') : badge('○', 'Stopped', 'neutral'),
-      authBadge(app.authenticated)),
+      authBadge(app.signIn, app.authenticated)),
     h('dl.facts.compact', null,
       h('dt', null, 'App'), h('dd', null, code(app.bundleID), ` · team ${app.teamID} · ${app.platform === 'tvos' ? 'tvOS' : 'iOS'}`),
       h('dt', null, 'Programmer'), h('dd', null, code(app.requestorID)),
@@ -26,7 +44,8 @@ function head(app) {
         ? h('a', { href: hashFor('sessions', [app.sessionID]), title: app.sessionID }, `${shortID(app.sessionID)} · timeline and health`)
         : h('span.muted', null, 'none: the app has not started yet')),
       h('dt', null, 'Device ID'), h('dd', null, code(app.deviceID ?? '—'), app.deviceIDSource ? h('span.muted', null, ` (${app.deviceIDSource})`) : null),
-      h('dt', null, 'Storage'), h('dd', null, h('a', { href: hashFor('tokens'), title: 'See its tokens' }, app.storageDomain))));
+      h('dt', null, 'Storage'), h('dd', null, h('a', { href: hashFor('tokens'), title: 'See its tokens' }, app.storageDomain)),
+      signInFacts(app.signIn)));
 }
 
 function callbacks(app) {
@@ -39,7 +58,7 @@ function callbacks(app) {
 }
 
 const SECTIONS = [
-  { name: 'head', key: (a) => [a.name, a.running, a.authenticated, a.bundleID, a.teamID, a.platform, a.requestorID, a.sessionID, a.deviceID, a.deviceIDSource, a.storageDomain], render: head },
+  { name: 'head', key: (a) => [a.name, a.running, a.authenticated, a.signIn, a.bundleID, a.teamID, a.platform, a.requestorID, a.sessionID, a.deviceID, a.deviceIDSource, a.storageDomain], render: head },
   // The stuck mark depends on the clock too: `refresh()` re-checks it while the data stays the same.
   { name: 'flow', key: (a) => [a.flow, a.running, isStuck(a.flow)], render: (a) => flowDiagram(a.flow, a.running) },
   { name: 'pending', key: (a) => [a.pending, a.name], render: (a) => pendingPanel(a) },

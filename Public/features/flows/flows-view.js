@@ -58,8 +58,9 @@ export function mount(root) {
   }
 
   const offChange = live.onChange(() => load(), 250);
-  // Time alone can change a card (a flow waiting too long becomes "stuck"): re-check every few seconds.
-  const clock = setInterval(() => { for (const card of cards.values()) card.refresh(); }, 5000);
+  // Time alone can change a card (a flow waiting too long becomes "stuck", a token's TTL runs out), and a storage can
+  // change with no event (wiped from outside the SDK): re-check every few seconds, re-reading the apps' storage.
+  const clock = setInterval(() => { for (const card of cards.values()) card.refresh(); load(); }, 5000);
   load();
   return {
     unmount() {

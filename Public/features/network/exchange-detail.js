@@ -68,6 +68,7 @@ export function exchangeDetail(exchange) {
         h('dt', null, 'Status'), h('dd', null, badge(status.icon, status.text, `status ${status.cls}`)),
         exchange.failure ? [h('dt', null, 'Why it failed'), h('dd', null, exchange.failure)] : null,
         reason ? [h('dt', null, 'What the server said'), h('dd.server-reason', null, reason)] : null,
+        exchange.errorCode ? [h('dt', null, 'Backend check'), h('dd', null, h('code', null, exchange.errorCode), h('span.muted', null, ' (Authzf-Error-Code: the rule that refused)'))] : null,
         h('dt', null, 'Duration'), h('dd', null, `${duration(exchange.durationMs)} (request sent to answer received)`)),
     },
     {

@@ -2,7 +2,7 @@
 // timeline of every event with the time since the previous one.
 import { h, fill, badge, timeEl, code, copyText, emptyState, withLocalTimes } from '../../lib/dom.js';
 import { get, post, download } from '../../lib/api.js';
-import { KINDS, SEVERITY, kindLabel, dateTime, exactTime, span } from '../../lib/format.js';
+import { KINDS, SEVERITY, SIDES, kindLabel, dateTime, exactTime, span } from '../../lib/format.js';
 import { hashFor } from '../../lib/route.js';
 import { toast } from '../../lib/ui.js';
 import { flowDiagram } from '../flows/flow-diagram.js';
@@ -43,7 +43,9 @@ function healthCard(session, health) {
     (health.lines ?? []).map((line) => h('p', null, withLocalTimes(line, session.lastSeen))),
     verdicts.length ? h('ul.health-verdicts', null, verdicts.map((v) => {
       const s = SEVERITY[v.severity] ?? { icon: '•', label: v.severity };
-      return h('li', { 'data-verdict': v.id, 'data-severity': v.severity }, badge(s.icon, s.label, `sev-${v.severity}`), ' ', h('strong', null, v.title), ' — ', withLocalTimes(v.text, session.lastSeen));
+      // A refusal names its side (SDK storage rule, backend check, MVPD decision, network) and its rule.
+      const side = v.side ? h('span.verdict-side', { 'data-side': v.side, title: v.rule ? `Rule: ${v.rule}` : undefined }, SIDES[v.side] ?? v.side) : null;
+      return h('li', { 'data-verdict': v.id, 'data-severity': v.severity, 'data-side': v.side ?? undefined }, badge(s.icon, s.label, `sev-${v.severity}`), ' ', side, side ? ' ' : null, h('strong', null, v.title), ' — ', withLocalTimes(v.text, session.lastSeen));
     })) : null);
 }
 

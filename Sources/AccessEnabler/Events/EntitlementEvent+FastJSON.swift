@@ -77,6 +77,10 @@ struct FastJSONWriter {
         case .httpExchange(let exchange):
             output += "{\"httpExchange\":{\"exchange\":{\"durationMs\":"
             double(exchange.durationMs)
+            if let errorCode = exchange.errorCode {
+                output += ",\"errorCode\":"
+                string(errorCode)
+            }
             if let failure = exchange.failure {
                 output += ",\"failure\":"
                 string(failure)

@@ -74,10 +74,13 @@ public struct HTTPExchange: Codable, Sendable, Equatable {
     public var durationMs: Double
     /// The server's clock when it answered (its `Date` header), to compare with the device's clock.
     public var serverDate: Date?
+    /// The backend's `Authzf-Error-Code` header: which of its checks refused the call (`token_requestor_mismatch`,
+    /// `session_revoked`, … see PassProtocol's `TokenRejection`), so the console names the rule, not a guess.
+    public var errorCode: String?
 
     public init(
         method: String, url: String, parameters: [String: String], headers: [String: String] = [:], status: Int?,
-        responseBody: String?, failure: String?, durationMs: Double, serverDate: Date? = nil
+        responseBody: String?, failure: String?, durationMs: Double, serverDate: Date? = nil, errorCode: String? = nil
     ) {
         self.method = method
         self.url = url
@@ -88,5 +91,6 @@ public struct HTTPExchange: Codable, Sendable, Equatable {
         self.failure = failure
         self.durationMs = durationMs
         self.serverDate = serverDate
+        self.errorCode = errorCode
     }
 }

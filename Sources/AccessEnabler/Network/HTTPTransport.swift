@@ -74,7 +74,7 @@ final class HTTPTransport: Sendable {
         let allHeaders = commonHeaders().merging(headers) { $1 }
         for (name, value) in allHeaders { request.setValue(value, forHTTPHeaderField: name) }
         let started = ContinuousClock.now
-        func exchange(status: Int?, body: String?, failure: String?, serverDate: Date? = nil) -> HTTPExchange {
+        func exchange(status: Int?, body: String?, failure: String?, serverDate: Date? = nil, errorCode: String? = nil) -> HTTPExchange {
             var redactedHeaders = allHeaders
             if let authorization = redactedHeaders["Authorization"] { redactedHeaders["Authorization"] = EntitlementEvent.shorten(authorization) }
             let elapsed = ContinuousClock.now - started
@@ -83,7 +83,7 @@ final class HTTPTransport: Sendable {
                 parameters: Dictionary(parameters, uniquingKeysWith: { a, b in a + "," + b }), headers: redactedHeaders,
                 status: status, responseBody: body, failure: failure,
                 durationMs: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15,
-                serverDate: serverDate)
+                serverDate: serverDate, errorCode: errorCode)
         }
         do {
             let (data, response) = try await session.data(for: request)
@@ -93,7 +93,8 @@ final class HTTPTransport: Sendable {
             for (name, value) in http?.allHeaderFields ?? [:] { headers[String(describing: name).lowercased()] = String(describing: value) }
             let serverDate = headers["date"].flatMap(HTTPDate.parse)
             if let serverDate { serverClock.withLock { $0 = (serverDate, ContinuousClock.now) } }
-            await record(exchange(status: http?.statusCode ?? 0, body: body, failure: nil, serverDate: serverDate))
+            await record(exchange(
+                status: http?.statusCode ?? 0, body: body, failure: nil, serverDate: serverDate, errorCode: headers["authzf-error-code"]))
             return Answer(status: http?.statusCode ?? 0, body: body, headers: headers)
         } catch {
             let reason = (error as NSError).localizedDescription

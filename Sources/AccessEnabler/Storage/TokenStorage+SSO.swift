@@ -128,8 +128,9 @@ extension TokenStorage {
 
     // MARK: - Helpers
 
-    /// Whether the current requestor holds a valid authN token for any MVPD.
-    func hasValidAuthn(_ context: SSOContext) -> Bool {
+    /// Whether the current requestor holds a valid authN token for any MVPD (what `checkAuthentication` answers 1 for
+    /// before any SSO copy).
+    public func hasValidAuthn(_ context: SSOContext) -> Bool {
         guard let buckets = requestors[context.requestorID]?.mvpds else { return false }
         return buckets.values.contains { bucket in
             guard let serialized = bucket.authnToken else { return false }

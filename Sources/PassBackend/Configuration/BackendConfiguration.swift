@@ -95,3 +95,26 @@ public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     public var message: String
     public var description: String { message }
 }
+
+extension BackendConfiguration {
+    /// The requestor configuration the SDK receives for `programmer` (spec §5.2.1) as configured, before any run-time
+    /// override (``BackendService/requestorConfiguration(_:clientType:)`` applies those). The console reads it to
+    /// judge tokens and single sign-on by the SDK's rules.
+    public func requestorConfiguration(_ programmer: Programmer, clientType: String = "ios") -> RequestorConfiguration {
+        RequestorConfiguration(
+            device: clientType == "tvos" ? "tv" : "mobile", clientType: clientType,
+            os: clientType == "tvos" ? "tvOS" : "iOS", requestorID: programmer.id, requestorName: programmer.name,
+            mvpds: programmer.mvpds.compactMap { id in mvpds.first { $0.id == id } }.map { mvpd in
+                MVPDInfo(
+                    id: mvpd.id, displayName: mvpd.displayName, logoURL: mvpd.logoURL,
+                    passiveAuthnEnabled: mvpd.passiveAuthn, authPerAggregator: mvpd.authPerRequestor,
+                    enablePlatformServices: mvpd.appleSSO, requiresSVC: mvpd.requiresSVC,
+                    authenticationTTLSeconds: mvpd.authnTTL)
+            })
+    }
+
+    /// Every Programmer's requestor configuration, by requestor ID.
+    public var requestorConfigurations: [String: RequestorConfiguration] {
+        Dictionary(programmers.map { ($0.id, requestorConfiguration($0)) }, uniquingKeysWith: { a, _ in a })
+    }
+}

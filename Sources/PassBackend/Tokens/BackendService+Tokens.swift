@@ -51,7 +51,7 @@ extension BackendService {
         do { signed = try SignedToken<AuthNToken>.parse(serialized) } catch { throw .malformed(error.reason) }
         guard signed.verify(with: signingKey.publicKey) else { throw .badSignature }
         let token = signed.body
-        guard token.requestorID == requestorID else {
+        guard RequestorBinding.accepts(tokenIssuedTo: token.requestorID, presentedBy: requestorID) else {
             throw .wrongRequestor(token: token.requestorID, presented: requestorID)
         }
         guard integrates(requestorID, token.mvpdID) else {

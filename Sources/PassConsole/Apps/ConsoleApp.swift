@@ -44,11 +44,14 @@ final class ConsoleApp: Sendable {
 
     /// The identity the console judges tokens against (also while stopped: computed from the device profile).
     var known: KnownApp? {
-        if let deviceID = state.withLock({ $0.deviceID }) { return KnownApp(identity: spec.app, deviceID: deviceID, device: device.name) }
+        if let deviceID = state.withLock({ $0.deviceID }) {
+            return KnownApp(identity: spec.app, deviceID: deviceID, device: device.name, requestorID: spec.requestorID)
+        }
         guard let profile = try? DeviceProfile.loadOrCreate(in: device.folder, platform: spec.app.platform, osVersion: nil) else {
             return nil
         }
-        return KnownApp(identity: spec.app, deviceID: DeviceIdentity.deviceID(profile: profile, app: spec.app), device: device.name)
+        return KnownApp(identity: spec.app, deviceID: DeviceIdentity.deviceID(profile: profile, app: spec.app), device: device.name,
+            requestorID: spec.requestorID)
     }
 
     /// Launches the app: a new AccessEnabler (a new session) and its setRequestor.
@@ -244,5 +247,8 @@ struct AppView: Encodable, Sendable {
     var flow: FlowProgress
     var pending: Pending
     var callbacks: [CallbackLine]
+    /// The status of the app's last `setAuthenticationStatus`: what the app believes, not what its storage holds.
     var authenticated: Bool?
+    /// What the storage the app reads holds now, by the SDK's rules (``SignInState``); the card shows this.
+    var signIn: SignInState? = nil
 }

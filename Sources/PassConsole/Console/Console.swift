@@ -53,12 +53,17 @@ public final class Console: HTTPResponder, Sendable {
         public var verificationKey: TokenVerificationKey?
         /// The local backend's demo subscribers: a replay signs in with one when no credentials are given.
         public var demoSubscribers: [DemoSubscriber]
+        /// Each Programmer's configuration as the SDK receives it (MVPDs and their per-requestor and passive flags):
+        /// the Flows cards and the Devices page run the SDK's storage rules over it.
+        public var requestors: [String: RequestorConfiguration]
         public init(
-            allowedMvpds: [String: Set<String>] = [:], verificationKey: TokenVerificationKey? = nil, demoSubscribers: [DemoSubscriber] = []
+            allowedMvpds: [String: Set<String>] = [:], verificationKey: TokenVerificationKey? = nil, demoSubscribers: [DemoSubscriber] = [],
+            requestors: [String: RequestorConfiguration] = [:]
         ) {
             self.allowedMvpds = allowedMvpds
             self.verificationKey = verificationKey
             self.demoSubscribers = demoSubscribers
+            self.requestors = requestors
         }
     }
 
@@ -304,7 +309,7 @@ public final class Console: HTTPResponder, Sendable {
     func knownApps() async -> [KnownApp] {
         var known: [String: KnownApp] = [:]
         for session in ((try? await history.sessions()) ?? []).reversed() {
-            known[session.bundleID] = KnownApp(identity: session.app, deviceID: session.deviceID, device: nil)
+            known[session.bundleID] = KnownApp(identity: session.app, deviceID: session.deviceID, device: nil, requestorID: session.requestorID)
         }
         for app in apps { if let app = app.known { known[app.identity.bundleID] = app } }
         return known.values.sorted { $0.identity.bundleID < $1.identity.bundleID }

@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import MicroHTTP
+import PassProtocol
 import PassStorage
 
 /// `GET /api/devices`: per app, how its device ID is made (algorithm and inputs) and the ID; which apps share tokens
@@ -19,9 +20,13 @@ struct DeviceReport: Encodable, Sendable {
     struct Relation: Encodable, Sendable, Equatable {
         var a: String
         var b: String
-        /// `sso`, `sharedStorageReauth`, `isolated`.
+        /// `sso`, `partialSSO` (with some MVPDs only), `noSSO` (shared storage and device ID, yet no MVPD gives single
+        /// sign-on), `sharedStorageReauth`, `isolated`.
         var outcome: String
         var reason: String
+        /// For apps that share storage and device ID and whose Programmers are known: each MVPD both integrate, and
+        /// whether a sign-in with it reaches the other app (``SSOPrediction``), the worse of the two directions.
+        var mvpds: [SSOPrediction.Path]? = nil
     }
 
     struct Profile: Encodable, Sendable {
@@ -35,7 +40,9 @@ struct DeviceReport: Encodable, Sendable {
     var apps: [App]
     var relations: [Relation]
 
-    static func build(devices: [ConsoleDevice], apps: [KnownApp]) -> DeviceReport {
+    static func build(
+        devices: [ConsoleDevice], apps: [KnownApp], requestors: [String: RequestorConfiguration] = [:], now: Date = Date()
+    ) -> DeviceReport {
         var profiles: [Profile] = []
         var loaded: [String: DeviceProfile] = [:]
         for device in devices {
@@ -49,7 +56,7 @@ struct DeviceReport: Encodable, Sendable {
             let profile = known.device.flatMap { loaded[$0] }
             return describe(known, profile: profile)
         }
-        return DeviceReport(profiles: profiles, apps: rows, relations: relations(apps))
+        return DeviceReport(profiles: profiles, apps: rows, relations: relations(apps, requestors: requestors, now: now))
     }
 
     static func describe(_ known: KnownApp, profile: DeviceProfile?) -> App {
@@ -66,13 +73,45 @@ struct DeviceReport: Encodable, Sendable {
             platform: known.identity.platform.rawValue, algorithm: algorithm, inputs: inputs, deviceID: known.deviceID)
     }
 
-    /// The tech note's four combinations, for every pair of apps.
-    static func relations(_ apps: [KnownApp]) -> [Relation] {
+    /// The tech note's four combinations for every pair of apps, then, for a pair that shares storage and device ID,
+    /// what the SDK and the backend make of a sign-in with each MVPD (``SSOPrediction``).
+    static func relations(_ apps: [KnownApp], requestors: [String: RequestorConfiguration] = [:], now: Date = Date()) -> [Relation] {
         var result: [Relation] = []
         for (index, a) in apps.enumerated() {
-            for b in apps[(index + 1)...] { result.append(relation(a.identity, b.identity, devices: (a.device, b.device))) }
+            for b in apps[(index + 1)...] {
+                result.append(refined(relation(a.identity, b.identity, devices: (a.device, b.device)), a, b, requestors: requestors, now: now))
+            }
         }
         return result
+    }
+
+    /// `relation` for two apps that share storage and device ID, checked MVPD by MVPD; unchanged when their
+    /// Programmers or their configurations are unknown, or when both serve the same Programmer.
+    static func refined(_ relation: Relation, _ a: KnownApp, _ b: KnownApp, requestors: [String: RequestorConfiguration], now: Date)
+        -> Relation
+    {
+        guard relation.outcome == "sso", let first = a.requestorID.flatMap({ requestors[$0] }),
+            let second = b.requestorID.flatMap({ requestors[$0] }), first.requestorID != second.requestorID
+        else { return relation }
+        let forward = SSOPrediction.paths(from: first, to: second, deviceID: a.deviceID, now: now)
+        let backward = SSOPrediction.paths(from: second, to: first, deviceID: b.deviceID, now: now)
+        let paths = forward.map { path in path.works ? (backward.first { $0.mvpd == path.mvpd } ?? path) : path }
+        var refined = relation
+        refined.mvpds = paths
+        refined.reason = relation.reason.replacingOccurrences(of: " — single sign-on.", with: ".")
+        let working = paths.filter(\.works).map(\.mvpd), failing = paths.filter { !$0.works }
+        let pair = "\(first.requestorID) ↔ \(second.requestorID)"
+        if paths.isEmpty {
+            refined.outcome = "noSSO"
+            refined.reason += " But \(pair) have no MVPD in common: nothing to sign in once with."
+        } else if failing.isEmpty {
+            refined.reason += " Single sign-on with " + working.joined(separator: ", ") + "."
+        } else {
+            refined.outcome = working.isEmpty ? "noSSO" : "partialSSO"
+            refined.reason += (working.isEmpty ? " Yet no single sign-on for \(pair)." : " Single sign-on for \(pair) with "
+                + working.joined(separator: ", ") + " only.") + " " + failing.map(\.reason).joined(separator: " ")
+        }
+        return refined
     }
 
     /// How two apps share sign-in. `devices` names the device each is installed on, when known: apps on two

@@ -4,7 +4,9 @@ import MicroHTTP
 extension Console {
     static func addAppRoutes(to router: inout Router, _ box: ConsoleBox) {
         router.get("/api/apps") { _ in
-            .api(["apps": try box.get().apps.map(\.view)])
+            let console = try box.get()
+            await console.waitForAppStorageWrites()
+            return .api(["apps": console.apps.map(console.view(of:))])
         }
         router.post("/api/apps/{id}/start") { request in
             let app = try box.get().app(request.pathParameters["id"] ?? "")
@@ -12,12 +14,12 @@ extension Console {
                 throw HTTPError(.internalServerError, code: "app_start_failed", message: "\(app.spec.name) could not start.",
                     detail: "\(error)")
             }
-            return .api(app.view)
+            return .api(try box.get().view(of: app))
         }
         router.post("/api/apps/{id}/stop") { request in
             let app = try box.get().app(request.pathParameters["id"] ?? "")
             app.stop()
-            return .api(app.view)
+            return .api(try box.get().view(of: app))
         }
         router.post("/api/apps/{id}/call") { request in
             let app = try box.get().app(request.pathParameters["id"] ?? "")

@@ -84,7 +84,21 @@ extension Console {
         if let admin = BackendAdmin(baseURL: configuration.backendURL) {
             for code in SecondScreenCode.codes(in: events) { regcodes[code] = await admin.regcodeLife(code) }
         }
-        return HealthCard.make(session: session, events: events, storage: storage, now: now, regcodes: regcodes)
+        return HealthCard.make(session: session, events: events, storage: storage, now: now, regcodes: regcodes,
+            neighbours: await storageNeighbours(of: session, now: now),
+            signIn: apps.first { $0.spec.app.bundleID == session.bundleID }.flatMap { view(of: $0).signIn })
+    }
+
+    /// The logouts other apps made, while `session` ran, in the storage domain it reads (its team's shared storage
+    /// on iOS, its own on tvOS; the newest 200): they clear its sign-in too.
+    func storageNeighbours(of session: HistorySession, now: Date) async -> [EntitlementEvent] {
+        let domain = session.platform == .iOS ? "team \(session.teamID)" : "app \(session.bundleID)"
+        let filter = HistoryFilter(kinds: [.storageChanged], text: "logout", from: session.firstSeen, until: now.addingTimeInterval(60))
+        let page = (try? await history.latestPage(matching: filter, limit: 200).events.map(\.event)) ?? []
+        return page.filter { event in
+            guard event.sessionID != session.id, case .storageChanged(let changed, _) = event.kind else { return false }
+            return changed == domain
+        }
     }
 }
 

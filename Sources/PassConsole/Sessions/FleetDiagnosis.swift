@@ -21,6 +21,10 @@ enum FleetDiagnosis {
         var devices: Int
         var since: Date
         var last: Date
+        /// The side that refuses every start (``Refusal/Side``), when the code names one.
+        var side: Refusal.Side? = nil
+        /// The rule, as a short name (`requestor unknown`).
+        var rule: String? = nil
     }
 
     /// How far back the console looks.
@@ -115,8 +119,15 @@ enum FleetDiagnosis {
              "Every start of \(app) fails the same way (\(scope), \(code)): \(ErrorExplanation.words(for: code))" + called
                 + " Not a user problem.")
         }
+        let (side, rule): (Refusal.Side?, String?) = switch first.code {
+        case "CFG400": (.backend, "requestor unknown")
+        case "CFG404": (.network, "service unreachable")
+        case "R400", "R401": (.backend, "registration refused")
+        case "CFG410": (.backend, "SDK version retired")
+        default: (nil, nil)
+        }
         return Alert(id: id, title: title, text: text, bundleID: app, requestorID: first.requestorID, code: code,
-            sessions: sessions, devices: devices, since: first.at, last: last.at)
+            sessions: sessions, devices: devices, since: first.at, last: last.at, side: side, rule: rule)
     }
 }
 

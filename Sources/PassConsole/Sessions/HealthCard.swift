@@ -12,6 +12,11 @@ struct HealthCard: Encodable, Sendable {
         var text: String
         /// `info`, `warning`, `error`.
         var severity: String
+        /// For a refusal, the side that refused (``Refusal/Side``: SDK storage rule, backend check, MVPD decision,
+        /// network); `nil` for a finding that is not a refusal (a stuck login, a wrong clock).
+        var side: Refusal.Side? = nil
+        /// The rule that refused, as a short name (`token issued to another Programmer`).
+        var rule: String? = nil
     }
 
     /// One sentence (`Signed in with Cablevision for REF30 until 14:32 (3 h 12 min left).`).
@@ -22,8 +27,14 @@ struct HealthCard: Encodable, Sendable {
     var verdicts: [Verdict]
 
     /// The card for `session`, from its events and the storage its app reads now.
+    /// - Parameters:
+    ///   - neighbours: storage changes other apps made to the storage this session reads (see
+    ///     ``SessionDiagnosis/diagnose(events:session:now:regcodes:neighbours:stored:)``).
+    ///   - signIn: the app's sign-in judged on its storage by the SDK's rules and the service's (``SignInState``), for
+    ///     the console's own apps: a token the SDK counts but the service refuses is not "signed in".
     static func make(
-        session: HistorySession, events: [EntitlementEvent], storage: StorageReport?, now: Date, regcodes: [String: RegcodeLife] = [:]
+        session: HistorySession, events: [EntitlementEvent], storage: StorageReport?, now: Date, regcodes: [String: RegcodeLife] = [:],
+        neighbours: [EntitlementEvent] = [], signIn: SignInState? = nil
     ) -> HealthCard {
         var lines: [String] = []
         let requestor = session.requestorID ?? "no Programmer yet"
@@ -55,6 +66,7 @@ struct HealthCard: Encodable, Sendable {
                 lines.append(device.ok ? "The device ID matches the token." : device.text)
             }
         }
+        if let signIn, signIn.state == .deviceOnly { headline = signIn.text }
         if let status = events.last(where: { if case .callback(.setAuthenticationStatus) = $0.kind { true } else { false } }),
             case .callback(.setAuthenticationStatus(let value, let code)) = status.kind
         {
@@ -62,14 +74,28 @@ struct HealthCard: Encodable, Sendable {
                 + (code.flatMap { $0.isEmpty ? nil : " (\($0): \(ErrorExplanation.words(for: $0)))" } ?? "") + ".")
         }
         if let offset = ClockOffset.measure(events) { lines.append(offset.sentence) }
-        for event in events.suffix(500) {
+        let recent = Array(events.suffix(500))
+        for (index, event) in recent.enumerated() {
             if case .callback(.tokenRequestFailed(let resource, let code, let description)) = event.kind {
-                lines.append("At \(clock(event.timestamp)) '\(resource)' failed with \(code): \(ErrorExplanation.words(for: code))"
-                    + (description.map { " The backend said: “\($0)”." } ?? ""))
+                // The side and rule come from the exchange that failed, not from the delegate code alone.
+                if let refusal = recent.refusal(before: index) {
+                    lines.append("At \(clock(event.timestamp)) '\(resource)' failed with \(code). \(refusal.sentence)")
+                } else {
+                    lines.append("At \(clock(event.timestamp)) '\(resource)' failed with \(code): \(ErrorExplanation.words(for: code))"
+                        + (description.flatMap { $0.isEmpty ? nil : " The SDK said: “\($0)”." } ?? ""))
+                }
             }
         }
-        return HealthCard(headline: headline, lines: lines,
-            verdicts: SessionDiagnosis.diagnose(events: events, session: session, now: now, regcodes: regcodes))
+        let stored = programmer.flatMap { p in (p.mvpds.first { $0.mvpdID == p.selectedMvpd } ?? p.mvpds.first)?.authn }
+        var verdicts = SessionDiagnosis.diagnose(events: events, session: session, now: now, regcodes: regcodes,
+            neighbours: neighbours, stored: stored)
+        if let stale = signIn?.stale {
+            // Field problem #17: the app keeps its own idea of "signed in"; not a refusal, the app's integration.
+            verdicts.append(Verdict(id: "app_state_stale", title: "The app's sign-in state is stale",
+                text: "\(signIn?.text ?? "") \(stale) Apps should call setRequestor again when they come to the foreground.",
+                severity: "warning"))
+        }
+        return HealthCard(headline: headline, lines: lines, verdicts: verdicts)
     }
 
     /// The storage domains `session`'s app reads: its team's shared storage (iOS) or its own (tvOS).

@@ -58,6 +58,9 @@ enum SecondScreenCode {
         }
         let expired = life.expires <= now
         let cause: String
+        // Refused by the activation page: a backend check. Otherwise no side refused anything (a person stopped).
+        var side: Refusal.Side?
+        var rule: String?
         if let last = life.attempts.last {
             switch last.outcome {
             case "accepted":
@@ -66,7 +69,9 @@ enum SecondScreenCode {
             case "code_accepted":
                 cause = "Someone typed the code at \(HealthCard.clock(last.at)) but did not choose a TV provider."
             default:
-                cause = "The last attempt (\(HealthCard.clock(last.at))) was refused: \(last.detail)"
+                cause = "Backend check “activation refused” (\(last.outcome)): the last attempt (\(HealthCard.clock(last.at))) was "
+                    + "refused: \(last.detail)"
+                (side, rule) = (.backend, "activation refused")
             }
         } else {
             cause = "Nobody used the code: it was not typed on the activation page and no second screen opened the sign-in "
@@ -76,6 +81,6 @@ enum SecondScreenCode {
             title: "Code \(code) never activated" + (expired ? " (expired)" : ""),
             text: ([cause + (expired ? " The code expired at \(HealthCard.clock(life.expires)); the TV must show a new one." : "")]
                 + facts).joined(separator: " "),
-            severity: expired ? "error" : "warning")
+            severity: expired ? "error" : "warning", side: side, rule: rule)
     }
 }

@@ -11,45 +11,49 @@ enum SessionDiagnosis {
     /// How long a login page may stay open before the console calls the login stuck.
     static let stuckLoginAfter: TimeInterval = 120
 
-    /// - Parameter regcodes: the backend's record of each registration code the session's TV showed, when known.
+    /// - Parameters:
+    ///   - regcodes: the backend's record of each registration code the session's TV showed, when known.
+    ///   - neighbours: storage changes other apps made, since this session started, to the storage it reads (a
+    ///     logout in News clears Sports One's sign-in on the same phone).
+    ///   - stored: the session's Programmer's authentication token as the storage holds it now, judged.
     static func diagnose(
-        events: [EntitlementEvent], session: HistorySession, now: Date = Date(), regcodes lives: [String: RegcodeLife] = [:]
+        events: [EntitlementEvent], session: HistorySession, now: Date = Date(), regcodes lives: [String: RegcodeLife] = [:],
+        neighbours: [EntitlementEvent] = [], stored: TokenReport? = nil
     ) -> [Verdict] {
         var verdicts: [Verdict] = []
         var loginOpenedAt: Date?
         var externalURLCalls = 0
-        for event in events {
+        var ssoCopy: (source: String, mvpd: String)?
+        let signedOut = SignedOutCause(session: session, neighbours: neighbours, stored: stored)
+        for (index, event) in events.enumerated() {
+            signedOut.note(event)
             switch event.kind {
             case .storageChanged(_, let change) where change.hasPrefix("sanitizer removed"):
                 verdicts.append(Verdict(id: "device_id_changed", title: "Device ID changed",
-                    text: "At \(HealthCard.clock(event.timestamp)) the SDK removed tokens bound to another device ID (\(change)). "
-                        + "Either the app was reinstalled or another app of the team with a different bundle-ID prefix signed in: "
-                        + "the user must sign in again. This is expected, not a fault.", severity: "warning"))
+                    text: "SDK storage rule “device ID mismatch”: at \(HealthCard.clock(event.timestamp)) the SDK's token sanitizer "
+                        + "removed tokens bound to another device ID (\(change)). Either the app was reinstalled or another app of "
+                        + "the team with a different bundle-ID prefix signed in: the user must sign in again. This is expected, not "
+                        + "a fault.", severity: "warning", side: .sdkStorage, rule: "device ID mismatch"))
+            case .storageChanged(_, let change) where change.hasPrefix("SSO copy of the "):
+                // "SSO copy of the Dish token of REF30"
+                let words = change.dropFirst("SSO copy of the ".count).components(separatedBy: " token of ")
+                if words.count == 2 { ssoCopy = (words[1], words[0]) }
             case .storageChanged(_, let change) where change.contains("refused by the server"):
-                verdicts.append(Verdict(id: "server_session_gone", title: "Signed in here, but not on the server",
-                    text: "At \(HealthCard.clock(event.timestamp)) the backend refused a token that looked valid on the device "
-                        + "(the session ended on the server, e.g. the TV provider logged the user out). The SDK cleared the "
-                        + "tokens (\(change)); the user must sign in again.", severity: "warning"))
+                verdicts.append(serverRefusedToken(events.refusal(before: index), at: event, change: change, ssoCopy: ssoCopy))
             case .storageChanged(_, let change) where change.hasPrefix("logout"):
                 verdicts.append(Verdict(id: "logged_out_by_app", title: "Logged out by the app",
-                    text: "At \(HealthCard.clock(event.timestamp)) \(event.app.bundleID) called logout, which clears the sign-in "
-                        + "of every Programmer and MVPD on this storage.", severity: "info"))
+                    text: "SDK storage rule “logout clears the storage”: at \(HealthCard.clock(event.timestamp)) \(event.app.bundleID) "
+                        + "called logout, which clears the sign-in of every Programmer and MVPD on this storage.", severity: "info",
+                    side: .sdkStorage, rule: "logout clears the storage"))
             case .callback(.tokenRequestFailed(let resource, let code, let description)):
-                let (id, title, text): (String, String, String) = switch code {
-                case "User Not Authorized Error":
-                    ("mvpd_denied", "The TV provider denied '\(resource)'",
-                     "The MVPD answered that the subscription does not include '\(resource)'"
-                        + (description.map { ": “\($0)”" } ?? "") + ". Not a technical fault: the package lacks the channel.")
-                case "Generic Authorization Error" where (description ?? "").contains("429"):
-                    ("throttled", "Requests were throttled", "The service answered 429 (too many requests) for '\(resource)'; retry later.")
-                case "Generic Authorization Error", "Internal Authorization Error":
-                    ("network_failure", "Network or service failure for '\(resource)'",
-                     "The authorization service could not be reached or answered badly"
-                        + (description.map { ": \($0)" } ?? "") + ". Not a subscription problem; retry.")
-                default:
-                    ("authorization_failed", "'\(resource)' failed (\(code))", ErrorExplanation.words(for: code))
+                if let verdict = authorizationFailed(resource, code: code, description: description,
+                    refusal: events.refusal(before: index), signedOut: signedOut, at: event.timestamp)
+                {
+                    verdicts.append(verdict)
                 }
-                verdicts.append(Verdict(id: id, title: title, text: text, severity: id == "mvpd_denied" ? "warning" : "error"))
+            case .callback(.setAuthenticationStatus(0, _)):
+                loginOpenedAt = nil
+                if let verdict = signedOut.verdict(at: event.timestamp, what: "checkAuthentication answered 0") { verdicts.append(verdict) }
             case .callback(.navigateToUrl):
                 loginOpenedAt = event.timestamp
                 externalURLCalls = 0
@@ -76,6 +80,7 @@ enum SessionDiagnosis {
             default: break
             }
         }
+        verdicts += signedOut.neighbourVerdicts()
         if let opened = loginOpenedAt, now.timeIntervalSince(opened) > stuckLoginAfter {
             verdicts.append(Verdict(id: "stuck_login", title: "Stuck on the login page",
                 text: "The MVPD login page opened at \(HealthCard.clock(opened)) never came back to the app "

@@ -101,4 +101,6 @@ struct KnownApp: Hashable, Sendable, Codable {
     var deviceID: String
     /// The device it runs on, for the console's own apps; `nil` for apps of other processes (any device).
     var device: String?
+    /// The Programmer its setRequestor names, when known.
+    var requestorID: String? = nil
 }

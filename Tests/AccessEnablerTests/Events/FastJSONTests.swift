@@ -25,6 +25,8 @@ struct FastJSONTests {
                 failure: "timed out", durationMs: 0.1234567)),
             .httpExchange(exchange: HTTPExchange(method: "GET", url: "u", parameters: [:], status: 503, responseBody: nil,
                 failure: nil, durationMs: 1e-7)),
+            .httpExchange(exchange: HTTPExchange(method: "POST", url: "u", parameters: [:], status: 401, responseBody: "<error/>",
+                failure: nil, durationMs: 3, errorCode: "token_requestor_mismatch")),
         ]
         for text in tricky { kinds.append(.apiCall(name: text, arguments: [text: text, "z": "1", "Z": "2", "a": text])) }
         let callbacks: [EntitlementCallback] = [

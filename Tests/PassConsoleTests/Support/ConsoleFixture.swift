@@ -63,7 +63,8 @@ struct ConsoleFixture {
                 verificationKey: service.signingKey.publicKey,
                 demoSubscribers: configuration.subscribers.map {
                     Console.DemoSubscriber(mvpd: $0.mvpd, username: $0.username, password: $0.password, entitlements: $0.entitlements)
-                })
+                },
+                requestors: configuration.requestorConfigurations)
             let history = try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
             let console = Console(configuration: settings, history: history, catalog: catalog, logger: TestServer.logger)
             let provider = URL(string: server.baseURL + "/adobe-services")!

@@ -1,0 +1,127 @@
+import AccessEnabler
+import Foundation
+import PassProtocol
+
+/// What an app's Flows card says about its sign-in: read from the storage the app reads **now** and judged by the
+/// SDK's own rules — ``TokenStorage/hasValidAuthn(_:)`` and ``TokenStorage/copySSOToken(_:)`` over ``TokenValidity``,
+/// the answer `checkAuthentication` would give — and by the service's ``RequestorBinding``. Not the last callback the
+/// app happened to receive: another app's logout on the shared storage signs this one out without a callback.
+struct SignInState: Encodable, Sendable, Equatable {
+    enum State: String, Encodable, Sendable {
+        /// A token the SDK uses and the service accepts.
+        case signedIn
+        /// The SDK would answer 1 (an SSO copy of another Programmer's token), but the service refuses that token.
+        case deviceOnly
+        case signedOut
+    }
+
+    var state: State
+    var mvpd: String?
+    var expires: Date?
+    /// One sentence: why, naming the rule.
+    var text: String
+    /// When the app's own last answer (`setAuthenticationStatus`) says otherwise: the app shows a stale state until it
+    /// calls checkAuthentication or setRequestor again (field problem #17).
+    var stale: String?
+
+    /// Judges `storage` for `requestorID` on `deviceID`.
+    ///
+    /// - Parameters:
+    ///   - configuration: the Programmer's configuration as the SDK receives it; `nil` when the console does not know
+    ///     it (the issuer, per-requestor and passive rules then use the MVPDs found in the storage, unflagged).
+    ///   - lastAnswer: the status of the app's last `setAuthenticationStatus`, if any.
+    static func judge(
+        storage: TokenStorage, requestorID: String, configuration: RequestorConfiguration?, deviceID: String, now: Date,
+        lastAnswer: Bool?
+    ) -> SignInState {
+        let context = SSOContext(
+            configuration, requestorID: requestorID, storage: storage, deviceID: deviceID, now: now)
+        var state = judge(storage, context)
+        switch (lastAnswer, state.state) {
+        case (true?, .signedOut):
+            state.stale =
+                "The app was last told it is signed in (status 1) and still believes it: it learns otherwise at its "
+                + "next checkAuthentication or setRequestor."
+        case (false?, .signedIn):
+            state.stale =
+                "The app was last told it is not signed in (status 0); its next checkAuthentication will answer 1."
+        default: break
+        }
+        return state
+    }
+
+    private static func judge(_ storage: TokenStorage, _ context: SSOContext) -> SignInState {
+        let requestor = context.requestorID
+        if storage.hasValidAuthn(context), let (mvpd, token) = ownToken(storage, context) {
+            return accepted(token, mvpd: mvpd, requestor: requestor, how: "stored for \(requestor)")
+        }
+        var copy = storage
+        if let sso = copy.copySSOToken(context), let (mvpd, token) = ownToken(copy, context) {
+            return accepted(
+                token, mvpd: mvpd, requestor: requestor,
+                how: "held for \(sso.sourceRequestorID), which the SDK copies for \(requestor) by silent single sign-on"
+            )
+        }
+        if let passive = storage.passiveAuthenticationCandidate(context) {
+            return SignInState(
+                state: .signedOut, mvpd: passive,
+                text:
+                    "Not signed in for \(requestor): another Programmer holds a \(passive) sign-in, and \(passive) signs in "
+                    + "per Programmer with passive authentication, which runs at the app's next setRequestor.")
+        }
+        for (mvpd, bucket) in (storage.requestors[requestor]?.mvpds ?? [:]).sorted(by: { $0.key < $1.key }) {
+            guard let serialized = bucket.authnToken else { continue }
+            let (validity, _) = TokenValidity.authN(
+                serialized, allowedMvpds: context.allowedMvpds, now: context.now, deviceID: context.deviceID)
+            if let refusal = Refusal.storage(validity, what: "the stored \(mvpd) token is") {
+                return SignInState(
+                    state: .signedOut, mvpd: mvpd, text: "Not signed in for \(requestor). \(refusal.sentence)")
+            }
+        }
+        return SignInState(
+            state: .signedOut, text: "Not signed in: the storage this app reads holds no sign-in for \(requestor).")
+    }
+
+    /// The requestor's valid authN token, as the SDK picks it (current MVPD first).
+    private static func ownToken(_ storage: TokenStorage, _ context: SSOContext) -> (String, AuthNToken)? {
+        guard let bucket = storage.requestors[context.requestorID] else { return nil }
+        let order =
+            (bucket.currentMvpdID.map { [$0] } ?? []) + bucket.mvpds.keys.sorted().filter { $0 != bucket.currentMvpdID }
+        for mvpd in order {
+            guard let serialized = bucket.mvpds[mvpd]?.authnToken else { continue }
+            let (validity, token) = TokenValidity.authN(
+                serialized, allowedMvpds: context.allowedMvpds, now: context.now, deviceID: context.deviceID)
+            if validity.isValid, let token { return (mvpd, token) }
+        }
+        return nil
+    }
+
+    private static func accepted(_ token: AuthNToken, mvpd: String, requestor: String, how: String) -> SignInState {
+        guard RequestorBinding.accepts(tokenIssuedTo: token.requestorID, presentedBy: requestor) else {
+            let rule = TokenRejection.rule(forCode: RequestorBinding.rejectionCode) ?? RequestorBinding.rejectionCode
+            return SignInState(
+                state: .deviceOnly, mvpd: mvpd, expires: token.expires,
+                text: "Signed in on this device only: the SDK counts the \(mvpd) token (\(how)), but it was issued to "
+                    + "\(token.requestorID), and the backend check “\(rule)” refuses it for \(requestor): its next "
+                    + "authorization fails and the SDK clears it.")
+        }
+        return SignInState(
+            state: .signedIn, mvpd: mvpd, expires: token.expires,
+            text: "Signed in with \(mvpd) until \(HealthCard.dateTime(token.expires)) (token \(how)).")
+    }
+}
+
+extension SSOContext {
+    /// The context the SDK builds at setRequestor, from the Programmer's configuration (``RequestorConfiguration``).
+    init(
+        _ configuration: RequestorConfiguration?, requestorID: String, storage: TokenStorage, deviceID: String?,
+        now: Date
+    ) {
+        let mvpds = configuration?.mvpds ?? []
+        self.init(
+            requestorID: requestorID,
+            allowedMvpds: configuration.map { Set($0.mvpds.map(\.id)) } ?? Set(storage.authnTokens.map(\.mvpd)),
+            authnPerRequestorMvpds: Set(mvpds.filter(\.authPerAggregator).map(\.id)),
+            passiveAuthnMvpds: Set(mvpds.filter(\.passiveAuthnEnabled).map(\.id)), now: now, deviceID: deviceID)
+    }
+}

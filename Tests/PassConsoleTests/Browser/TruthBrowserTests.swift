@@ -1,0 +1,91 @@
+import AccessEnabler
+import Foundation
+import PassTestSupport
+import Testing
+
+@testable import PassConsole
+
+/// Issue #15 item 2 in a real headless Chromium: a Flows card follows the storage it reads, and the health card names
+/// the backend's check when a token issued to another Programmer is refused. Part of the serialized browser suite.
+extension ConsoleBrowserTests {
+    static let sportsCard = #"[data-app-id="sports-ios"]"#
+
+    /// The sign-in state the card shows (`signedIn`, `deviceOnly`, `signedOut`).
+    static let cardSignIn = "return document.querySelector(arguments[0] + ' .sign-in')?.dataset.signIn ?? null;"
+    static func cardSignIn(is state: String) -> String {
+        "return document.querySelector(arguments[0] + ' .sign-in')?.dataset.signIn === '\(state)';"
+    }
+
+    @Test func aLogoutInNewsTurnsTheOpenSportsOneCardToSignedOut() async throws {
+        try await withBrowser { fixture, browser in
+            // Given News signed in with Optimum and Sports One signed in by passive authentication, on the Flows page
+            try await fixture.signIn("news-ios")
+            #expect(await fixture.post("/api/apps/sports-ios/start").status == 200)
+            try await fixture.waitForApp("sports-ios") {
+                (($0["signIn"] as? [String: Any])?["state"] as? String) == "signedIn"
+            }
+            try await fixture.call("sports-ios", "checkAuthentication")
+            try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
+            try await browser.open(fixture.console.baseURL + "/#/flows")
+            try await browser.waitUntil("Sports One signed in", Self.cardSignIn(is: "signedIn"), [Self.sportsCard])
+            #expect(try await browser.text(Self.sportsCard + " .sign-in")?.contains("Signed in") == true)
+            // When News logs out (from its card, as a person would)
+            try await browser.click(#"[data-app-id="news-ios"] button[data-action="logout"]"#)
+            // Then the open Sports One card turns to "Not signed in" by itself, and says the app has not noticed yet
+            try await browser.waitUntil("Sports One signed out", Self.cardSignIn(is: "signedOut"), [Self.sportsCard])
+            #expect(try await browser.text(Self.sportsCard + " .sign-in")?.contains("Not signed in") == true)
+            #expect(try await browser.text(Self.sportsCard + " .sign-in-text")?.contains("App state stale") == true)
+            await browser.saveScreenshot("truth-sports-card-signed-out-after-news-logout", root: Self.repository)
+        }
+    }
+
+    @Test func aTokenOfAnotherProgrammerShowsTheBackendsCheckAndNoSignedInCard() async throws {
+        try await withBrowser { fixture, browser in
+            // Given News signed in with Dish, and Sports One told "1" after the SDK copied News's token
+            try await fixture.signIn("news-ios", mvpd: "Dish", user: "carol", password: "carol123")
+            #expect(await fixture.post("/api/apps/sports-ios/start").status == 200)
+            try await fixture.waitForApp("sports-ios") {
+                (($0["callbacks"] as? [[String: Any]]) ?? []).contains {
+                    $0["name"] as? String == "setRequestorComplete"
+                }
+            }
+            try await fixture.call("sports-ios", "checkAuthentication")
+            try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
+            // When Sports One asks for an authorization and the backend refuses the token
+            try await fixture.call("sports-ios", "getAuthorization", ["resource": "sports"])
+            try await fixture.waitForApp("sports-ios") {
+                (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of sports failed")
+            }
+            // Then its Flows card does not say "✓ Signed in"
+            try await browser.open(fixture.console.baseURL + "/#/flows")
+            try await browser.waitFor(Self.sportsCard + " .sign-in")
+            let state = try await browser.run(Self.cardSignIn, [Self.sportsCard]) as? String
+            #expect(state == "deviceOnly", "\(state ?? "nil")")
+            #expect(try await browser.text(Self.sportsCard + " .sign-in")?.contains("✓") == false)
+            await browser.saveScreenshot("truth-sports-card-other-programmer", root: Self.repository)
+            // And its session's health card names the backend's check, on the backend's side
+            try await fixture.waitUntilRecorded(atLeast: 20)
+            let sessionID = try #require(try await fixture.app("sports-ios")["sessionID"] as? String)
+            try await browser.open(fixture.console.baseURL + "/#/sessions/\(sessionID)")
+            let verdict = #"#health-card li[data-verdict="token_other_programmer"]"#
+            try await browser.waitFor(verdict)
+            #expect(try await browser.text(verdict + " .verdict-side") == "Backend check")
+            let text = try #require(try await browser.text(verdict))
+            #expect(text.contains("token issued to another Programmer"))
+            #expect(text.contains("The token was issued to Programmer REF30, not to SPORTS1."))
+            #expect(!text.contains("logged the user out"))
+            #expect(try await browser.count(#"#health-card li[data-verdict="server_session_gone"]"#) == 0)
+            await browser.saveScreenshot("truth-health-other-programmer", root: Self.repository)
+            // And the Devices page does not promise single sign-on for the pair: Dish is refused by that same check
+            try await browser.open(fixture.console.baseURL + "/#/devices")
+            let pair = #"ul.relations li[data-outcome="partialSSO"]"#
+            try await browser.waitFor(pair)
+            #expect(try await browser.text(pair)?.contains("Single sign-on with some MVPDs") == true)
+            #expect(
+                try await browser.text(pair + #" li[data-mvpd="Dish"][data-path="refused"]"#)?.contains(
+                    "token issued to another Programmer") == true)
+            #expect(try await browser.count(pair + #" li[data-mvpd="Cablevision"][data-path="passive"]"#) == 1)
+            await browser.saveScreenshot("truth-devices-sso-per-mvpd", root: Self.repository)
+        }
+    }
+}
