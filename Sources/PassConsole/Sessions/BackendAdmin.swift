@@ -14,6 +14,26 @@ struct BackendAdmin: Sendable {
         self.baseURL = url
     }
 
+    /// Every sign-in the backend issued an authN token for (ended ones too); nil when it cannot be reached.
+    func signIns() async -> [ReplaySubscribers.SignIn]? {
+        guard let data = await get("admin/signins") else { return nil }
+        return try? JSONDecoder().decode([ReplaySubscribers.SignIn].self, from: data)
+    }
+
+    /// The body of a `200` answer to `GET path`, or nil.
+    private func get(_ path: String) async -> Data? {
+        var request = URLRequest(url: baseURL.appendingPathComponent(path))
+        request.timeoutInterval = 2
+        // A backend bound beyond loopback wants its admin token (see AdminAccess in PassBackend).
+        if let token = ProcessInfo.processInfo.environment["PASSBACKEND_ADMIN_TOKEN"], !token.isEmpty {
+            request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
+        guard let (data, response) = try? await URLSession.shared.data(for: request),
+            (response as? HTTPURLResponse)?.statusCode == 200
+        else { return nil }
+        return data
+    }
+
     /// The backend's record of a registration code; nil when it does not know the code or cannot be reached.
     func regcodeLife(_ code: String) async -> RegcodeLife? {
         var request = URLRequest(url: baseURL.appendingPathComponent("admin/regcodes/\(code)"))
