@@ -93,7 +93,8 @@ struct SessionReplay {
         }
         app.stop()
         let events = await collector.finished()
-        let subscribers = plan.loginMvpds.compactMap { mvpd in
+        let unnamed = plan.logins.contains { $0.mvpd == nil } ? [""] : []
+        let subscribers = (plan.loginMvpds + unnamed).compactMap { mvpd in
             credentials[mvpd].map { Subscriber(mvpd: mvpd, username: $0.username, source: $0.source) }
         }
         return Result(
