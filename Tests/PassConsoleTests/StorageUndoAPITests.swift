@@ -117,6 +117,7 @@ struct StorageUndoAPITests {
             }
             #expect((preview.json["summary"] as? [String: Int])?["added"] == 0)
             #expect(preview.json["refused"] as? Int == 2)
+            #expect(preview.json["judgedFor"] as? [String] == ["com.kidsnet.tv.app"])
             #expect(try tvBytes(fixture) == before)
             // Applying by default leaves them out: nothing changes
             let skipped = await fixture.post("/api/storage/import?domain=\(Self.tv)", body: file)

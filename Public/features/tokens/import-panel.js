@@ -67,7 +67,12 @@ export function importPanel(onChanged) {
   /** What happens to the tokens the target's apps will refuse: left out (the default) or imported on request. */
   function refusalNote(result) {
     const n = result.refused ?? 0;
-    if (!n) return null;
+    const judged = result.judgedFor ?? [];
+    if (!n) {
+      return h('p.muted.small', { id: 'import-judged' }, judged.length
+        ? `Every token was judged as ${judged.join(', ')} will judge it (device ID, issuer, time to live, storage version): none will be refused.`
+        : `No app is known to read ${domainSelect.value}, so the device binding was not checked.`);
+    }
     const tokens = `${n} token${n === 1 ? '' : 's'}`;
     return h('p.import-refusals', { id: 'import-refusals' }, badge('⚠', `${tokens} will be refused`, 'bad'), ' ',
       result.includesRefused

@@ -60,11 +60,22 @@ struct ImportPlan: Encodable, Sendable {
 
     /// Whether tokens the target's apps will refuse were imported on request.
     var includesRefused = false
+    /// The apps whose rules the tokens were judged by (bundle IDs); empty when no app is known to read the target,
+    /// so the device binding could not be checked.
+    var judgedFor: [String] = []
 
     /// Plans importing `data` into `domain`, whose current value is `current`.
     /// - Throws: `400 invalid_import` with a reason a person can act on, when the file is not a storage file.
     static func make(_ data: Data, into domain: StorageDomain, current: TokenStorage, _ context: Context) throws(HTTPError)
         -> ImportPlan
+    {
+        var plan = try planned(data, into: domain, current: current, context)
+        plan.judgedFor = context.readers.map(\.identity.bundleID).sorted()
+        return plan
+    }
+
+    private static func planned(_ data: Data, into domain: StorageDomain, current: TokenStorage, _ context: Context)
+        throws(HTTPError) -> ImportPlan
     {
         guard !data.isEmpty else { throw invalid("The file is empty.") }
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
@@ -245,7 +256,7 @@ struct ImportPlan: Encodable, Sendable {
             changes: changes, result: result, includesRefused: context.includeRefused)
     }
 
-    enum CodingKeys: String, CodingKey { case format, changes, summary, refused, includesRefused }
+    enum CodingKeys: String, CodingKey { case format, changes, summary, refused, includesRefused, judgedFor }
 
     func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -254,6 +265,7 @@ struct ImportPlan: Encodable, Sendable {
         try container.encode(summary, forKey: .summary)
         try container.encode(refusedCount, forKey: .refused)
         try container.encode(includesRefused, forKey: .includesRefused)
+        try container.encode(judgedFor, forKey: .judgedFor)
     }
 }
 

@@ -91,4 +91,28 @@ struct ReversibleBrowserTests {
             #expect(try tvFile.read() == before)
         }
     }
+
+    @Test func aReplayThatCannotTellWhoSignedInAsksWithAPickerAndRunsAsThePickedSubscriber() async throws {
+        try await ConsoleBrowserTests().withBrowser { fixture, browser in
+            // Given one run that signed in at DISH as dave, then as carol
+            try await fixture.signIn(mvpd: "Dish", user: "dave", password: "dave123")
+            try await ReplayAPITests().signInAgain(fixture, mvpd: "Dish", user: "carol")
+            let id = try #require(try await fixture.app("news-ios")["sessionID"] as? String)
+            try await fixture.waitUntilRecorded(atLeast: 20)
+            // When support presses Replay
+            try await browser.open(fixture.console.baseURL + "/#/sessions/\(id)")
+            try await browser.waitFor("#replay-card [data-action=replay]")
+            try await browser.click("#replay-card [data-action=replay]")
+            // Then the page asks who to sign in as at DISH instead of picking someone
+            try await browser.waitFor("#replay-question select[data-replay-mvpd=Dish]")
+            #expect(try await browser.run("return [...document.querySelectorAll('#replay-question option')].map(o => o.value).filter(Boolean);") as? [String] == ["carol", "dave"])
+            _ = try await browser.run("document.querySelector('#replay-question').scrollIntoView({block: 'center'})")
+            await browser.saveScreenshot("replay-asks-subscriber", root: Self.repository)
+            // And with dave picked, the replay runs as dave
+            try await browser.run("const s = document.querySelector('#replay-question select'); s.value = 'dave'; s.dispatchEvent(new Event('change'));")
+            try await browser.click("#replay-question [data-action=replay-as-picked]")
+            try await browser.waitFor("#replay-card [data-action=open-replay]", timeout: 30)
+            #expect(try await browser.text("#replay-card .replay-result")?.contains("dave (picked for Dish)") == true)
+        }
+    }
 }
