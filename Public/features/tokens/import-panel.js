@@ -118,7 +118,9 @@ export function importPanel(onChanged) {
       renderPreview(result);
       onChanged();
       const s = result.summary ?? {};
-      const text = `Imported into ${domainSelect.value}: ${s.added ?? 0} added, ${s.overwritten ?? 0} overwritten.`;
+      const refused = result.refused ?? 0;
+      const text = `Imported into ${domainSelect.value}: ${s.added ?? 0} added, ${s.overwritten ?? 0} overwritten`
+        + (!refused ? '.' : result.includesRefused ? `; ${refused} the apps there will refuse, imported as asked.` : `; ${refused} the apps there would refuse, left out.`);
       if (result.backupID) {
         undoToast(text, 'A backup was taken before the import.', async () => {
           undoneToast(await post('/api/storage/undo', { backupID: result.backupID }));
