@@ -95,6 +95,20 @@ struct StorageUndoAPITests {
         }
     }
 
+    @Test func aFileDamagedSinceTheClearIsPutBackWholeSinceNothingInItCanBeKept() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.signIn()
+            let before = try #require(try fixture.phoneTeamStorage())
+            let cleared = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)"}"#)
+            let backupID = try #require(cleared.json["backupID"] as? String)
+            try DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234").write(Data("{broken".utf8))
+            let undone = await fixture.post("/api/storage/undo", json: #"{"backupID":"\#(backupID)"}"#)
+            #expect(undone.status == 200, "\(undone.text)")
+            #expect((undone.json["summary"] as? String ?? "").contains("could not be read since the change"))
+            #expect(try fixture.phoneTeamStorage() == before)
+        }
+    }
+
     @Test func thePhonesLiveExportImportedIntoTheTVAppIsFlaggedAsRefusedBeforeAnythingChanges() async throws {
         try await ConsoleFixture.with { fixture in
             // Given the phone's live export (News signed in and authorized for news)

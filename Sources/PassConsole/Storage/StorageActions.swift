@@ -72,6 +72,13 @@ struct StorageActions: Sendable {
         }
         var undoBackup: StorageBackup?
         for (domain, document) in zip(domains, documents) {
+            // A file damaged since holds nothing an app could use, so nothing in it is kept: the backup goes back whole.
+            if (try? domain.store.load()) == nil, (try? domain.file.read()) != nil {
+                undoBackup = try await restoreWhole(domain, document.0, reason: "undo of \(backup.reason)", backupID: undoBackup?.id)
+                items.append(StorageUndo.Item(domain: domain.id, item: "the whole storage file", action: .restored,
+                    reason: "the file could not be read since the change, so nothing in it could be kept"))
+                continue
+            }
             let (merged, taken) = try await recordedChange(domain, reason: "undo of \(backup.reason)", backupID: undoBackup?.id) {
                 storage -> [StorageUndo.Item] in
                 let undo = StorageUndo(domain: domain.id, before: document.before, after: document.after, current: storage)
@@ -85,6 +92,23 @@ struct StorageActions: Sendable {
         try await history.audit("undo", detail: "Undo of \(backup.reason) in \(domains.map(\.id).joined(separator: ", ")): \(summary)",
             remote: remote)
         return UndoResult(restored: domains.map(\.id), items: items, summary: summary, backupID: undoBackup?.id, dryRun: false)
+    }
+
+    /// Writes a backed-up document back as it was (under the storage lock), after backing up what is there now.
+    private func restoreWhole(_ domain: StorageDomain, _ document: StorageBackup.Document, reason: String, backupID: String?)
+        async throws -> StorageBackup
+    {
+        var backup = StorageBackup(at: now(), reason: reason, documents: [])
+        if let backupID, let kept = try await history.backup(backupID) { backup = kept }
+        backup.documents.append(StorageBackup.Document(domain: domain.id, path: domain.file.path, contents: try domain.file.read(),
+            after: document.contents))
+        try await history.saveBackup(backup)
+        do {
+            _ = try domain.file.update { _ in document.contents }
+        } catch {
+            throw HTTPError(.internalServerError, code: "storage_write_failed", message: "Could not write \(domain.id).", detail: "\(error)")
+        }
+        return backup
     }
 
     /// A backed-up document as storage: a missing file is empty storage.
