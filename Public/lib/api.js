@@ -25,6 +25,8 @@ export class ApiError extends Error {
     this.status = status;
     this.code = body?.error ?? 'http_error';
     this.detail = body?.detail ?? null;
+    /** The whole answer, for errors that carry more (the replay's candidates). */
+    this.body = body ?? null;
   }
 }
 

@@ -91,6 +91,9 @@ public final class BackendService: Sendable {
     /// Live sessions (for the console and tests).
     public var sessions: [AuthSession] { state.withLock { Array($0.sessions.values) } }
 
+    /// Every sign-in an authN token was issued for, oldest first, including ended ones (the last 1,000).
+    public var signIns: [AuthSession] { state.withLock { $0.signIns } }
+
     /// Marks sessions ended on the server while the device keeps its tokens (the "session revoked" condition).
     ///
     /// - Returns: how many sessions were revoked.

@@ -12,11 +12,15 @@ public struct StorageBackup: Codable, Sendable, Equatable, Identifiable {
         public var path: String
         /// The bytes, or `nil` when the file did not exist.
         public var contents: Data?
+        /// The bytes the change left, when it was recorded (backups taken before this field existed have none):
+        /// undo compares them with the file as it is now to tell what the change did from what happened since.
+        public var after: Data?
 
-        public init(domain: String, path: String, contents: Data?) {
+        public init(domain: String, path: String, contents: Data?, after: Data? = nil) {
             self.domain = domain
             self.path = path
             self.contents = contents
+            self.after = after
         }
     }
 
@@ -38,12 +42,13 @@ public struct StorageBackup: Codable, Sendable, Equatable, Identifiable {
 }
 
 extension HistoryDatabase {
-    /// Keeps `backup` (and forgets all but the newest `keep` backups).
+    /// Keeps `backup` (and forgets all but the newest `keep` backups). Saving a backup with a kept ID replaces it
+    /// (the console saves one before a change and again, with what the change left, after it).
     public func saveBackup(_ backup: StorageBackup, keep: Int = 50) async throws {
         let documents = String(decoding: try JSONEncoder().encode(backup.documents), as: UTF8.self)
         try await writer.write { db in
             try db.execute(
-                sql: "INSERT INTO backup (id, at, reason, documents) VALUES (?, ?, ?, ?)",
+                sql: "INSERT OR REPLACE INTO backup (id, at, reason, documents) VALUES (?, ?, ?, ?)",
                 arguments: [backup.id, backup.at.timeIntervalSince1970, backup.reason, documents])
             try db.execute(
                 sql: "DELETE FROM backup WHERE id NOT IN (SELECT id FROM backup ORDER BY at DESC LIMIT ?)",

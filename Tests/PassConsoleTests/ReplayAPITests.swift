@@ -30,7 +30,7 @@ struct ReplayAPITests {
             // Then a new session ran the same calls, signed in as the MVPD's demo subscriber, and matches step for step
             let replay = try #require(json["replay"] as? String)
             #expect(replay != recorded)
-            #expect(json["signedInAs"] as? String == "alice (demo subscriber of Cablevision)")
+            #expect(json["signedInAs"] as? String == "alice (the recorded user at Cablevision)")
             let steps = (json["steps"] as? [[String: Any]] ?? []).compactMap { $0["method"] as? String }
             #expect(steps == ["setRequestor", "getAuthentication", "setSelectedProvider", "signIn", "getAuthorization"])
             #expect((json["steps"] as? [[String: Any]] ?? []).allSatisfy { $0["note"] == nil }, "\(json["steps"] ?? "")  \((json["diff"] as? [String: Any])?["verdict"] ?? "")")
@@ -79,6 +79,106 @@ struct ReplayAPITests {
             }
             #expect(refused.status == 422)
             #expect(refused.json["error"] as? String == "replay_needs_second_screen")
+        }
+    }
+
+    // MARK: - The recorded user's own subscriber, per MVPD
+
+    /// Waits until the news app's callbacks include `name` for `resource`.
+    func waitForAnswer(_ fixture: ConsoleFixture, _ names: [String], _ resource: String) async throws {
+        try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains {
+            names.contains($0["name"] as? String ?? "") && "\($0)".contains(resource) } }
+    }
+
+    /// Logs the news app out, then signs it in at `mvpd` as `user` in the same session.
+    func signInAgain(_ fixture: ConsoleFixture, mvpd: String, user: String) async throws {
+        try await fixture.call("news-ios", "logout")
+        try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
+        try await fixture.call("news-ios", "getAuthentication")
+        try await fixture.waitForApp("news-ios") { pending($0)["providerDialog"] is [Any] }
+        try await fixture.call("news-ios", "setSelectedProvider", ["mvpd": mvpd])
+        try await fixture.waitForApp("news-ios") { pending($0)["loginURL"] is String }
+        let login = await fixture.post("/api/apps/news-ios/login", json: #"{"username":"\#(user)","password":"\#(user)123"}"#)
+        try #require(login.status == 202, "\(login.text)")
+        try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == true && ($0["flow"] as? [String: Any])?["current"] as? String == "status" }
+    }
+
+    /// The session's ID once the history holds its events up to now.
+    func recorded(_ fixture: ConsoleFixture) async throws -> String {
+        let id = try #require(try await fixture.app("news-ios")["sessionID"] as? String)
+        try await fixture.waitUntilRecorded(atLeast: 20)
+        return id
+    }
+
+    @Test func davesSessionReplaysAsDaveAndIsDeniedAsHeWasEvenAfterCarolSignedInOnThatPhone() async throws {
+        try await ConsoleFixture.with { fixture in
+            // Given dave (kids only) signed in with DISH and refused `sports`
+            try await fixture.signIn(mvpd: "Dish", user: "dave", password: "dave123")
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "sports"])
+            try await waitForAnswer(fixture, ["tokenRequestFailed"], "sports")
+            let daves = try await recorded(fixture)
+            // and later carol signed in with DISH on the same phone, in a new run of the app
+            try await fixture.call("news-ios", "logout")
+            try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
+            #expect(await fixture.post("/api/apps/news-ios/stop").status == 200)
+            try await fixture.signIn(mvpd: "Dish", user: "carol", password: "carol123")
+            // When dave's session is replayed without credentials
+            let answer = await fixture.post("/api/sessions/\(daves)/replay")
+            try #require(answer.status == 201, "\(answer.text)")
+            // Then it signed in as dave, and his 403 is a 403 again: the runs match step for step
+            #expect(answer.json["signedInAs"] as? String == "dave (the recorded user at Dish)")
+            let steps = answer.json["steps"] as? [[String: Any]] ?? []
+            #expect(steps.allSatisfy { $0["note"] == nil }, "\(steps)")
+            let counts = try #require((answer.json["diff"] as? [String: Any])?["counts"] as? [String: Int])
+            #expect(counts["changed"] == 0 && counts["onlyA"] == 0 && counts["onlyB"] == 0, "\(answer.json["diff"] ?? "")")
+            let audit = await fixture.get("/api/audit").json["entries"] as? [[String: Any]] ?? []
+            #expect((audit.first { $0["action"] as? String == "replay" }?["detail"] as? String ?? "").contains("signing in as dave at Dish"))
+        }
+    }
+
+    @Test func eachMVPDInOneReplaySignsInAsItsOwnRecordedSubscriber() async throws {
+        try await ConsoleFixture.with { fixture in
+            // Given one run that signed in as dave with DISH, logged out, then signed in as bob with Spectrum
+            try await fixture.signIn(mvpd: "Dish", user: "dave", password: "dave123")
+            try await signInAgain(fixture, mvpd: "Spectrum", user: "bob")
+            try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
+            try await waitForAnswer(fixture, ["setToken"], "news")
+            let id = try await recorded(fixture)
+            // When it is replayed
+            let answer = await fixture.post("/api/sessions/\(id)/replay")
+            try #require(answer.status == 201, "\(answer.text)")
+            // Then each MVPD's sign-in used that MVPD's recorded subscriber, and both sign-ins went through
+            let subscribers = (answer.json["subscribers"] as? [[String: Any]] ?? []).map { "\($0["mvpd"] ?? "")=\($0["username"] ?? "")" }
+            #expect(subscribers == ["Dish=dave", "Spectrum=bob"])
+            let signIns = (answer.json["steps"] as? [[String: Any]] ?? []).filter { $0["method"] as? String == "signIn" }
+            #expect(signIns.count == 2)
+            #expect(signIns.allSatisfy { $0["note"] == nil }, "\(signIns)")
+        }
+    }
+
+    @Test func whenTheRecordingDoesNotTellWhoSignedInTheReplayAsksWithTheCandidates() async throws {
+        try await ConsoleFixture.with { fixture in
+            // Given one run that signed in at DISH as dave, then as carol: who "the" DISH user is cannot be told
+            try await fixture.signIn(mvpd: "Dish", user: "dave", password: "dave123")
+            try await signInAgain(fixture, mvpd: "Dish", user: "carol")
+            let id = try await recorded(fixture)
+            let sessionsBefore = await fixture.get("/api/sessions").json["sessions"] as? [[String: Any]] ?? []
+            // When it is replayed without a choice, the console asks instead of picking someone
+            let asked = await fixture.post("/api/sessions/\(id)/replay")
+            #expect(asked.status == 409)
+            #expect(asked.json["error"] as? String == "replay_needs_subscriber")
+            let candidates = try #require(asked.json["candidates"] as? [[String: Any]])
+            #expect(candidates.count == 1)
+            #expect(candidates.first?["mvpd"] as? String == "Dish")
+            #expect(candidates.first?["usernames"] as? [String] == ["carol", "dave"])
+            #expect((await fixture.get("/api/sessions").json["sessions"] as? [[String: Any]] ?? []).count == sessionsBefore.count)
+            // With the operator's pick, it runs as that subscriber; a name the MVPD does not have is refused
+            let bad = await fixture.post("/api/sessions/\(id)/replay", json: #"{"subscribers":{"Dish":"bob"}}"#)
+            #expect(bad.status == 400)
+            #expect(bad.json["error"] as? String == "unknown_subscriber")
+            let picked = await fixture.post("/api/sessions/\(id)/replay", json: #"{"subscribers":{"Dish":"dave"}}"#)
+            try #require(picked.status == 201, "\(picked.text)")
+            #expect(picked.json["signedInAs"] as? String == "dave (picked for Dish)")
         }
     }
 }

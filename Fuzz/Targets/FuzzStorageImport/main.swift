@@ -13,16 +13,20 @@ enum Fixture {
         let device = ConsoleDevice(name: "phone", folder: DeviceFolder(root: root.appendingPathComponent("phone")))
         return try! StorageDomain(id: "phone/team:TEAM1234", devices: [device])
     }()
+    /// An app that reads the domain, so the device rule is judged too.
+    static let reader = KnownApp(
+        identity: AppIdentity(bundleID: "com.example.news.ios", teamID: "TEAM1234"), deviceID: "fuzz-device", device: "phone")
 }
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzStorageImport(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data else { return 0 }
     let bytes = Data(bytes: data, count: size)
-    for policy in [ImportPlan.Policy.overwrite, .skip] {
-        guard let plan = try? ImportPlan.make(bytes, into: Fixture.domain, current: TokenStorage(), policy: policy,
-            allowedMvpds: ["REF30": ["Dish"]], verificationKey: nil, now: Date(timeIntervalSince1970: 1_800_000_000))
-        else { continue }
+    for (policy, includeRefused) in [(ImportPlan.Policy.overwrite, false), (.skip, true)] {
+        let context = ImportPlan.Context(
+            policy: policy, includeRefused: includeRefused, allowedMvpds: ["REF30": ["Dish"]], verificationKey: nil,
+            readers: [Fixture.reader], now: Date(timeIntervalSince1970: 1_800_000_000))
+        guard let plan = try? ImportPlan.make(bytes, into: Fixture.domain, current: TokenStorage(), context) else { continue }
         _ = plan.summary
         _ = try? APICoding.encode(plan)
     }

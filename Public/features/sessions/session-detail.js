@@ -158,6 +158,8 @@ function replayCard(session) {
   const button = h('button.primary', { type: 'submit', 'data-action': 'replay' }, 'Replay');
   const showSame = h('input', { type: 'checkbox', id: 'replay-show-same' });
   const result = h('div.replay-result', { 'aria-live': 'polite' });
+  // The subscriber picked per MVPD, when the recording did not tell who signed in (409 replay_needs_subscriber).
+  const picks = {};
   let last = null;
   const paint = () => {
     if (!last) return;
@@ -177,24 +179,44 @@ function replayCard(session) {
   const form = h('form.replay-form', null,
     h('label', null, 'Username ', username), ' ', h('label', null, 'Password ', password), ' ', button, ' ',
     h('label', null, showSame, ' show the steps that are the same too'));
+  /** The recording does not tell who signed in at some MVPD: one picker per MVPD, then replay as picked. */
+  const askForSubscribers = (question) => {
+    const selects = question.candidates.map((c) => {
+      const select = h('select', { 'data-replay-mvpd': c.mvpd, 'aria-label': `Subscriber at ${c.mvpd || 'the MVPD'}` },
+        h('option', { value: '' }, 'Pick a subscriber…'), c.usernames.map((u) => h('option', { value: u }, u)));
+      return h('li', null, h('strong', null, c.mvpd || 'The MVPD'), ': ', select, h('span.muted.small', null, ` — ${c.reason}`));
+    });
+    const go = h('button.primary', { type: 'button', 'data-action': 'replay-as-picked' }, 'Replay as picked');
+    go.addEventListener('click', () => {
+      for (const select of result.querySelectorAll('select[data-replay-mvpd]')) {
+        if (select.value) picks[select.dataset.replayMvpd] = select.value;
+      }
+      if (question.candidates.every((c) => picks[c.mvpd])) form.requestSubmit();
+    });
+    fill(result, h('div.replay-question', { id: 'replay-question', role: 'alert' },
+      h('p', null, '⚠ ', h('strong', null, question.message)), h('ul.item-list', null, selects), go));
+  };
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     button.disabled = true;
     fill(result, h('p.muted', null, 'Replaying… (a fresh install of the app makes the recorded calls again)'));
     try {
       const body = username.value ? { username: username.value, password: password.value } : {};
+      if (Object.keys(picks).length) body.subscribers = { ...picks };
       last = await post(`/api/sessions/${encodeURIComponent(session.id)}/replay`, body, { quiet: true });
       paint();
     } catch (error) {
       last = null;
-      fill(result, h('p.error', null, `Could not replay: ${error.message}`, error.detail ? h('br') : null, error.detail ?? ''));
+      if (error.code === 'replay_needs_subscriber' && error.body?.candidates) askForSubscribers(error.body);
+      else fill(result, h('p.error', null, `Could not replay: ${error.message}`, error.detail ? h('br') : null, error.detail ?? ''));
     } finally {
       button.disabled = false;
     }
   });
   return h('section.card.replay', { id: 'replay-card', 'aria-labelledby': 'replay-heading' }, heading,
     h('p.muted.small', null, 'Runs this session again as a fresh install of the same app on a scratch device, against this console’s own backend: ',
-      'the same calls in the same order. The MVPD login uses that MVPD’s demo subscriber unless you type a username and password. ',
+      'the same calls in the same order. Each MVPD login signs in as the user the recording signed in as there (its own demo subscriber), ',
+      'unless you type a username and password; when the recording does not tell who it was, you are asked to pick. ',
       'The replay is recorded as a new session and compared with this one step by step.'),
     form, result);
 }

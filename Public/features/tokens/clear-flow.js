@@ -47,10 +47,34 @@ export async function clearFlow(target, onChanged) {
     return;
   }
   undoToast(`Cleared ${gone.length} item${gone.length === 1 ? '' : 's'} in ${target.domain}.`, gone.slice(0, 4).join('; ') + (gone.length > 4 ? '; …' : ''), async () => {
-    const restored = await post('/api/storage/undo', { backupID: result.backupID });
-    toast(`Restored ${(restored.restored ?? []).join(', ') || 'the storage'}.`, { kind: 'success' });
+    undoneToast(await post('/api/storage/undo', { backupID: result.backupID }));
     onChanged();
   });
+}
+
+/**
+ * Say what an undo did: what came back, and what was kept because it changed after the clear or import (a newer
+ * token an app stored meanwhile), with why. The audit log holds the same sentence.
+ */
+export function undoneToast(result) {
+  const items = result.items ?? [];
+  const restored = items.filter((i) => i.action === 'restored');
+  const removed = items.filter((i) => i.action === 'removed');
+  const kept = items.filter((i) => i.action === 'kept');
+  const counts = [
+    `${restored.length} restored`,
+    removed.length ? `${removed.length} removed again` : null,
+    kept.length ? `${kept.length} kept as they are now` : null,
+  ].filter(Boolean).join(', ');
+  const el = toast(`Undone in ${(result.restored ?? []).join(', ') || 'the storage'}: ${counts}.`, {
+    kind: kept.length ? 'warning' : 'success', id: 'undone-toast', timeout: kept.length ? 20000 : 6000,
+    detail: kept.length ? 'Kept, not overwritten:' : null,
+  });
+  if (kept.length) {
+    el.querySelector('.toast-text').append(h('ul.item-list.undo-kept', null,
+      kept.map((i) => h('li', { 'data-undo-action': 'kept' }, i.item, h('span.muted', null, ` — ${i.reason}`)))));
+  }
+  return el;
 }
 
 /** Export a domain; with `reveal`, warn first (the file holds live tokens; the audit log records the export). */

@@ -19,6 +19,14 @@ public enum TrackingEvent: String, Codable, Sendable, CaseIterable {
     }
 }
 
+extension TrackingEvent {
+    /// The user ID (the authN token's GUID) as tracking reports it: MD5, lowercase hex (spec §4). What a recorded
+    /// session knows of its user; the console matches it against the backend's sign-ins.
+    public static func hashedUserID(_ guid: String) -> String {
+        Insecure.MD5.hash(data: Data(guid.utf8)).hexString
+    }
+}
+
 /// Builds the data arrays of `sendTrackingData` in the documented order (spec §4); booleans as `"YES"`/`"NO"`,
 /// missing items as `"None"`; the last three items come from the requestor configuration.
 struct TrackingData: Sendable {
@@ -48,7 +56,7 @@ struct TrackingData: Sendable {
     private func hashed(_ guid: String?) -> String {
         guard let guid, !guid.isEmpty else { return none }
         // The same GUID is reported on every authorization of a login: the last one's hash is kept.
-        return Self.lastHashed.value(for: guid) { Insecure.MD5.hash(data: Data($0.utf8)).hexString }
+        return Self.lastHashed.value(for: guid) { TrackingEvent.hashedUserID($0) }
     }
 
     private static let lastHashed = LastValueCache<String, String>()

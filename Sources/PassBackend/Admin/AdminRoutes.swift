@@ -9,7 +9,8 @@ import PassProtocol
 ///   /admin/faults/rules` adds one ``FaultRule``; `POST /admin/faults/reset` restores the configured faults.
 /// - `GET /admin/clock` — the backend's time; `POST /admin/clock` with `{"advanceSeconds": n}` or
 ///   `{"offsetSeconds": n}` moves it.
-/// - `GET /admin/sessions` — live sessions; `POST /admin/sessions/revoke` with optional `deviceId`/`requestor`
+/// - `GET /admin/sessions` — live sessions; `GET /admin/signins` — every sign-in an authN token was issued for
+///   (the last 1,000, ended ones too); `POST /admin/sessions/revoke` with optional `deviceId`/`requestor`
 ///   ends them on the server while devices keep their tokens.
 /// - `GET /admin/regcodes/{code}` — a registration code's life: made, expires, activated, and every second-screen
 ///   attempt to use it; `GET /admin/activations` — the newest attempts for any code.
@@ -76,6 +77,7 @@ enum AdminRoutes {
             return try isoJSON(["attempts": service.recentActivations(limit: limit)])
         }
         router.get("/admin/sessions") { _ in .json(service.sessions.sorted { $0.issued < $1.issued }) }
+        router.get("/admin/signins") { _ in .json(service.signIns) }
         router.post("/admin/sessions/revoke") { request in
             let filter = request.body.isEmpty ? SessionFilter() : try request.decodeJSON(SessionFilter.self)
             return .json(["revoked": service.revokeSessions(deviceID: filter.deviceId, requestorID: filter.requestor)])

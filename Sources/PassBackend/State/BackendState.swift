@@ -64,6 +64,10 @@ struct BackendState: Sendable {
     var faults: FaultSettings
     var logins: [String: LoginSession] = [:]
     var sessions: [String: AuthSession] = [:]
+    /// Every sign-in an authN token was issued for, oldest first (at most ``keptSignIns``), kept after logout and
+    /// after a later sign-in on the device: who a recorded session was signed in as (the console's replay asks).
+    var signIns: [AuthSession] = []
+    static let keptSignIns = 1000
     var authorizations: [String: AuthZRecord] = [:]
     var regcodes: [String: RegistrationRecord] = [:]
     /// Second-screen uses of codes, oldest first (at most ``BackendService/keptActivationAttempts``).
@@ -91,6 +95,9 @@ struct BackendState: Sendable {
 
     mutating func store(_ session: AuthSession) {
         sessions[Self.sessionKey(session.requestorID, session.deviceID, appID: session.appID)] = session
+        signIns.removeAll { $0.guid == session.guid }
+        signIns.append(session)
+        if signIns.count > Self.keptSignIns { signIns.removeFirst(signIns.count - Self.keptSignIns) }
     }
 
     /// Ends every session and authorization of a device (logout: the server side of "clear all").

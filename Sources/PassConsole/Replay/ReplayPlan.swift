@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import MicroHTTP
+import PassProtocol
 
 /// What a recorded session did, as the calls to make again: the app, its Programmer, and the API calls after
 /// `setRequestor` in their order. Pure: events in, a plan (or a refusal in words) out.
@@ -18,17 +19,31 @@ struct ReplayPlan: Sendable, Equatable {
     var app: AppIdentity
     var requestorID: String
     var steps: [Step]
-    /// The MVPD the recording signed in with, when it did (the replay signs in there too).
-    var loginMvpd: String?
+    /// The MVPD logins of the recording, in order: each becomes a `signIn` step (its `mvpd` argument names the MVPD).
+    var logins: [Login]
     /// Resources the recording authorized (to pick a demo subscriber entitled to them).
     var resources: [String]
     /// Calls of the recording that are not replayed, in words.
     var skipped: [String]
 
+    /// A completed MVPD login of the recording.
+    struct Login: Sendable, Equatable {
+        /// The MVPD, when the recording says which (the event's MVPD, else the last `setSelectedProvider`).
+        var mvpd: String?
+        /// The user the login signed in as, as the recording knows it: the user ID (authN token GUID) hashed as the
+        /// SDK's tracking reports it after the sign-in; nil when no tracking event followed.
+        var userHash: String?
+    }
+
+    /// The distinct MVPDs the recording signed in with, in order.
+    var loginMvpds: [String] {
+        logins.compactMap(\.mvpd).reduce(into: []) { if !$0.contains($1) { $0.append($1) } }
+    }
+
     init(events: [EntitlementEvent]) throws(HTTPError) {
-        let calls = events.compactMap { event -> (name: String, arguments: [String: String], mvpd: String?)? in
+        let calls = events.enumerated().compactMap { index, event -> (name: String, arguments: [String: String], mvpd: String?, index: Int)? in
             guard case .apiCall(let name, let arguments) = event.kind else { return nil }
-            return (name, arguments, event.mvpdID)
+            return (name, arguments, event.mvpdID, index)
         }
         guard let first = events.first else {
             throw HTTPError(.unprocessableEntity, code: "nothing_to_replay", message: "This session has no events.")
@@ -49,7 +64,7 @@ struct ReplayPlan: Sendable, Equatable {
         self.requestorID = requestorID
         var steps: [Step] = []
         var skipped: [String] = []
-        var loginMvpd: String?
+        var logins: [Login] = []
         var resources: [String] = []
         var afterSetRequestor = false
         for call in calls {
@@ -68,8 +83,9 @@ struct ReplayPlan: Sendable, Equatable {
                 if cancelled {
                     steps.append(Step(method: "handleExternalURL", arguments: ["url": url]))
                 } else if !Self.isLogoutEnd(after: steps) {
-                    steps.append(Step(method: "signIn", arguments: [:]))
-                    loginMvpd = loginMvpd ?? call.mvpd ?? Self.selectedMvpd(in: steps)
+                    let mvpd = call.mvpd ?? Self.selectedMvpd(in: steps)
+                    steps.append(Step(method: "signIn", arguments: mvpd.map { ["mvpd": $0] } ?? [:]))
+                    logins.append(Login(mvpd: mvpd, userHash: mvpd.flatMap { Self.userHash(after: call.index, mvpd: $0, in: events) }))
                 }
                 continue
             }
@@ -87,13 +103,24 @@ struct ReplayPlan: Sendable, Equatable {
         }
         self.steps = steps
         self.skipped = skipped
-        self.loginMvpd = loginMvpd
+        self.logins = logins
         self.resources = resources
     }
 
     /// Whether the last step was `logout`: its `handleExternalURL` ends the logout chain, which the replay's own
     /// logout follows by itself.
     private static func isLogoutEnd(after steps: [Step]) -> Bool { steps.last?.method == "logout" }
+
+    /// The hashed user ID of the first successful authentication with `mvpd` the SDK tracked after event `index`.
+    private static func userHash(after index: Int, mvpd: String, in events: [EntitlementEvent]) -> String? {
+        for event in events[(index + 1)...] {
+            guard case .tracking(.authenticationDetection, let data) = event.kind, data.count > 2,
+                data[0] == Tracking.TRACKING_YES, data[1] == mvpd, data[2] != Tracking.TRACKING_NONE
+            else { continue }
+            return data[2]
+        }
+        return nil
+    }
 
     /// The MVPD of the latest `setSelectedProvider` among `steps`.
     private static func selectedMvpd(in steps: [Step]) -> String? {

@@ -15,12 +15,20 @@ struct SessionReplay {
         var recorded: UUID
         /// The replay's own session (open it like any other).
         var replay: UUID?
-        /// Who signed in on the MVPD login page, when the recording signed in.
+        /// Who signed in on the MVPD login pages, when the recording signed in (`dave (the recorded user at Dish)`).
         var signedInAs: String?
+        /// Who signed in at each MVPD, and how the replay knew.
+        var subscribers: [Subscriber]
         var steps: [StepResult]
         /// Calls of the recording not made again, in words.
         var skipped: [String]
         var diff: SessionDiff
+    }
+
+    struct Subscriber: Encodable, Equatable {
+        var mvpd: String
+        var username: String
+        var source: String
     }
 
     struct StepResult: Encodable {
@@ -30,7 +38,7 @@ struct SessionReplay {
         var note: String?
     }
 
-    /// Credentials for the MVPD login page of the replay.
+    /// Credentials for one MVPD's login page of the replay.
     struct Credentials: Sendable {
         var username: String
         var password: String
@@ -39,7 +47,8 @@ struct SessionReplay {
     }
 
     let plan: ReplayPlan
-    let credentials: Credentials?
+    /// Credentials per MVPD (`""`: a login whose MVPD the recording does not name).
+    let credentials: [String: Credentials]
     let serviceProvider: URL
     let now: @Sendable () -> Date
     let batcher: EventBatcher
@@ -84,10 +93,14 @@ struct SessionReplay {
         }
         app.stop()
         let events = await collector.finished()
+        let unnamed = plan.logins.contains { $0.mvpd == nil } ? [""] : []
+        let subscribers = (plan.loginMvpds + unnamed).compactMap { mvpd in
+            credentials[mvpd].map { Subscriber(mvpd: mvpd, username: $0.username, source: $0.source) }
+        }
         return Result(
             recorded: session, replay: events.first?.sessionID,
-            signedInAs: plan.loginMvpd == nil ? nil : credentials.map { "\($0.username) (\($0.source))" },
-            steps: steps, skipped: plan.skipped, diff: SessionDiff(recorded, events))
+            signedInAs: subscribers.isEmpty ? nil : subscribers.map { "\($0.username) (\($0.source))" }.joined(separator: ", "),
+            subscribers: subscribers, steps: steps, skipped: plan.skipped, diff: SessionDiff(recorded, events))
     }
 
     /// Keeps the replay's events (for the comparison) while passing them to the history.
@@ -118,7 +131,9 @@ struct SessionReplay {
     private func perform(_ step: ReplayPlan.Step, on app: ConsoleApp) async -> String? {
         switch step.method {
         case "signIn":
-            guard let credentials else { return "No credentials for the MVPD login page: the login was not completed." }
+            guard let credentials = credentials[step.arguments["mvpd"] ?? ""] else {
+                return "No credentials for the MVPD login page: the login was not completed."
+            }
             guard app.isAtLoginPage else {
                 return "No MVPD login page was open at this point (the replay took another path), so there was nothing to sign in to."
             }

@@ -103,10 +103,12 @@ extension Console {
 }
 
 extension Console {
-    /// What `POST /api/sessions/{id}/replay` accepts: credentials for the MVPD login page, both or neither.
+    /// What `POST /api/sessions/{id}/replay` accepts: credentials for the MVPD login pages (both or neither), and the
+    /// demo subscriber to sign in as per MVPD (the picker's answer when the recording did not tell who signed in).
     struct ReplayRequest: Decodable {
         var username: String?
         var password: String?
+        var subscribers: [String: String]?
     }
 
     static func addReplayRoute(to router: inout Router, _ box: ConsoleBox) {
@@ -120,34 +122,21 @@ extension Console {
             }
             let plan = try ReplayPlan(events: events)
             let asked = try request.decodeAPI(ReplayRequest.self)
-            let credentials = try console.replayCredentials(asked, plan: plan)
+            let signIns = plan.logins.isEmpty ? [] : await BackendAdmin(baseURL: backend)?.signIns()
+            let who = ReplaySubscribers(plan: plan, deviceID: session.deviceID, subscribers: console.catalog.demoSubscribers,
+                signIns: signIns)
+            let credentials: [String: SessionReplay.Credentials]
+            switch try who.resolve(asked) {
+            case .success(let resolved): credentials = resolved
+            case .failure(let question): return .api(question, status: .conflict)
+            }
+            let signingIn = credentials.sorted { $0.key < $1.key }.map { "\($0.value.username) at \($0.key)" }
             try await console.history.audit("replay", detail: "Replay of session \(session.id.uuidString) (\(session.bundleID), "
-                + "\(plan.steps.count) calls)" + (credentials.map { ", signing in as \($0.username)" } ?? ""), remote: request.remoteAddress)
+                + "\(plan.steps.count) calls)" + (signingIn.isEmpty ? "" : ", signing in as \(signingIn.joined(separator: ", "))"),
+                remote: request.remoteAddress)
             let replay = SessionReplay(plan: plan, credentials: credentials, serviceProvider: serviceProvider,
                 now: console.configuration.now, batcher: console.batcher, logger: console.logger)
             return .api(try await replay.run(session: session.id, recorded: events), status: .created)
         }
-    }
-
-    /// The credentials a replay signs in with: the ones given, else a demo subscriber of the recorded MVPD entitled
-    /// to the recorded resources; nil when the recording never signed in.
-    func replayCredentials(_ asked: ReplayRequest, plan: ReplayPlan) throws(HTTPError) -> SessionReplay.Credentials? {
-        switch (asked.username, asked.password) {
-        case (let username?, let password?) where !username.isEmpty:
-            return SessionReplay.Credentials(username: username, password: password, source: "as given")
-        case (nil, nil), ("", _): break
-        default:
-            throw HTTPError(.badRequest, code: "incomplete_credentials", message: "Give both a username and a password, or neither.")
-        }
-        guard let mvpd = plan.loginMvpd else { return nil }
-        let ofMvpd = catalog.demoSubscribers.filter { $0.mvpd == mvpd }
-        let entitled = { (subscriber: DemoSubscriber) in subscriber.entitlements.contains("*") || Set(plan.resources).isSubset(of: subscriber.entitlements) }
-        guard let subscriber = ofMvpd.first(where: entitled) ?? ofMvpd.first else {
-            throw HTTPError(.badRequest, code: "credentials_required",
-                message: "The recorded session signed in with \(mvpd), and the local backend has no demo subscriber there: "
-                    + "give the username and password to sign in with.")
-        }
-        return SessionReplay.Credentials(username: subscriber.username, password: subscriber.password,
-            source: "demo subscriber of \(mvpd)")
     }
 }

@@ -21,9 +21,9 @@ extension Console {
         }
         router.post("/api/storage/undo") { request in
             let console = try box.get()
-            struct Body: Decodable { var backupID: String }
+            struct Body: Decodable { var backupID: String; var dryRun: Bool? }
             let body = try request.decodeAPI(Body.self)
-            return .api(["restored": try await console.storageActions().undo(body.backupID, remote: request.remoteAddress)])
+            return .api(try await console.storageActions().undo(body.backupID, dryRun: body.dryRun ?? false, remote: request.remoteAddress))
         }
         router.get("/api/storage/backups") { _ in
             let console = try box.get()
@@ -49,7 +49,8 @@ extension Console {
                 throw HTTPError(.badRequest, code: "unknown_policy", message: "policy must be overwrite, skip or fail.")
             }
             let result = try await console.storageActions().importFile(
-                request.body, into: domain, policy: policy, dryRun: request.flag("dryRun"), remote: request.remoteAddress)
+                request.body, into: domain, policy: policy, includeRefused: request.flag("includeRefused"),
+                apps: await console.knownApps(), dryRun: request.flag("dryRun"), remote: request.remoteAddress)
             return .api(result)
         }
     }

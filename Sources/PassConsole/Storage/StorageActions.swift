@@ -32,30 +32,94 @@ struct StorageActions: Sendable {
         if scope.dryRun ?? false || wouldGo.isEmpty {
             return ClearResult(removed: wouldGo, sharedBy: sharedBy, backupID: nil)
         }
-        let backup = try await takeBackup(of: [domain], reason: "clear \(scope.description)")
-        let (removed, _, _) = try write(domain) { storage in scope.apply(to: &storage) }
+        let (removed, backup) = try await recordedChange(domain, reason: "clear \(scope.description)") { storage in
+            scope.apply(to: &storage)
+        }
         try await history.audit("clear", detail: "Cleared \(scope.description): \(removed.joined(separator: "; "))", remote: remote)
         return ClearResult(removed: removed, sharedBy: sharedBy, backupID: backup.id)
     }
 
-    /// Puts back the files a backup holds; the undo itself is backed up, so it can be undone too.
-    func undo(_ backupID: String, remote: String) async throws -> [String] {
+    /// What an undo did: per domain, what was put back, what was removed again and what was kept, and why.
+    struct UndoResult: Encodable, Sendable {
+        /// The domains it wrote.
+        var restored: [String]
+        var items: [StorageUndo.Item]
+        /// The audit sentence.
+        var summary: String
+        var backupID: String?
+        var dryRun: Bool
+    }
+
+    /// Undoes the change a backup was taken for, merged with what happened since (``StorageUndo``): what the change
+    /// removed comes back where the slot is still empty, what was stored since is kept. The undo is itself backed
+    /// up, so it can be undone too. With `dryRun`, only says what it would do.
+    func undo(_ backupID: String, dryRun: Bool = false, remote: String) async throws -> UndoResult {
         guard let backup = try await history.backup(backupID) else {
             throw HTTPError(.notFound, code: "unknown_backup", message: "No backup has the ID '\(backupID)' (only the last 50 are kept).")
         }
         let domains = try backup.documents.map { try StorageDomain(id: $0.domain, devices: devices) }
-        _ = try await takeBackup(of: domains, reason: "undo of \(backup.reason)")
-        for (domain, document) in zip(domains, backup.documents) {
-            do {
-                _ = try domain.file.update { _ in document.contents }
-            } catch {
-                throw HTTPError(.internalServerError, code: "storage_write_failed",
-                    message: "Could not write \(domain.id).", detail: "\(error)")
-            }
+        let documents = try backup.documents.map { document in
+            (document, before: try Self.decoded(document.contents, document.domain, "backup"),
+                after: try document.after.map { try Self.decoded($0, document.domain, "record of the change") })
         }
-        try await history.audit("undo", detail: "Restored \(domains.map(\.id).joined(separator: ", ")) as before: \(backup.reason)",
+        var items: [StorageUndo.Item] = []
+        if dryRun {
+            for (domain, document) in zip(domains, documents) {
+                items += StorageUndo(domain: domain.id, before: document.before, after: document.after, current: try load(domain)).items
+            }
+            let summary = StorageUndo.sentence(items)
+            return UndoResult(restored: [], items: items, summary: summary, backupID: nil, dryRun: true)
+        }
+        var undoBackup: StorageBackup?
+        for (domain, document) in zip(domains, documents) {
+            // A file damaged since holds nothing an app could use, so nothing in it is kept: the backup goes back whole.
+            if (try? domain.store.load()) == nil, (try? domain.file.read()) != nil {
+                undoBackup = try await restoreWhole(domain, document.0, reason: "undo of \(backup.reason)", backupID: undoBackup?.id)
+                items.append(StorageUndo.Item(domain: domain.id, item: "the whole storage file", action: .restored,
+                    reason: "the file could not be read since the change, so nothing in it could be kept"))
+                continue
+            }
+            let (merged, taken) = try await recordedChange(domain, reason: "undo of \(backup.reason)", backupID: undoBackup?.id) {
+                storage -> [StorageUndo.Item] in
+                let undo = StorageUndo(domain: domain.id, before: document.before, after: document.after, current: storage)
+                storage = undo.result
+                return undo.items
+            }
+            items += merged
+            undoBackup = taken
+        }
+        let summary = StorageUndo.sentence(items)
+        try await history.audit("undo", detail: "Undo of \(backup.reason) in \(domains.map(\.id).joined(separator: ", ")): \(summary)",
             remote: remote)
-        return domains.map(\.id)
+        return UndoResult(restored: domains.map(\.id), items: items, summary: summary, backupID: undoBackup?.id, dryRun: false)
+    }
+
+    /// Writes a backed-up document back as it was (under the storage lock), after backing up what is there now.
+    private func restoreWhole(_ domain: StorageDomain, _ document: StorageBackup.Document, reason: String, backupID: String?)
+        async throws -> StorageBackup
+    {
+        var backup = StorageBackup(at: now(), reason: reason, documents: [])
+        if let backupID, let kept = try await history.backup(backupID) { backup = kept }
+        backup.documents.append(StorageBackup.Document(domain: domain.id, path: domain.file.path, contents: try domain.file.read(),
+            after: document.contents))
+        try await history.saveBackup(backup)
+        do {
+            _ = try domain.file.update { _ in document.contents }
+        } catch {
+            throw HTTPError(.internalServerError, code: "storage_write_failed", message: "Could not write \(domain.id).", detail: "\(error)")
+        }
+        return backup
+    }
+
+    /// A backed-up document as storage: a missing file is empty storage.
+    /// - Throws: `409 backup_unreadable` when the bytes are not storage this SDK reads (merging needs to read them).
+    static func decoded(_ data: Data?, _ domain: String, _ what: String) throws -> TokenStorage {
+        guard let data else { return TokenStorage() }
+        do { return try TokenStore.decode(data) } catch {
+            throw HTTPError(.conflict, code: "backup_unreadable",
+                message: "The \(what) of \(domain) is not storage this SDK reads, so it cannot be merged with what apps stored since; "
+                    + "nothing was changed. Import the file by hand if you need it.", detail: "\(error)")
+        }
     }
 
     /// The export file of `domainIDs` (all domains when empty).
@@ -84,13 +148,17 @@ struct StorageActions: Sendable {
     }
 
     /// Plans importing `data` into `domainID`; unless `dryRun`, applies it in one atomic write after a backup.
-    /// With the `fail` policy, any rejected item stops the import (`422`) and nothing changes.
-    func importFile(_ data: Data, into domainID: String, policy: ImportPlan.Policy, dryRun: Bool, remote: String) async throws
-        -> ImportResult
-    {
+    /// With the `fail` policy, any rejected item stops the import (`422`) and nothing changes. Tokens the domain's
+    /// apps (`readers`, by ``StorageDomain/isUsed(by:)``) will refuse are flagged and left out unless `includeRefused`.
+    func importFile(
+        _ data: Data, into domainID: String, policy: ImportPlan.Policy, includeRefused: Bool = false, apps: [KnownApp],
+        dryRun: Bool, remote: String
+    ) async throws -> ImportResult {
         let domain = try StorageDomain(id: domainID, devices: devices)
-        let plan = try ImportPlan.make(data, into: domain, current: try load(domain), policy: policy,
-            allowedMvpds: allowedMvpds, verificationKey: verificationKey, now: now())
+        let context = ImportPlan.Context(
+            policy: policy, includeRefused: includeRefused, allowedMvpds: allowedMvpds, verificationKey: verificationKey,
+            readers: apps.filter { domain.isUsed(by: $0) }, now: now())
+        let plan = try ImportPlan.make(data, into: domain, current: try load(domain), context)
         if policy == .fail, let first = plan.rejected.first {
             throw HTTPError(.unprocessableEntity, code: "import_rejected",
                 message: "\(plan.rejected.count) item(s) cannot be imported and the policy is “fail”, so nothing was changed.",
@@ -98,17 +166,18 @@ struct StorageActions: Sendable {
         }
         let changing = plan.changes.contains { $0.action == .added || $0.action == .overwritten }
         guard !dryRun, changing else { return ImportResult(plan: plan, applied: false, backupID: nil) }
-        let backup = try await takeBackup(of: [domain], reason: "import into \(domain.id)")
-        let (applied, _, _) = try write(domain) { storage -> ImportPlan? in
+        let (applied, backup) = try await recordedChange(domain, reason: "import into \(domain.id)") { storage -> ImportPlan? in
             // Planned again on the value under the lock, so an app's write since the preview is kept.
-            guard let again = try? ImportPlan.make(data, into: domain, current: storage, policy: policy,
-                allowedMvpds: allowedMvpds, verificationKey: verificationKey, now: now()) else { return nil }
+            guard let again = try? ImportPlan.make(data, into: domain, current: storage, context) else { return nil }
             storage = again.result
             return again
         }
         let final = applied ?? plan
         let summary = final.summary.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-        try await history.audit("import", detail: "Imported \(final.format) into \(domain.id): \(summary)", remote: remote)
+        let refused = final.refusedCount == 0 ? ""
+            : includeRefused ? "; \(final.refusedCount) the apps there will refuse, imported on request"
+            : "; \(final.refusedCount) the apps there would refuse, left out"
+        try await history.audit("import", detail: "Imported \(final.format) into \(domain.id): \(summary)\(refused)", remote: remote)
         return ImportResult(plan: final, applied: true, backupID: backup.id)
     }
 
@@ -131,12 +200,29 @@ struct StorageActions: Sendable {
         }
     }
 
-    func takeBackup(of domains: [StorageDomain], reason: String) async throws -> StorageBackup {
-        let documents = try domains.map { domain in
-            StorageBackup.Document(domain: domain.id, path: domain.file.path, contents: try domain.file.read())
-        }
-        let backup = StorageBackup(at: now(), reason: reason, documents: documents)
+    /// Changes `domain` under the storage lock and keeps a backup of it: taken before the change (so a failed write
+    /// loses nothing), then saved again with the storage as read under the lock and as the change left it, which is
+    /// what undo merges with (``StorageUndo``). With `backupID`, the document joins that backup (an undo of several
+    /// domains is one backup).
+    func recordedChange<T>(
+        _ domain: StorageDomain, reason: String, backupID: String? = nil, _ change: (inout TokenStorage) -> T
+    ) async throws -> (T, StorageBackup) {
+        var backup = StorageBackup(at: now(), reason: reason, documents: [])
+        if let backupID, let kept = try await history.backup(backupID) { backup = kept }
+        let original = try domain.file.read()
+        backup.documents.append(StorageBackup.Document(domain: domain.id, path: domain.file.path, contents: original))
         try await history.saveBackup(backup)
-        return backup
+        var before = TokenStorage()
+        let (result, after, _) = try write(domain) { storage -> T in
+            before = storage
+            return change(&storage)
+        }
+        // The bytes as read under the lock, unless an app wrote between the first backup and the change.
+        let unchanged = original.map { (try? TokenStore.decode($0)) == before } ?? before.isEmpty
+        let contents = unchanged ? original : try TokenStore.encoder.encode(before)
+        backup.documents[backup.documents.count - 1] = StorageBackup.Document(
+            domain: domain.id, path: domain.file.path, contents: contents, after: try TokenStore.encoder.encode(after))
+        try await history.saveBackup(backup)
+        return (result, backup)
     }
 }

@@ -293,7 +293,7 @@ struct ConsoleBrowserTests {
             #expect(try await browser.count("#replay-card .replay-steps li") == 4)
             #expect(try await browser.count("#replay-card .replay-steps li[data-note=yes]") == 0)
             #expect(try await browser.text("#replay-card .diff-verdict")?.contains("same steps with the same outcomes") == true)
-            #expect(try await browser.text("#replay-card .replay-result")?.contains("alice (demo subscriber of Cablevision)") == true)
+            #expect(try await browser.text("#replay-card .replay-result")?.contains("alice (the recorded user at Cablevision)") == true)
             _ = try await browser.run("document.querySelector('#replay-card .replay-result').scrollIntoView()")
             await browser.saveScreenshot("session-replay", root: Self.repository)
             try await browser.click("#replay-card [data-action=open-replay]")

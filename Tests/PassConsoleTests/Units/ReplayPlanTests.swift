@@ -26,7 +26,8 @@ struct ReplayPlanTests {
         ]))
         #expect(plan.requestorID == "REF30")
         #expect(plan.steps.map(\.method) == ["getAuthentication", "setSelectedProvider", "signIn", "getAuthorization"])
-        #expect(plan.loginMvpd == "Dish")
+        #expect(plan.logins == [.init(mvpd: "Dish", userHash: nil)])
+        #expect(plan.steps[2].arguments == ["mvpd": "Dish"])
         #expect(plan.resources == ["news"])
         #expect(plan.skipped == ["setOptions"])
     }
@@ -41,7 +42,31 @@ struct ReplayPlanTests {
             ("handleExternalURL", ["url": "adobepass://ios.app"], nil),
         ]))
         #expect(plan.steps.map(\.method) == ["getAuthentication", "setSelectedProvider", "handleExternalURL", "logout"])
-        #expect(plan.loginMvpd == nil)
+        #expect(plan.logins.isEmpty)
+    }
+
+    @Test func eachLoginKnowsItsMVPDAndTheUserTheSDKTrackedAfterIt() throws {
+        var events = Self.events([
+            ("setRequestor", ["requestorID": "REF30"], nil),
+            ("getAuthentication", [:], nil),
+            ("setSelectedProvider", ["mvpd": "Dish"], nil),
+            ("handleExternalURL", ["url": "adobepass://ios.app"], "Dish"),
+            ("logout", [:], nil),
+            ("handleExternalURL", ["url": "adobepass://ios.app"], nil),
+            ("getAuthentication", [:], nil),
+            ("setSelectedProvider", ["mvpd": "Spectrum"], nil),
+            ("handleExternalURL", ["url": "adobepass://ios.app"], "Spectrum"),
+        ])
+        func tracked(_ mvpd: String, _ hash: String, after index: Int) -> EntitlementEvent {
+            var event = events[index]
+            event.kind = .tracking(event: .authenticationDetection, data: ["YES", mvpd, hash, "NO", "iPhone", "iOS", "17"])
+            return event
+        }
+        events.insert(tracked("Dish", "dave-hash", after: 3), at: 4)
+        events.append(tracked("Spectrum", "bob-hash", after: 9))
+        let plan = try ReplayPlan(events: events)
+        #expect(plan.logins == [.init(mvpd: "Dish", userHash: "dave-hash"), .init(mvpd: "Spectrum", userHash: "bob-hash")])
+        #expect(plan.loginMvpds == ["Dish", "Spectrum"])
     }
 
     @Test func tvOSAndSessionsWithoutSetRequestorAreRefusedWithAReason() {
