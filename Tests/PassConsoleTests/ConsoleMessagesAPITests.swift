@@ -56,6 +56,8 @@ struct ConsoleMessagesAPITests {
             #expect(text.hasPrefix("HTTP/1.1 413"))
             #expect(text.contains("up to 16 MB") && text.contains("Limit: 16 MB, sent: 17 MB"), "\(text)")
             #expect(!text.contains("16777216"))
+            // The page reads the same words for its import panel
+            #expect(await fixture.get("/api/overview").json["uploadLimit"] as? String == "16 MB")
         }
     }
 

@@ -5,41 +5,56 @@ extension PersonalDataRedaction {
     ///
     /// Values are matched as whole words — a run of letters, digits and `-_.@+%` — so `10001` is replaced in
     /// `["10001"]` but not inside `110001`. A trailing `.` or `-` is not part of the word (the end of a sentence).
+    /// Runs on every string of every exported event: text with nothing to replace is returned as it is, without a
+    /// copy, and a word is looked up only when its length and first and last bytes match a learned value's.
     public mutating func redact(_ text: String) -> String {
-        let bytes = Array(text.utf8)
-        guard !known.isEmpty || bytes.contains(UInt8(ascii: "@")) || text.contains("%40") else { return text }
-        var output: [UInt8] = []
-        var changed = false
-        var index = 0
-        while index < bytes.count {
-            guard Self.isWordByte(bytes[index]) else {
-                output.append(bytes[index])
-                index += 1
+        let utf8 = text.utf8
+        guard !known.isEmpty || utf8.contains(UInt8(ascii: "@")) || utf8.contains(UInt8(ascii: "%")) else { return text }
+        var output: [UInt8]?
+        var copiedUpTo = utf8.startIndex
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            guard Self.isWordByte(utf8[index]) else {
+                index = utf8.index(after: index)
                 continue
             }
+            let start = index
+            var mayBeEmail = false
+            while index != utf8.endIndex, Self.isWordByte(utf8[index]) {
+                if utf8[index] == UInt8(ascii: "@") || utf8[index] == UInt8(ascii: "%") { mayBeEmail = true }
+                index = utf8.index(after: index)
+            }
             var end = index
-            while end < bytes.count, Self.isWordByte(bytes[end]) { end += 1 }
-            var wordEnd = end
-            while wordEnd > index, bytes[wordEnd - 1] == UInt8(ascii: ".") || bytes[wordEnd - 1] == UInt8(ascii: "-") {
-                wordEnd -= 1
+            while end != start, utf8[utf8.index(before: end)] == UInt8(ascii: ".") || utf8[utf8.index(before: end)] == UInt8(ascii: "-") {
+                end = utf8.index(before: end)
             }
-            if let replacement = replacement(for: bytes[index..<wordEnd]) {
-                output.append(contentsOf: replacement.utf8)
-                output.append(contentsOf: bytes[wordEnd..<end])
-                changed = true
-            } else {
-                output.append(contentsOf: bytes[index..<end])
-            }
-            index = end
+            guard end != start else { continue }
+            let count = utf8.distance(from: start, to: end)
+            guard mayBeEmail || knownShapes.contains(Self.shape(count: count, first: utf8[start], last: utf8[utf8.index(before: end)]))
+            else { continue }
+            // Word runs begin and end at ASCII bytes (every byte of a multi-byte character is a word byte), so these
+            // are character boundaries.
+            guard let replacement = replacement(for: String(text[start..<end])) else { continue }
+            if output == nil { output = []; output!.reserveCapacity(utf8.count + 16) }
+            output!.append(contentsOf: utf8[copiedUpTo..<start])
+            output!.append(contentsOf: replacement.utf8)
+            copiedUpTo = end
         }
-        return changed ? String(decoding: output, as: UTF8.self) : text
+        guard var output else { return text }
+        output.append(contentsOf: utf8[copiedUpTo...])
+        return String(decoding: output, as: UTF8.self)
     }
 
-    /// The event with every string redacted (learning from it first): parameters, URL, headers, answer body, API
+    /// A learned value's length and first and last bytes, packed: the cheap test a word passes before a look-up.
+    static func shape(count: Int, first: UInt8, last: UInt8) -> Int {
+        count << 16 | Int(first) << 8 | Int(last)
+    }
+
+    /// The event with every string redacted — learn from every event of the export first (``learn(from:)``), so a
+    /// value an earlier event only mentions is known: parameters, URL, headers, answer body, API
     /// arguments, callback values, tracking data, messages. Times, IDs of sessions and devices, names of Programmers
     /// and MVPDs are kept.
     public mutating func redact(_ event: EntitlementEvent) -> EntitlementEvent {
-        learn(from: event)
         var copy = event
         switch event.kind {
         case .apiCall(let name, let arguments):
@@ -88,8 +103,9 @@ extension PersonalDataRedaction {
         var copy = dictionary
         for (name, value) in dictionary {
             if let field = Field.named(name), !value.isEmpty {
+                // The whole value, even one with spaces that no word match would find.
                 learn(value, as: field)
-                copy[name] = value.utf8.count < 3 ? standIn(for: value, as: field) : redact(value)
+                copy[name] = standIn(for: value.trimmingCharacters(in: .whitespaces), as: field)
                 found.insert(field)
             } else {
                 copy[name] = redact(value)
@@ -99,12 +115,11 @@ extension PersonalDataRedaction {
     }
 
     /// The stand-in of one word: a learned value, or an email address (also percent-encoded, as in a URL).
-    private mutating func replacement(for word: ArraySlice<UInt8>) -> String? {
-        if knownLengths.contains(word.count), let hit = known[String(decoding: word, as: UTF8.self)] {
+    private mutating func replacement(for text: String) -> String? {
+        if let hit = known[text] {
             found.insert(hit.field)
             return hit.standIn
         }
-        let text = String(decoding: word, as: UTF8.self)
         let decoded = text.contains("%") ? (text.removingPercentEncoding ?? text) : text
         if decoded != text, let hit = known[decoded] {
             found.insert(hit.field)

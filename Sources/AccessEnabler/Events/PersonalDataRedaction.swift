@@ -96,8 +96,8 @@ public struct PersonalDataRedaction: Sendable {
     private let key: Data
     /// Each learned value and its stand-in.
     var known: [String: (field: Field, standIn: String)] = [:]
-    /// The lengths (UTF-8) of learned values: a run of another length is not looked up.
-    var knownLengths: Set<Int> = []
+    /// The ``shape(count:first:last:)`` of every learned value: a word of another shape is not looked up.
+    var knownShapes: Set<Int> = []
     /// The kinds replaced so far.
     var found: Set<Field> = []
 
@@ -129,10 +129,11 @@ public struct PersonalDataRedaction: Sendable {
     /// Remembers `value` as personal data of kind `field` (values under 3 characters are ignored: too likely to be
     /// something else).
     public mutating func learn(_ value: String, as field: Field) {
+        guard known[value] == nil else { return }  // the common case in an export: a value seen before
         let value = value.trimmingCharacters(in: .whitespaces)
         guard value.utf8.count >= 3, value.utf8.count <= 256, known[value] == nil else { return }
         known[value] = (field, standIn(for: value, as: field))
-        knownLengths.insert(value.utf8.count)
+        knownShapes.insert(Self.shape(count: value.utf8.count, first: value.utf8.first!, last: value.utf8.last!))
     }
 
     /// Learns from every event of an export before any of them is redacted.
@@ -180,6 +181,9 @@ public struct PersonalDataRedaction: Sendable {
     /// Learns from text that may be JSON (every string under a personal key, at any depth) or XML (`<zip>…</zip>`,
     /// and JSON inside an element such as `<userMeta>`).
     public mutating func learn(fromText text: String) {
+        // Most answers name no personal field: a scan for the names' fragments is far cheaper than parsing them.
+        let lower = text.lowercased()
+        guard Self.nameFragments.contains(where: { lower.contains($0) }) else { return }
         let trimmed = text.drop { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" }
         if trimmed.first == "{" || trimmed.first == "[",
             let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8), options: [.fragmentsAllowed])
@@ -209,12 +213,18 @@ public struct PersonalDataRedaction: Sendable {
         }
     }
 
+    /// A piece of every name ``Field/named(_:)`` knows, lowercased.
+    static let nameFragments = ["user", "guid", "name", "household", "login", "mail", "zip", "postcode", "postal", "account",
+        "subscriber"]
+
     private mutating func learn(named dictionary: [String: String]) {
         for (name, value) in dictionary { if let field = Field.named(name) { learn(value, as: field) } }
     }
 
     private mutating func learn(jsonOrText text: String, as field: Field) {
-        if let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed]) {
+        if let first = text.utf8.first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || first == UInt8(ascii: "\""),
+            let object = try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])
+        {
             learn(json: object, as: field)
         } else {
             learn(text, as: field)

@@ -71,6 +71,7 @@ struct PersonalDataRedactionTests {
         let event = Self.event(.httpExchange(exchange: HTTPExchange(method: "GET",
             url: "http://x/lookup?email=bob%40example.org&resource=news", parameters: ["userId": "U-77", "Zip_Code": "94105"],
             status: 200, responseBody: "<user><householdID>hh-bob</householdID><name>Bob</name></user>", failure: nil, durationMs: 1)))
+        redaction.learn(from: event)
         guard case .httpExchange(let exchange) = redaction.redact(event).kind else { throw CancellationError() }
         #expect(exchange.parameters["userId"] == redaction.standIn(for: "U-77", as: .userID))
         #expect(exchange.parameters["Zip_Code"] == "[ZIP removed]")

@@ -117,6 +117,9 @@ struct FeedbackBrowserTests {
                 "return (document.querySelector('#import-message')?.innerText ?? '').includes(arguments[0]);",
                 ["This is a JSON array; expected a storage export object or a device's storage.json."])
             #expect(try await browser.text("#import-message")?.contains("not JSON") == false)
+            // The panel names its size limit in words
+            let limit = try await browser.text("#import-limit") ?? ""
+            #expect(limit.contains("Files up to 16 MB."), "\(limit)")
             await browser.saveScreenshot("import-json-array", root: Self.repository)
         }
     }
