@@ -15,9 +15,11 @@ export function toast(message, { kind = 'info', detail = null, timeout, id = nul
   const region = document.getElementById('toasts');
   if (id) document.getElementById(id)?.remove();
   if (action) resolveToasts(action, { all: true });
+  // Fades out (style.css: .toast.leaving), then goes.
   const close = () => {
     clearTimeout(timer);
-    el.remove();
+    el.classList.add('leaving');
+    setTimeout(() => el.remove(), 250);
   };
   const el = h('div.toast', { class: `toast-${kind}`, id, role: kind === 'error' ? 'alert' : 'status', 'data-kind': kind },
     h('span.icon', { 'aria-hidden': 'true' }, ICONS[kind] ?? ''),
