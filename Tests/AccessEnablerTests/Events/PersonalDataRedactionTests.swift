@@ -69,12 +69,13 @@ struct PersonalDataRedactionTests {
     func namedValuesAndEmails() throws {
         var redaction = PersonalDataRedaction(key: Self.key)
         let event = Self.event(.httpExchange(exchange: HTTPExchange(method: "GET",
-            url: "http://x/lookup?email=bob%40example.org&resource=news", parameters: ["userId": "U-77", "Zip_Code": "94105"],
+            url: "http://x/lookup?email=bob%40example.org&resource=news", parameters: ["userId": "U-77", "Zip_Code": "94105", "username": "bob smith"],
             status: 200, responseBody: "<user><householdID>hh-bob</householdID><name>Bob</name></user>", failure: nil, durationMs: 1)))
         redaction.learn(from: event)
         guard case .httpExchange(let exchange) = redaction.redact(event).kind else { throw CancellationError() }
         #expect(exchange.parameters["userId"] == redaction.standIn(for: "U-77", as: .userID))
         #expect(exchange.parameters["Zip_Code"] == "[ZIP removed]")
+        #expect(exchange.parameters["username"] == redaction.standIn(for: "bob smith", as: .username))
         #expect(!exchange.url.contains("bob%40example.org") && exchange.url.contains("resource=news"))
         #expect(exchange.responseBody == "<user><householdID>\(redaction.standIn(for: "hh-bob", as: .householdID))</householdID><name>Bob</name></user>")
     }

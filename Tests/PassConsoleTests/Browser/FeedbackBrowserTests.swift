@@ -92,6 +92,9 @@ struct FeedbackBrowserTests {
             #expect(try await browser.text("#not-found h2") == "No such page")
             #expect(try await browser.text("#not-found code") == "#/sesions/abc")
             #expect(try await browser.count("#not-found a[data-page]") == 7)
+            // A near miss is named, keeping the rest of the address
+            #expect(try await browser.text("#not-found-guess") == "Did you mean Sessions?")
+            #expect(try await browser.run("return document.querySelector('#not-found-guess a').getAttribute('href');") as? String == "#/sessions/abc")
             #expect(try await browser.count("#view-flows") == 0)
             #expect(try await browser.run("return document.title;") as? String == "No such page · PassConsole")
             await browser.saveScreenshot("no-such-page", root: Self.repository)
