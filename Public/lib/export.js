@@ -5,9 +5,10 @@ import { h } from './dom.js';
 import { download } from './api.js';
 import { confirmDialog } from './ui.js';
 
-/** A "with personal data" checkbox for an export toolbar: `{el, checked}`. */
-export function revealToggle(id) {
+/** A "with personal data" checkbox for an export toolbar: `{el, checked}`; `checked` sets it (a redrawn pane). */
+export function revealToggle(id, checked = false) {
   const box = h('input', { type: 'checkbox', id, 'data-action': 'reveal-personal' });
+  box.checked = checked;
   const el = h('label.reveal-personal.small', {
     title: 'Keep user IDs, household IDs, usernames, emails and ZIP codes in the file (asks first; the audit log records it)',
   }, box, ' with personal data');

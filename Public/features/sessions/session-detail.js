@@ -211,7 +211,8 @@ export async function renderSession(el, id) {
     return false;
   }
   const s = data.session;
-  const bundleReveal = revealToggle('bundle-reveal-personal');
+  // The pane is drawn again as the session's events arrive: the person's choice stays.
+  const bundleReveal = revealToggle('bundle-reveal-personal', el.querySelector('#bundle-reveal-personal')?.checked ?? false);
   fill(el,
     h('div.pane-head', null, h('h3', null, `Session ${s.id.slice(0, 8)}`),
       h('a.ghost', { href: '#/sessions', 'data-action': 'close-detail', title: 'Back to the list (Esc)' }, '×')),
