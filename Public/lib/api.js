@@ -164,8 +164,9 @@ export function savedFile(name, headers) {
   const redacted = headers.get('X-PassConsole-Redacted');
   const parts = [`Saved ${name}`];
   if (count !== null) parts.push(`${Number(count).toLocaleString('en-US')} ${unit}`);
-  if (redacted !== null) parts.push(`redacted: ${redacted}`);
-  const detail = redacted === null ? null : redacted.startsWith('nothing: revealed')
+  const revealed = redacted?.startsWith('nothing: revealed') ?? false;
+  if (redacted !== null) parts.push(revealed ? 'personal data kept on purpose (audited)' : `redacted: ${redacted}`);
+  const detail = redacted === null ? null : revealed
     ? 'Personal data was kept on purpose; the audit log records this export.'
     : 'Tokens are never exported live unless you choose so; personal data is replaced by stable hashes (ZIP codes removed).';
   return { name, count: count === null ? null : Number(count), unit, redacted, text: parts.join(', '), detail };

@@ -145,6 +145,16 @@ struct FeedbackBrowserTests {
             // (no authorization yet, so no user GUID was sent: her household and ZIP code are what the events hold)
             #expect(text.hasSuffix(".ndjson, \(Self.grouped(total)) events, redacted: household IDs, ZIP codes"), "\(text)")
             await browser.saveScreenshot("export-confirmed", root: Self.repository)
+            // Keeping personal data is a choice: ticked, the page asks first, and the confirmation and audit say so
+            try await browser.click("#export-reveal-personal")
+            try await browser.click(#"button[data-action="export-csv"]"#)
+            try await browser.waitFor("#confirm-dialog[open]")
+            #expect(try await browser.text("#confirm-title") == "Export with personal data?")
+            try await browser.click(#"#confirm-dialog [data-action="confirm"]"#)
+            try await browser.waitUntil("the revealed export's confirmation",
+                "return [...document.querySelectorAll('#toasts .toast-success strong')].some(t => t.innerText.endsWith('events, personal data kept on purpose (audited)') && t.innerText.includes('.csv'));")
+            let audit = await fixture.get("/api/audit").json["entries"] as? [[String: Any]] ?? []
+            #expect(audit.first?["action"] as? String == "reveal")
             // A support bundle says so too
             let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
             let id = try #require(sessions.first?["id"] as? String)
