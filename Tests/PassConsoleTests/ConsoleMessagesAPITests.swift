@@ -17,6 +17,7 @@ struct ConsoleMessagesAPITests {
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")
             #expect(page.text.contains("<h1>No such page</h1>") && page.text.contains(#"<a href="/">Open the console</a>"#))
             #expect(page.text.contains("<code>/sessions</code>"))
+            #expect(page.header("Content-Security-Policy")?.hasPrefix("default-src 'none'") == true)
             // What it names is escaped, never markup
             let hostile = await fixture.get("/<script>x", headers: [("Host", "127.0.0.1:8080"), ("Accept", "text/html")])
             #expect(hostile.status == 404 && !hostile.text.contains("<script>") && hostile.text.contains("&lt;script&gt;x"))

@@ -21,7 +21,10 @@ extension Console {
             <p><a href="/">Open the console</a> · <a href="/#/events">Events</a> · <a href="/#/sessions">Sessions</a> ·
             <a href="/openapi.json">The JSON API (openapi.json)</a></p></main></body></html>
             """
-        return Response(status: .notFound, headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store")],
+        // The page runs nothing: no script may load, its only style is inline.
+        return Response(status: .notFound,
+            headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
+                      ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")],
             body: .data(Data(page.utf8)))
     }
 
