@@ -132,7 +132,8 @@ public struct PersonalDataRedaction: Sendable {
         guard known[value] == nil else { return }  // the common case in an export: a value seen before
         let value = value.trimmingCharacters(in: .whitespaces)
         guard value.utf8.count >= 3, value.utf8.count <= 256, known[value] == nil else { return }
-        known[value] = (field, standIn(for: value, as: field))
+        // An email address is one however it is capitalised (its stand-in in free text is made the same way).
+        known[value] = (field, standIn(for: field == .email ? value.lowercased() : value, as: field))
         knownShapes.insert(Self.shape(count: value.utf8.count, first: value.utf8.first!, last: value.utf8.last!))
     }
 

@@ -77,6 +77,9 @@ struct PersonalDataRedactionTests {
         #expect(exchange.parameters["Zip_Code"] == "[ZIP removed]")
         #expect(exchange.parameters["username"] == redaction.standIn(for: "bob smith", as: .username))
         #expect(!exchange.url.contains("bob%40example.org") && exchange.url.contains("resource=news"))
+        // The same address written otherwise is the same person
+        #expect(redaction.redact("mail from Bob@Example.org") == "mail from \(redaction.standIn(for: "bob@example.org", as: .email))")
+        #expect(exchange.url.contains(redaction.standIn(for: "bob@example.org", as: .email)))
         #expect(exchange.responseBody == "<user><householdID>\(redaction.standIn(for: "hh-bob", as: .householdID))</householdID><name>Bob</name></user>")
     }
 
