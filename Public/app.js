@@ -1,10 +1,10 @@
 // The shell: hash router, context bar (backend, counts, live/paused), keyboard shortcuts, one live connection.
 import { overview, get } from './lib/api.js';
 import * as live from './lib/live.js';
-import { parseHash, hashFor } from './lib/route.js';
+import { parseHash, hashFor, NOT_FOUND } from './lib/route.js';
 import { startTicker, debounce, h, fill } from './lib/dom.js';
 import { plural, clockSkewMs, span, exactTime, dateTime, setServerNow } from './lib/format.js';
-import { banner } from './lib/ui.js';
+import { banner, dismissToasts } from './lib/ui.js';
 
 const VIEWS = {
   flows: () => import('./features/flows/flows-view.js'),
@@ -14,6 +14,7 @@ const VIEWS = {
   network: () => import('./features/network/network-view.js'),
   sessions: () => import('./features/sessions/sessions-view.js'),
   audit: () => import('./features/audit/audit-view.js'),
+  [NOT_FOUND]: () => import('./features/not-found/not-found-view.js'),
 };
 
 const main = document.getElementById('main');
@@ -45,6 +46,8 @@ async function route() {
     setTitle(current);
     return;
   }
+  // Toasts speak of the page they came from: another page starts without them (the Undo offer stays).
+  if (active && active.tab !== current.tab) dismissToasts();
   const mine = ++generation;
   active?.view?.unmount?.();
   active = null;
@@ -62,8 +65,8 @@ async function route() {
 /** The tab's name, and what it shows when that is narrower (a session, a filter), so browser tabs and history tell
  * pages apart. */
 function setTitle(current) {
-  const tab = document.querySelector(`a[data-tab="${current.tab}"]`).textContent;
-  const detail = current.parts[0] ? `session ${current.parts[0].slice(0, 8)}` : current.params.q ?? '';
+  const tab = document.querySelector(`a[data-tab="${current.tab}"]`)?.textContent ?? 'No such page';
+  const detail = current.tab === NOT_FOUND ? '' : current.parts[0] ? `session ${current.parts[0].slice(0, 8)}` : current.params.q ?? '';
   document.title = `${detail ? `${detail} · ` : ''}${tab} · PassConsole`;
 }
 

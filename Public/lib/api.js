@@ -1,6 +1,6 @@
 // The console's JSON API: access token (when the console is bound beyond loopback), CSRF header on every POST,
 // and errors turned into readable messages.
-import { showError, banner } from './ui.js';
+import { showError, banner, resolveToasts, toast } from './ui.js';
 
 const TOKEN_KEY = 'passconsole.accessToken';
 
@@ -66,6 +66,8 @@ export function withQuery(path, query = {}) {
  * POSTs wait for the CSRF token and retry once with a fresh one if the server refuses it.
  */
 export async function request(method, path, { body, query, quiet = false, retried = false } = {}) {
+  // What the error toast is about: a later success of the same call takes it away.
+  const action = actionOf(method, path, body);
   const extra = {};
   let payload;
   if (body instanceof Blob || typeof body === 'string') {
@@ -84,11 +86,12 @@ export async function request(method, path, { body, query, quiet = false, retrie
     response = await fetch(withQuery(path, query), { method, headers: headers(extra), body: payload, credentials: 'same-origin' });
   } catch (cause) {
     const error = new ApiError(0, { error: 'unreachable', message: 'Could not reach the console.', detail: 'Is `passconsole serve` still running? The page retries on its own.' });
-    if (!quiet) showError(error);
+    if (!quiet) showError(error, undefined, { action });
     throw error;
   }
   if (response.ok) {
     banner(null);
+    resolveToasts(action);
     if (response.status === 204) return null;
     const type = response.headers.get('Content-Type') || '';
     return type.includes('json') ? response.json() : response.text();
@@ -101,8 +104,14 @@ export async function request(method, path, { body, query, quiet = false, retrie
   if (response.status === 401) {
     banner('This console needs an access token.', 'Open the URL that `passconsole serve` printed (it ends with ?token=…).');
   }
-  if (!quiet) showError(error);
+  if (!quiet) showError(error, undefined, { action });
   throw error;
+}
+
+/** `POST /api/apps/news-ios/call getAuthorization`: the endpoint, and the SDK method for app calls. */
+function actionOf(method, path, body) {
+  const name = body && typeof body === 'object' && !(body instanceof Blob) && typeof body.method === 'string' ? ` ${body.method}` : '';
+  return `${method} ${path}${name}`;
 }
 
 export const get = (path, query, options = {}) => request('GET', path, { ...options, query });
@@ -115,20 +124,23 @@ export function streamURL(query = {}) {
 
 /**
  * Download a file from the API (through fetch, so the access token header goes along), saving it under the
- * name from `Content-Disposition` or `fallbackName`.
+ * name from `Content-Disposition` or `fallbackName`, then confirm it in a toast: the name, how many items, and
+ * what personal data was redacted (`X-PassConsole-Export-Count`, `-Unit`, `X-PassConsole-Redacted`).
+ * Returns `{name, count, unit, redacted}`, or null when it failed (an error toast said why).
  */
 export async function download(path, query, fallbackName) {
   const url = withQuery(path, query);
+  const action = `GET ${path}`;
   let response;
   try {
     response = await fetch(url, { headers: headers({ Accept: '*/*' }), credentials: 'same-origin' });
   } catch {
-    showError(new ApiError(0, { message: 'Could not reach the console to download the file.' }));
-    return false;
+    showError(new ApiError(0, { message: 'Could not reach the console to download the file.' }), undefined, { action });
+    return null;
   }
   if (!response.ok) {
-    showError(new ApiError(response.status, await response.json().catch(() => null)), 'Download failed');
-    return false;
+    showError(new ApiError(response.status, await response.json().catch(() => null)), 'Download failed', { action });
+    return null;
   }
   const disposition = response.headers.get('Content-Disposition') || '';
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);
@@ -141,5 +153,23 @@ export async function download(path, query, fallbackName) {
   link.click();
   link.remove();
   setTimeout(() => URL.revokeObjectURL(link.href), 60000);
-  return true;
+  resolveToasts(action);
+  const saved = savedFile(name, response.headers);
+  toast(saved.text, { kind: 'success', action, detail: saved.detail });
+  return saved;
+}
+
+/** `Saved passconsole-events-….ndjson, 1,234 events, redacted: user IDs, ZIP codes` from an export's headers. */
+export function savedFile(name, headers) {
+  const count = headers.get('X-PassConsole-Export-Count');
+  const unit = headers.get('X-PassConsole-Export-Unit') || 'items';
+  const redacted = headers.get('X-PassConsole-Redacted');
+  const parts = [`Saved ${name}`];
+  if (count !== null) parts.push(`${Number(count).toLocaleString('en-US')} ${unit}`);
+  const revealed = redacted?.startsWith('nothing: revealed') ?? false;
+  if (redacted !== null) parts.push(revealed ? 'personal data kept on purpose (audited)' : `redacted: ${redacted}`);
+  const detail = redacted === null ? null : revealed
+    ? 'Personal data was kept on purpose; the audit log records this export.'
+    : 'Tokens are never exported live unless you choose so; personal data is replaced by stable hashes (ZIP codes removed).';
+  return { name, count: count === null ? null : Number(count), unit, redacted, text: parts.join(', '), detail };
 }

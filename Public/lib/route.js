@@ -3,17 +3,24 @@
 
 export const TABS = ['flows', 'tokens', 'devices', 'events', 'network', 'sessions', 'audit'];
 
-/** `{tab, parts, params}` of a hash such as `#/sessions/abc?q=x`. Unknown tabs fall back to flows. */
+/** The route of a hash naming no page we have: the "No such page" view, with links to the pages. */
+export const NOT_FOUND = 'not-found';
+
+/**
+ * `{tab, parts, params}` of a hash such as `#/sessions/abc?q=x`. An empty hash is Flows; an unknown page is
+ * `NOT_FOUND`, with the path it named in `parts`.
+ */
 export function parseHash(hash = location.hash) {
   const text = hash.replace(/^#\/?/, '');
   const queryAt = text.indexOf('?');
   const path = queryAt < 0 ? text : text.slice(0, queryAt);
   const query = queryAt < 0 ? '' : text.slice(queryAt + 1);
   const segments = path.split('/').filter(Boolean).map(safeDecode);
-  const tab = TABS.includes(segments[0]) ? segments[0] : 'flows';
+  const known = TABS.includes(segments[0]);
+  const tab = segments.length === 0 ? 'flows' : known ? segments[0] : NOT_FOUND;
   const params = {};
   for (const [key, value] of new URLSearchParams(query)) params[key] = value;
-  return { tab, parts: TABS.includes(segments[0]) ? segments.slice(1) : [], params };
+  return { tab, parts: known ? segments.slice(1) : tab === NOT_FOUND ? segments : [], params };
 }
 
 /** Readable encoding: keeps `:`, `/`, `,` and `@` as they are so `q=programmer:REF30` stays legible. */

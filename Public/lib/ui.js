@@ -3,25 +3,64 @@ import { h, fill } from './dom.js';
 
 const ICONS = { info: 'ℹ', success: '✓', error: '✗', warning: '⚠' };
 
-/** A toast. Errors stay until closed; others fade after `timeout` ms. */
-export function toast(message, { kind = 'info', detail = null, timeout = 6000, id = null, actions = [] } = {}) {
+/** How long a toast stays, by kind: errors longest (they carry what to do), but every toast fades. */
+export const TOAST_MS = { info: 6000, success: 6000, warning: 10000, error: 15000 };
+
+/**
+ * A toast. It fades after `timeout` ms (by default `TOAST_MS` of its kind), later while the pointer or focus is on
+ * it; × dismisses it at once. `action` names what it is about (`POST /api/apps/news-ios/login`): a newer toast of the
+ * same action replaces it, and `resolveToasts(action)` removes it when that action later succeeds.
+ */
+export function toast(message, { kind = 'info', detail = null, timeout, id = null, actions = [], action = null } = {}) {
   const region = document.getElementById('toasts');
   if (id) document.getElementById(id)?.remove();
-  const close = () => el.remove();
-  const el = h('div.toast', { class: `toast-${kind}`, id, role: kind === 'error' ? 'alert' : 'status' },
+  if (action) resolveToasts(action, { all: true });
+  // Fades out (style.css: .toast.leaving), then goes.
+  const close = () => {
+    clearTimeout(timer);
+    el.classList.add('leaving');
+    setTimeout(() => el.remove(), 250);
+  };
+  const el = h('div.toast', { class: `toast-${kind}`, id, role: kind === 'error' ? 'alert' : 'status', 'data-kind': kind },
     h('span.icon', { 'aria-hidden': 'true' }, ICONS[kind] ?? ''),
     h('div.toast-text', null, h('strong', null, message), detail ? h('p', null, detail) : null),
     actions,
-    h('button.ghost', { type: 'button', 'aria-label': 'Dismiss', title: 'Dismiss', onclick: close }, '×'));
+    h('button.ghost', { type: 'button', 'aria-label': 'Dismiss', title: 'Dismiss', 'data-action': 'dismiss-toast', onclick: close }, '×'));
+  if (action) el.dataset.toastAction = action;
+  const ms = timeout ?? TOAST_MS[kind] ?? TOAST_MS.info;
+  let timer = null;
+  const schedule = (delay) => {
+    clearTimeout(timer);
+    timer = ms ? setTimeout(close, delay) : null;
+  };
+  // Someone reading it (pointer or keyboard on it) keeps it; it fades a little after they leave.
+  el.addEventListener('mouseenter', () => clearTimeout(timer));
+  el.addEventListener('focusin', () => clearTimeout(timer));
+  el.addEventListener('mouseleave', () => schedule(Math.min(ms, 3000)));
+  el.addEventListener('focusout', () => schedule(Math.min(ms, 3000)));
   region.append(el);
-  if (kind !== 'error' && timeout) setTimeout(close, timeout);
+  schedule(ms);
   return el;
 }
 
+/** Removes the error toasts of `action` (it has since succeeded); with `all`, its toasts of any kind. */
+export function resolveToasts(action, { all = false } = {}) {
+  for (const el of document.querySelectorAll('#toasts .toast')) {
+    if (el.dataset.toastAction === action && (all || el.dataset.kind === 'error')) el.remove();
+  }
+}
+
+/** Removes every toast but the Undo offer (a page change: what they said was about the page left behind). */
+export function dismissToasts() {
+  for (const el of document.querySelectorAll('#toasts .toast')) {
+    if (el.id !== 'undo-toast') el.remove();
+  }
+}
+
 /** Show an API or network error: its message, and its detail when there is one. */
-export function showError(error, context) {
+export function showError(error, context, { action = null } = {}) {
   const message = error?.message || String(error);
-  toast(context ? `${context}: ${message}` : message, { kind: 'error', detail: error?.detail ?? null });
+  toast(context ? `${context}: ${message}` : message, { kind: 'error', detail: error?.detail ?? null, action });
 }
 
 /** A banner across the top for conditions that last (no access token, console unreachable). */

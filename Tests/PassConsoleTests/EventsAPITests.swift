@@ -70,15 +70,19 @@ struct EventsAPITests {
             try await fixture.waitForEvents(atLeast: 20)
             let ndjson = await fixture.get("/api/events/export?format=ndjson&q=event:callback")
             #expect(ndjson.header("Content-Type") == "application/x-ndjson")
+            // The first line says what the file is and what personal data it left out; every other line is an event.
             let lines = ndjson.text.split(separator: "\n")
+            #expect(lines.first?.hasPrefix(#"{"passconsoleExport":"#) == true)
             let decoder = EntitlementEvent.Wire.decoder()
-            let events = try lines.map { try decoder.decode(EntitlementEvent.self, from: Data($0.utf8)) }
+            let events = try lines.dropFirst().map { try decoder.decode(EntitlementEvent.self, from: Data($0.utf8)) }
             let stored = try await fixture.console.history.page(matching: HistoryFilter(kinds: [.callback]), limit: 1000).events.map(\.event)
             #expect(events.count == stored.count)
             #expect(zip(events, stored).allSatisfy { $0.sessionID == $1.sessionID && $0.sequence == $1.sequence && $0.kind == $1.kind })
             let csv = await fixture.get("/api/events/export?format=csv&q=event:callback")
-            #expect(csv.text.hasPrefix("id,time,session,app,platform,device,programmer,mvpd,kind,summary\r\n"))
-            #expect(csv.text.split(separator: "\r\n").count == stored.count + 1)
+            let rows = csv.text.split(separator: "\r\n")
+            #expect(rows.first?.hasPrefix("# PassConsole events export.") == true)
+            #expect(rows.dropFirst().first == "id,time,session,app,platform,device,programmer,mvpd,kind,summary")
+            #expect(rows.count == stored.count + 2)
             let har = await fixture.get("/api/network/har").json
             let log = try #require(har["log"] as? [String: Any])
             #expect(log["version"] as? String == "1.2")

@@ -3,7 +3,8 @@
 import { h, fill, badge, timeEl, debounce, emptyState, code } from '../../lib/dom.js';
 import { filterBar, addTerm, removeTerm } from '../../lib/filter.js';
 import { KINDS, kindLabel, plural } from '../../lib/format.js';
-import { get, download } from '../../lib/api.js';
+import { get } from '../../lib/api.js';
+import { saveExport, revealToggle } from '../../lib/export.js';
 import * as live from '../../lib/live.js';
 import { createFeed } from './event-feed.js';
 import { createLiveTable } from './live-table.js';
@@ -47,9 +48,10 @@ export function mount(root, route, ctx) {
   const saved = savedFilterBar({ current: () => query, apply: (q) => go(q, null, false) });
   const pauseButton = h('button', { type: 'button', 'data-action': 'pause', onclick: () => live.togglePause() });
   const pill = h('button.pill', { type: 'button', id: 'new-events-pill', hidden: true, title: 'Resume and show them', onclick: () => live.setPaused(false) });
+  const reveal = revealToggle('export-reveal-personal');
   const exportButton = (format, label) => h('button', {
-    type: 'button', 'data-action': `export-${format}`, title: `Download the events the filter shows, as ${label}`,
-    onclick: () => download('/api/events/export', { format, q: query }, `passconsole-events.${format}`),
+    type: 'button', 'data-action': `export-${format}`, title: `Download the events the filter shows, as ${label} (personal data redacted unless ticked)`,
+    onclick: () => saveExport('/api/events/export', { format, q: query }, `passconsole-events.${format}`, { revealPersonal: reveal.checked }),
   }, `⤓ ${label}`);
   const countLine = h('span.count-line', { role: 'status' });
   const message = h('div.table-message');
@@ -60,7 +62,7 @@ export function mount(root, route, ctx) {
 
   fill(root,
     h('div.view-head', null, h('h2', null, 'Events'), bar.el, saved.el,
-      h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), exportButton('ndjson', 'NDJSON'), exportButton('csv', 'CSV'))),
+      h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), exportButton('ndjson', 'NDJSON'), exportButton('csv', 'CSV'), reveal.el)),
     panes);
 
   // At most every 300 ms, also while events keep coming (a burst must not redraw the facets per frame).

@@ -3,7 +3,8 @@
 import { h, fill, timeEl, debounce, emptyState } from '../../lib/dom.js';
 import { filterBar, addTerm } from '../../lib/filter.js';
 import { duration, plural } from '../../lib/format.js';
-import { get, download } from '../../lib/api.js';
+import { get } from '../../lib/api.js';
+import { saveExport, revealToggle } from '../../lib/export.js';
 import * as live from '../../lib/live.js';
 import { hashFor } from '../../lib/route.js';
 import { createFeed } from '../events/event-feed.js';
@@ -51,9 +52,10 @@ export function mount(root, route, ctx) {
   });
   const pill = h('button.pill', { type: 'button', id: 'new-events-pill', hidden: true, onclick: () => live.setPaused(false) }, '0 new exchanges · show');
   const pauseButton = h('button', { type: 'button', 'data-action': 'pause', onclick: () => live.togglePause() });
+  const reveal = revealToggle('har-reveal-personal');
   const har = h('button', {
-    type: 'button', 'data-action': 'export-har', title: 'Download the exchanges the filter shows as a HAR 1.2 file (secrets stay redacted)',
-    onclick: () => download('/api/network/har', { q: query }, 'passconsole.har'),
+    type: 'button', 'data-action': 'export-har', title: 'Download the exchanges the filter shows as a HAR 1.2 file (secrets stay redacted; personal data too unless ticked)',
+    onclick: () => saveExport('/api/network/har', { q: query }, 'passconsole.har', { revealPersonal: reveal.checked }),
   }, '⤓ Export HAR');
   const countLine = h('span.count-line', { role: 'status' });
   const message = h('div.table-message');
@@ -61,7 +63,7 @@ export function mount(root, route, ctx) {
   const detail = h('aside.pane.inspector', { 'aria-label': 'Exchange details', hidden: true });
   fill(root,
     h('div.view-head', null, h('h2', null, 'Network'), bar.el,
-      h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), har)),
+      h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), har, reveal.el)),
     h('div.two-pane', null, h('div.pane.center', null, message, table.el, older), detail));
 
   const countAll = debounce(async () => {

@@ -1,7 +1,8 @@
 // One session: the plain-language health card (with a copy button for tickets), the flow diagram, and the
 // timeline of every event with the time since the previous one.
 import { h, fill, badge, timeEl, code, copyText, emptyState, withLocalTimes } from '../../lib/dom.js';
-import { get, post, download } from '../../lib/api.js';
+import { get, post } from '../../lib/api.js';
+import { saveExport, revealToggle } from '../../lib/export.js';
 import { KINDS, SEVERITY, SIDES, kindLabel, dateTime, exactTime, span } from '../../lib/format.js';
 import { hashFor } from '../../lib/route.js';
 import { toast } from '../../lib/ui.js';
@@ -234,6 +235,8 @@ export async function renderSession(el, id) {
     return false;
   }
   const s = data.session;
+  // The pane is drawn again as the session's events arrive: the person's choice stays.
+  const bundleReveal = revealToggle('bundle-reveal-personal', el.querySelector('#bundle-reveal-personal')?.checked ?? false);
   fill(el,
     h('div.pane-head', null, h('h3', null, `Session ${s.id.slice(0, 8)}`),
       h('a.ghost', { href: '#/sessions', 'data-action': 'close-detail', title: 'Back to the list (Esc)' }, '×')),
@@ -248,8 +251,9 @@ export async function renderSession(el, id) {
       h('button.linkish', {
         type: 'button', 'data-action': 'download-bundle',
         title: 'One file for a ticket: this health card, the contract, the flow, the storage (tokens redacted), the HTTP exchanges as HAR and every event',
-        onclick: () => download(`/api/sessions/${encodeURIComponent(s.id)}/bundle`, undefined, `passconsole-support-${s.id.slice(0, 8)}.json`),
-      }, 'Download support bundle')),
+        onclick: () => saveExport(`/api/sessions/${encodeURIComponent(s.id)}/bundle`, undefined, `passconsole-support-${s.id.slice(0, 8)}.json`,
+          { revealPersonal: bundleReveal.checked }),
+      }, 'Download support bundle'), ' ', bundleReveal.el),
     healthCard(s, data.health ?? { headline: 'No health summary.', lines: [], verdicts: [] }),
     contractCard(data.contract ?? []),
     compareCard(s),

@@ -85,6 +85,7 @@ export async function exportDomain(domain, reveal) {
       confirmLabel: 'Export live tokens',
       content: [
         h('p', null, '⚠ The file will contain working sign-in and authorization tokens for ', code(domain), '. Anyone with the file can use them until they expire.'),
+        h('p', null, 'It also keeps personal data: a sign-in token carries the user’s ID, and user metadata (household ID, ZIP code) is kept as stored. The redacted export replaces them.'),
         h('p', null, 'The console’s audit log records this export. Prefer the redacted export for tickets.'),
       ],
     });

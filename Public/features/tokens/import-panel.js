@@ -2,7 +2,7 @@
 // token the target's apps will refuse — device ID, issuer, TTL, storage version — flagged), then apply it in one step
 // with a backup and Undo. Refused tokens are left out unless the operator asks for them. A bad file changes nothing.
 import { h, fill, badge, code } from '../../lib/dom.js';
-import { request, post } from '../../lib/api.js';
+import { request, post, overview } from '../../lib/api.js';
 import { undoToast, toast } from '../../lib/ui.js';
 import { undoneToast } from './clear-flow.js';
 
@@ -142,9 +142,13 @@ export function importPanel(onChanged) {
   policySelect.addEventListener('change', dryRun);
   includeRefused.addEventListener('change', dryRun);
 
+  // The size limit as the server words it (one formatter, on the server).
+  const limit = h('span', { id: 'import-limit' });
+  overview().then((data) => { if (data.uploadLimit) limit.textContent = ` Files up to ${data.uploadLimit}.`; }).catch(() => {});
   const el = h('section.card.import-panel', { 'aria-labelledby': 'import-heading' },
     h('h3', { id: 'import-heading' }, 'Import a storage file'),
-    h('p.muted', null, 'The file is checked first and nothing changes until you press Apply. Applying is one step, with a backup you can undo.'),
+    h('p.muted', null, 'The file is checked first and nothing changes until you press Apply. Applying is one step, with a backup you can undo.',
+      limit),
     h('div.form-row', null,
       h('label', null, 'File ', fileInput), h('label', null, 'Into ', domainSelect),
       h('label', null, 'When an item already exists ', policySelect),

@@ -50,7 +50,7 @@ extension HTTPServer {
 
     func uriTooLong(_ length: Int) -> Response {
         HTTPError(.uriTooLong, code: "uri_too_long", message: "The request URL is too long.",
-            detail: "Limit: \(configuration.maxURLLength) bytes, sent: \(length) bytes").response
+            detail: "Limit: \(ByteCount.text(configuration.maxURLLength)), sent: \(ByteCount.text(length))").response
     }
 
     /// Answers an over-long request target with a JSON `414` written straight to the socket, then ends the

@@ -302,7 +302,8 @@ public final class HTTPServer: Sendable {
     }
 
     func tooLarge(_ length: Int?, limit: Int) -> Response {
-        HTTPError(.payloadTooLarge, code: "payload_too_large", message: "The request body is too large.",
-            detail: "Limit: \(limit) bytes" + (length.map { ", sent: \($0) bytes" } ?? "")).response
+        HTTPError(.payloadTooLarge, code: "payload_too_large",
+            message: "The request body is too large: this endpoint takes up to \(ByteCount.text(limit)).",
+            detail: "Limit: \(ByteCount.text(limit))" + (length.map { ", sent: \(ByteCount.text($0))" } ?? "")).response
     }
 }

@@ -34,6 +34,9 @@ public final class Console: HTTPResponder, Sendable {
     /// The one live feed every SSE client shares.
     public let live: LiveFeed
     let catalog: Catalog
+    /// Keys the stand-ins of personal data in exports (``PersonalDataRedaction``): one value gives one stand-in in
+    /// every export of this run; the key never leaves the process, so a stand-in cannot be reversed by guessing.
+    let personalDataKey = PersonalDataRedaction.makeKey()
     private let state = Mutex(State())
     private let routes: Router
     /// The fleet alerts last computed, the newest event they saw and when (see ``fleetAlerts()``).
@@ -146,12 +149,12 @@ public final class Console: HTTPResponder, Sendable {
 
     public func respondInline(to request: Request) -> Response? {
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
-        return routes.respondInline(to: request)
+        return routes.respondInline(to: request).map { Self.notFoundPage(for: request, $0) }
     }
 
     public func respond(to request: Request) async -> Response {
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
-        return await routes.respond(to: request)
+        return Self.notFoundPage(for: request, await routes.respond(to: request))
     }
 
     /// The fleet-wide alerts (``FleetDiagnosis``). Every page asks for them with the overview, and reading the last

@@ -10,6 +10,10 @@ struct HARDocument: Codable, Sendable, Equatable {
         var creator = Creator(name: "PassConsole", version: AccessEnabler.version)
         var pages: [Page] = []
         var entries: [Entry]
+        /// What was done to personal data, in words (HAR 1.2's free-text `comment`).
+        var comment: String?
+        /// The same as data (a custom field: HAR allows those that start with `_`).
+        var _personalData: PersonalDataRedaction.Report?
     }
 
     struct Creator: Codable, Sendable, Equatable {
@@ -85,8 +89,9 @@ struct HARDocument: Codable, Sendable, Equatable {
 
     var log: Log
 
-    /// The HTTP exchanges among `events`, one page per app session.
-    init(_ events: [EntitlementEvent]) {
+    /// The HTTP exchanges among `events`, one page per app session; `personalData` says what was done to personal
+    /// data (see ``PersonalDataRedaction``).
+    init(_ events: [EntitlementEvent], personalData: PersonalDataRedaction.Report? = nil) {
         var pages: [String: Page] = [:]
         var entries: [Entry] = []
         for event in events {
@@ -117,7 +122,9 @@ struct HARDocument: Codable, Sendable, Equatable {
                 timings: Timings(wait: exchange.durationMs),
                 comment: exchange.failure.map { "No answer: \($0)" }))
         }
-        log = Log(pages: pages.values.sorted { $0.startedDateTime < $1.startedDateTime }, entries: entries)
+        log = Log(pages: pages.values.sorted { $0.startedDateTime < $1.startedDateTime }, entries: entries,
+            comment: personalData.map { $0.revealed ? "Personal data kept on purpose (audited)." : "Redacted: \($0.removedText). \($0.rule)" },
+            _personalData: personalData)
     }
 
     static func escape(_ text: String) -> String {

@@ -19,6 +19,8 @@ struct SupportBundle: Encodable {
         var eventCount: Int
         var exchangeCount: Int
         var redaction: String
+        /// What was done to personal data (user IDs, household IDs, usernames, emails, ZIP codes), and the rule.
+        var personalData: PersonalDataRedaction.Report
         var contents: [String: String]
     }
 
@@ -32,7 +34,17 @@ struct SupportBundle: Encodable {
     var har: HARDocument
     var events: [EntitlementEvent]
 
-    init(session: HistorySession, events: [EntitlementEvent], health: HealthCard, storage: StorageReport?, now: Date) {
+    /// The bundle of `session`; unless `reveal` keeps it, personal data is replaced by `redaction` everywhere in it.
+    init(session: HistorySession, events recorded: [EntitlementEvent], health: HealthCard, storage: StorageReport?, now: Date,
+        reveal: RevealChoice, redaction: inout PersonalDataRedaction)
+    {
+        let hidesPersonalData = !reveal.revealsPersonalData
+        if hidesPersonalData { redaction.learn(from: recorded) }
+        let events = hidesPersonalData ? recorded.map { redaction.redact($0) } : recorded
+        let domains = HealthCard.domains(of: session, in: storage)
+        self.storage = hidesPersonalData ? redaction.redact(domains) : domains
+        let text = Self.text(session: session, health: health)
+        summary = hidesPersonalData ? redaction.redact(text) : text
         let exchanges = events.filter { if case .httpExchange = $0.kind { true } else { false } }
         manifest = Manifest(
             createdAt: now, consoleVersion: AccessEnabler.version, session: session, eventCount: events.count,
@@ -40,6 +52,7 @@ struct SupportBundle: Encodable {
             redaction: "Tokens appear as a short preview and a SHA-256 fingerprint (equal tokens, equal fingerprints); the SDK "
                 + "already shortened tokens and secrets in events and exchanges before they were recorded. Nothing here "
                 + "signs anyone in.",
+            personalData: redaction.report(revealed: !hidesPersonalData),
             contents: [
                 "summary": "the health card in words, as pasted into tickets",
                 "health": "the same card as data: headline, facts, named diagnoses",
@@ -49,12 +62,10 @@ struct SupportBundle: Encodable {
                 "har": "the session's HTTP exchanges, HAR 1.2 (open in a browser's network panel)",
                 "events": "every event of the session in order (API calls, states, exchanges, storage, callbacks, tracking)",
             ])
-        summary = Self.text(session: session, health: health)
         self.health = health
         contract = CallbackContract.check(events)
         flow = FlowProgress.replay(events)
-        self.storage = HealthCard.domains(of: session, in: storage)
-        har = HARDocument(exchanges)
+        har = HARDocument(exchanges, personalData: manifest.personalData)
         self.events = events
     }
 

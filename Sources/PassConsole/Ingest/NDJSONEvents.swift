@@ -18,7 +18,7 @@ enum NDJSONEvents {
         for line in body.split(separator: 0x0A, omittingEmptySubsequences: false) {
             number += 1
             let trimmed = line.last == 0x0D ? line.dropLast() : line
-            guard !trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { continue }
+            guard !trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }), !EventExportHeader.isHeader(trimmed) else { continue }
             do {
                 events.append(try decoder.decode(EntitlementEvent.self, from: Data(trimmed)))
             } catch let error as DecodingError {

@@ -29,27 +29,37 @@ extension Console {
             let console = try box.get()
             let filter = try filter(request)
             let format = request.query("format") ?? "ndjson"
-            let events = try await console.history.page(matching: filter, limit: 1_000_000).events
-            let stamp = EntitlementEvent.Wire.format(Date()).replacingOccurrences(of: ":", with: "-")
-            switch format {
-            case "ndjson":
-                return .download(try EntitlementEvent.Wire.ndjson(events.map(\.event)), filename: "passconsole-events-\(stamp).ndjson",
-                    contentType: "application/x-ndjson")
-            case "csv":
-                return .download(Data(EventCSV.make(events).utf8), filename: "passconsole-events-\(stamp).csv",
-                    contentType: "text/csv; charset=utf-8")
-            default:
+            guard format == "ndjson" || format == "csv" else {
                 throw HTTPError(.badRequest, code: "unknown_format", message: "format must be ndjson or csv.")
             }
+            let reveal = try RevealChoice.parse(request)
+            let (events, report) = console.exportable(try await console.history.page(matching: filter, limit: 1_000_000).events,
+                reveal: reveal)
+            try await console.auditReveal("\(events.count) events", report: report, remote: request.remoteAddress)
+            let now = Date()
+            let stamp = EntitlementEvent.Wire.format(now).replacingOccurrences(of: ":", with: "-")
+            if format == "csv" {
+                return .export(Data(EventCSV.make(events, report: report).utf8), filename: "passconsole-events-\(stamp).csv",
+                    contentType: "text/csv; charset=utf-8", count: events.count, unit: "events", report: report)
+            }
+            var body = try APICoding.encode(EventExportHeader(exportedAt: now, count: events.count, personalData: report))
+            body.append(0x0A)
+            body.append(try EntitlementEvent.Wire.ndjson(events.map(\.event)))
+            return .export(body, filename: "passconsole-events-\(stamp).ndjson", contentType: "application/x-ndjson",
+                count: events.count, unit: "events", report: report)
         }
         router.get("/api/network/har") { request in
             let console = try box.get()
             var filter = try filter(request)
             filter.kinds = [.httpExchange]
-            let events = try await console.history.page(matching: filter, limit: 1_000_000).events
+            let reveal = try RevealChoice.parse(request)
+            let (events, report) = console.exportable(try await console.history.page(matching: filter, limit: 1_000_000).events,
+                reveal: reveal)
+            try await console.auditReveal("\(events.count) HTTP exchanges (HAR)", report: report, remote: request.remoteAddress)
             let stamp = EntitlementEvent.Wire.format(Date()).replacingOccurrences(of: ":", with: "-")
-            return .download(try APICoding.encode(HARDocument(events.map(\.event))), filename: "passconsole-\(stamp).har",
-                contentType: "application/json")
+            return .export(try APICoding.encode(HARDocument(events.map(\.event), personalData: report)),
+                filename: "passconsole-\(stamp).har", contentType: "application/json", count: events.count, unit: "exchanges",
+                report: report)
         }
         router.post("/api/ingest") { request in
             let console = try box.get()

@@ -26,6 +26,8 @@ extension Console {
         var history: HistoryHealth.Report
         /// Set when the console shows a support bundle (read-only).
         var offline: Offline?
+        /// The largest storage file or ingest batch the console takes, in words (`16 MB`).
+        var uploadLimit: String
     }
 
     struct Offline: Encodable {
@@ -51,7 +53,8 @@ extension Console {
                 fleet: fleet, history: await console.historyHealth(),
                 offline: console.configuration.bundle.map {
                     Offline(file: ($0.file as NSString).lastPathComponent, createdAt: $0.createdAt, sessionID: $0.sessionID, bundleID: $0.bundleID)
-                }))
+                },
+                uploadLimit: ByteCount.text(console.configuration.maxBodySize)))
         }
         router.get("/api/audit") { request in
             let console = try box.get()

@@ -50,15 +50,21 @@ extension Console {
             if let opened = console.configuration.bundle, opened.sessionID == session.id {
                 return .download(opened.raw, filename: (opened.file as NSString).lastPathComponent, contentType: "application/json")
             }
+            let reveal = try RevealChoice.parse(request)
             let now = console.configuration.now()
             let storage = try? await console.storageReport(now: now)
+            var redaction = console.personalDataRedaction()
             let bundle = SupportBundle(session: session, events: events,
-                health: await console.healthCard(session, events, storage: storage, now: now), storage: storage, now: now)
-            try await console.history.audit("export", detail: "Support bundle of session \(session.id.uuidString) (\(session.bundleID), "
-                + "\(events.count) events)", remote: request.remoteAddress)
+                health: await console.healthCard(session, events, storage: storage, now: now), storage: storage, now: now,
+                reveal: reveal, redaction: &redaction)
+            let report = bundle.manifest.personalData
+            try await console.history.audit(report.revealed ? "reveal" : "export",
+                detail: "Support bundle of session \(session.id.uuidString) (\(session.bundleID), \(events.count) events)"
+                    + (report.revealed ? " WITH personal data" : ", redacted: \(report.removedText)"), remote: request.remoteAddress)
             let stamp = EntitlementEvent.Wire.format(now).replacingOccurrences(of: ":", with: "-")
-            return .download(try APICoding.encode(bundle),
-                filename: "passconsole-support-\(session.id.uuidString.prefix(8))-\(stamp).json", contentType: "application/json")
+            return .export(try APICoding.encode(bundle),
+                filename: "passconsole-support-\(session.id.uuidString.prefix(8))-\(stamp).json", contentType: "application/json",
+                count: events.count, unit: "events", report: report)
         }
     }
 }

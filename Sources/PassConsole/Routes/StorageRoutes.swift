@@ -33,11 +33,15 @@ extension Console {
         router.get("/api/storage/export") { request in
             let console = try box.get()
             let domains = request.queryAll("domain").filter { !$0.isEmpty }
-            let reveal = request.flag("reveal")
-            let export = try await console.storageActions().export(domains, reveal: reveal, remote: request.remoteAddress)
+            let reveal = try RevealChoice.parse(request)
+            let export = try await console.storageActions().export(domains, reveal: reveal,
+                redaction: console.personalDataRedaction(), remote: request.remoteAddress)
             let name = (domains.count == 1 ? domains[0] : "all").replacingOccurrences(of: ":", with: "-")
-            return .download(try APICoding.encode(export), filename: "passconsole-storage-\(name)\(reveal ? "" : "-redacted").json",
-                contentType: "application/json")
+            let suffix = reveal == .everything ? "" : reveal == .personalData ? "-tokens-redacted" : "-redacted"
+            let report = export.personalData ?? PersonalDataRedaction(key: console.personalDataKey).report(revealed: true)
+            return .export(try APICoding.encode(export), filename: "passconsole-storage-\(name)\(suffix).json",
+                contentType: "application/json", count: export.domains.count,
+                unit: export.domains.count == 1 ? "storage domain" : "storage domains", report: report)
         }
         router.post("/api/storage/import") { request in
             let console = try box.get()

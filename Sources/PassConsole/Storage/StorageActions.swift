@@ -122,14 +122,24 @@ struct StorageActions: Sendable {
         }
     }
 
-    /// The export file of `domainIDs` (all domains when empty).
-    func export(_ domainIDs: [String], reveal: Bool, remote: String) async throws -> StorageExport {
+    /// The export file of `domainIDs` (all domains when empty); what `reveal` keeps is written to the audit log.
+    func export(_ domainIDs: [String], reveal: RevealChoice, redaction: PersonalDataRedaction, remote: String) async throws
+        -> StorageExport
+    {
         let domains = domainIDs.isEmpty
             ? try StorageDomain.all(in: devices) : try domainIDs.map { try StorageDomain(id: $0, devices: devices) }
-        let export = StorageExport.make(try domains.map { ($0, try load($0)) }, reveal: reveal, now: now())
+        var redaction = redaction
+        let export = StorageExport.make(try domains.map { ($0, try load($0)) }, reveal: reveal, redaction: &redaction, now: now())
         let names = domains.map(\.id).joined(separator: ", ")
-        try await history.audit(reveal ? "reveal" : "export",
-            detail: reveal ? "Exported \(names) WITH live tokens" : "Exported \(names) (redacted)", remote: remote)
+        switch reveal {
+        case .everything:
+            try await history.audit("reveal", detail: "Exported \(names) WITH live tokens and personal data", remote: remote)
+        case .personalData:
+            try await history.audit("reveal", detail: "Exported \(names) WITH personal data (tokens redacted)", remote: remote)
+        case .nothing:
+            try await history.audit("export", detail: "Exported \(names) (redacted: tokens; \(export.personalData?.removedText ?? "nothing"))",
+                remote: remote)
+        }
         return export
     }
 

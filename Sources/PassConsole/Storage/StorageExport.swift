@@ -17,15 +17,21 @@ struct StorageExport: Codable, Sendable {
     var exportedAt: Date
     /// True when token bodies were replaced by previews: such a file documents, it cannot be imported.
     var redacted: Bool
+    /// What was done to personal data in user metadata (absent in files of older consoles).
+    var personalData: PersonalDataRedaction.Report?
     var domains: [Domain]
 
-    /// The export of `domains` as stored now.
-    static func make(_ domains: [(StorageDomain, TokenStorage)], reveal: Bool, now: Date) -> StorageExport {
-        StorageExport(
-            exportedAt: now, redacted: !reveal,
-            domains: domains.map { domain, storage in
-                Domain(domain: domain.id, storage: reveal ? storage : redact(storage))
-            })
+    /// The export of `domains` as stored now: tokens as previews unless `reveal` is `.everything`, personal data in
+    /// user metadata replaced by `redaction` unless `reveal` keeps it.
+    static func make(_ domains: [(StorageDomain, TokenStorage)], reveal: RevealChoice, redaction: inout PersonalDataRedaction,
+        now: Date) -> StorageExport
+    {
+        let kept = domains.map { domain, storage in
+            let tokens = reveal == .everything ? storage : redact(storage)
+            return Domain(domain: domain.id, storage: reveal.revealsPersonalData ? tokens : redaction.redact(tokens))
+        }
+        return StorageExport(exportedAt: now, redacted: reveal != .everything,
+            personalData: redaction.report(revealed: reveal.revealsPersonalData), domains: kept)
     }
 
     /// `storage` with every token replaced by its preview.

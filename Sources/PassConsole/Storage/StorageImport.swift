@@ -78,8 +78,13 @@ struct ImportPlan: Encodable, Sendable {
         throws(HTTPError) -> ImportPlan
     {
         guard !data.isEmpty else { throw invalid("The file is empty.") }
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard let parsed = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
             throw invalid("The file is not JSON: choose a file exported by PassConsole or a storage.json from a device.")
+        }
+        guard let object = parsed as? [String: Any] else {
+            throw invalid(parsed is [Any]
+                ? "This is a JSON array; expected a storage export object or a device's storage.json."
+                : "This is a single JSON value, not an object; expected a storage export object or a device's storage.json.")
         }
         if object["format"] as? String == StorageExport.formatName {
             let export: StorageExport

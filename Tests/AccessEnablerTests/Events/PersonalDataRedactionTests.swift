@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import AccessEnabler
+
+/// ``PersonalDataRedaction``: the one rule every export applies to user IDs, household IDs, usernames, emails and
+/// ZIP codes.
+struct PersonalDataRedactionTests {
+    static let key = Data(repeating: 7, count: 32)
+    static let guid = "DAC9E095-1A2B-4C3D-8E9F-0123456789AB"
+
+    static func event(_ kind: EntitlementEvent.Kind, sequence: Int = 1) -> EntitlementEvent {
+        EntitlementEvent(sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: 0), sessionID: UUID(), deviceID: "d",
+            app: AppIdentity(bundleID: "com.example.news.ios", teamID: "TEAM1234"), requestorID: "REF30", mvpdID: "Cablevision",
+            kind: kind)
+    }
+
+    /// The demo's sign-in as the SDK records it: the user's GUID sent to authorize, user metadata asked for and
+    /// answered (household, ZIP, user ID), and a later error that quotes the household.
+    static let session: [EntitlementEvent] = [
+        event(.httpExchange(exchange: HTTPExchange(method: "POST", url: "http://127.0.0.1:8081/adobe-services/1.0/deviceShortAuthorize",
+            parameters: ["session_guid": guid, "requestor_id": "REF30", "mso_id": "Cablevision"], status: 200,
+            responseBody: "[token redacted]", failure: nil, durationMs: 3))),
+        event(.callback(callback: .setMetadataStatus(metadata: "hh-alice", encrypted: false, key: 3,
+            arguments: ["user_metadata_name": "householdID"])), sequence: 2),
+        event(.callback(callback: .setMetadataStatus(metadata: #"["10001"]"#, encrypted: false, key: 3,
+            arguments: ["user_metadata_name": "zip"])), sequence: 3),
+        event(.httpExchange(exchange: HTTPExchange(method: "GET", url: "http://127.0.0.1:8081/api/v1/tokens/usermetadata",
+            parameters: [:], status: 200,
+            responseBody: #"{"data":{"userID":"Cablevision-alice","email":"alice@example.com"},"updated":110001}"#,
+            failure: nil, durationMs: 3)), sequence: 4),
+        event(.error(code: "X", message: "household hh-alice of Cablevision-alice refused."), sequence: 5),
+    ]
+
+    @Test("every user ID, household, ZIP and email of a session is replaced wherever it appears; the rest is kept")
+    func sessionIsRedactedEverywhere() throws {
+        var redaction = PersonalDataRedaction(key: Self.key)
+        redaction.learn(from: Self.session)
+        let redacted = Self.session.map { redaction.redact($0) }
+        let text = String(decoding: try EntitlementEvent.Wire.ndjson(redacted), as: UTF8.self)
+        for value in [Self.guid, "hh-alice", "Cablevision-alice", "alice@example.com"] {
+            #expect(!text.contains(value), "still holds \(value)")
+        }
+        #expect(!text.contains(#"\"10001\""#), "still holds the ZIP code")
+        // Stand-ins in their place, and what is not personal untouched: the Programmer, the MVPD, a number that merely
+        // contains the ZIP code's digits.
+        #expect(text.contains(redaction.standIn(for: Self.guid, as: .userID)))
+        #expect(text.contains(redaction.standIn(for: "hh-alice", as: .householdID)))
+        #expect(text.contains(PersonalDataRedaction.removedZip))
+        #expect(text.contains("REF30") && text.contains("\"mso_id\":\"Cablevision\"") && text.contains("110001"))
+        guard case .error(_, let message) = redacted[4].kind else { throw CancellationError() }
+        #expect(message == "household \(redaction.standIn(for: "hh-alice", as: .householdID)) of "
+            + "\(redaction.standIn(for: "Cablevision-alice", as: .userID)) refused.")
+        // The report names what was found, in the order people read it.
+        #expect(redaction.report(revealed: false).removed == [.userID, .householdID, .email, .zip])
+        #expect(redaction.report(revealed: false).removedText == "user IDs, household IDs, email addresses, ZIP codes")
+    }
+
+    @Test("one value gets one stand-in for one key, so a user's rows still group; another key gives another")
+    func standInsAreStableAndKeyed() {
+        let a = PersonalDataRedaction(key: Self.key), b = PersonalDataRedaction(key: Data(repeating: 8, count: 32))
+        #expect(a.standIn(for: Self.guid, as: .userID) == a.standIn(for: Self.guid, as: .userID))
+        #expect(a.standIn(for: Self.guid, as: .userID).hasPrefix("u-") && a.standIn(for: Self.guid, as: .userID).count == 10)
+        #expect(a.standIn(for: Self.guid, as: .userID) != b.standIn(for: Self.guid, as: .userID))
+        #expect(a.standIn(for: "alice", as: .username).hasPrefix("n-"))
+        #expect(a.standIn(for: "10001", as: .zip) == "[ZIP removed]")
+    }
+
+    @Test("a value under a personal name is replaced even when it was never learned, and emails anywhere")
+    func namedValuesAndEmails() throws {
+        var redaction = PersonalDataRedaction(key: Self.key)
+        let event = Self.event(.httpExchange(exchange: HTTPExchange(method: "GET",
+            url: "http://x/lookup?email=bob%40example.org&resource=news", parameters: ["userId": "U-77", "Zip_Code": "94105", "username": "bob smith"],
+            status: 200, responseBody: "<user><householdID>hh-bob</householdID><name>Bob</name></user>", failure: nil, durationMs: 1)))
+        redaction.learn(from: event)
+        guard case .httpExchange(let exchange) = redaction.redact(event).kind else { throw CancellationError() }
+        #expect(exchange.parameters["userId"] == redaction.standIn(for: "U-77", as: .userID))
+        #expect(exchange.parameters["Zip_Code"] == "[ZIP removed]")
+        #expect(exchange.parameters["username"] == redaction.standIn(for: "bob smith", as: .username))
+        #expect(!exchange.url.contains("bob%40example.org") && exchange.url.contains("resource=news"))
+        // The same address written otherwise is the same person
+        #expect(redaction.redact("mail from Bob@Example.org") == "mail from \(redaction.standIn(for: "bob@example.org", as: .email))")
+        #expect(exchange.url.contains(redaction.standIn(for: "bob@example.org", as: .email)))
+        #expect(exchange.responseBody == "<user><householdID>\(redaction.standIn(for: "hh-bob", as: .householdID))</householdID><name>Bob</name></user>")
+    }
+
+    @Test("a storage's token GUIDs and user metadata are learned")
+    func learnsFromStorage() {
+        var storage = TokenStorage()
+        storage.storeAuthentication(requestor: "REF30", mvpd: "Dish", authnToken: "not a token",
+            userMeta: #"{"data":{"zip":["60601"],"householdID":"hh-carol"}}"#)
+        var redaction = PersonalDataRedaction(key: Self.key)
+        redaction.learn(from: storage)
+        #expect(redaction.redact("carol lives at 60601 in hh-carol") == "carol lives at [ZIP removed] in "
+            + redaction.standIn(for: "hh-carol", as: .householdID))
+    }
+}
