@@ -146,15 +146,17 @@ def main():
         query = "" if index % 2 == 0 else "?q=app:com.soak.app7"
         while running():
             try:
-                sock = socket.create_connection(("127.0.0.1", console), timeout=30)
-                head = f"GET /api/events/stream{query} HTTP/1.1\r\nHost: 127.0.0.1:{console}\r\nAccept: text/event-stream\r\n"
+                # http.client takes off the chunked framing: a chunk-size line can fall inside an `id:` line.
+                connection = http.client.HTTPConnection("127.0.0.1", console, timeout=30)
+                headers = {"Accept": "text/event-stream"}
                 if last:
-                    head += f"Last-Event-ID: {last}\r\n"
-                sock.sendall((head + "\r\n").encode())
+                    headers["Last-Event-ID"] = last
+                connection.request("GET", f"/api/events/stream{query}", headers=headers)
+                response = connection.getresponse()
                 tally.ok("live connections")
                 buffered = b""
                 while running():
-                    chunk = sock.recv(65536)
+                    chunk = response.read1(65536)
                     if not chunk:
                         break
                     buffered += chunk
@@ -164,7 +166,7 @@ def main():
                             if line.startswith(b"id: "):
                                 last = line[4:].decode()
                                 tally.ok("live events")
-                sock.close()
+                connection.close()
             except socket.timeout:
                 continue
             except Exception as error:

@@ -12,6 +12,8 @@ final class SSEFleet: @unchecked Sendable {
         var path: String
         var fd: Int32 = -1
         var buffer: [UInt8] = []
+        /// The response's framing taken off (chunked transfer encoding).
+        var body = ChunkedBody()
         var open = false
         var lastID: Int64?
         /// (sequence, history ID, arrival in seconds since the fleet's clock started)
@@ -75,6 +77,7 @@ final class SSEFleet: @unchecked Sendable {
         lock.withLock {
             clients[index].fd = fd
             clients[index].buffer = []
+            clients[index].body = ChunkedBody()
         }
     }
 
@@ -111,7 +114,7 @@ final class SSEFleet: @unchecked Sendable {
     /// server ends the stream after it).
     private func consume(_ index: Int, _ bytes: ArraySlice<UInt8>, at: Double) -> Bool {
         lock.withLock {
-            clients[index].buffer += bytes
+            clients[index].buffer += clients[index].body.feed(bytes)
             var resync = false
             var buffer = clients[index].buffer
             var start = 0
