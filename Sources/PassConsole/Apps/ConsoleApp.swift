@@ -125,7 +125,12 @@ final class ConsoleApp: Sendable {
         }
         switch method {
         case "checkAuthentication": enabler.checkAuthentication()
-        case "getAuthentication": enabler.getAuthentication(forceAuthn: arguments["forceAuthn"] == "true")
+        case "getAuthentication":
+            let force = arguments["forceAuthn"] ?? ""
+            guard ["true", "false", ""].contains(force) else {
+                throw HTTPError(.badRequest, code: "invalid_argument", message: "forceAuthn is \"true\" or \"false\", not '\(force)'.")
+            }
+            enabler.getAuthentication(forceAuthn: force == "true")
         case "checkAuthorization": enabler.checkAuthorization(try resource())
         case "getAuthorization": enabler.getAuthorization(try resource())
         case "checkPreauthorizedResources":

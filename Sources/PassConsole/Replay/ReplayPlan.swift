@@ -46,17 +46,17 @@ struct ReplayPlan: Sendable, Equatable {
             return (name, arguments, event.mvpdID, index)
         }
         guard let first = events.first else {
-            throw HTTPError(.unprocessableEntity, code: "nothing_to_replay", message: "This session has no events.")
+            throw HTTPError(.conflict, code: "nothing_to_replay", message: "This session has no events.")
         }
         guard first.app.platform != .tvOS else {
-            throw HTTPError(.unprocessableEntity, code: "replay_needs_second_screen",
+            throw HTTPError(.conflict, code: "replay_needs_second_screen",
                 message: "tvOS sessions cannot be replayed: their sign-in needs a person to type the code on a second screen.",
                 detail: "Replay an iOS session, or run the tvOS app from the Flows page and activate its code.")
         }
         guard let setRequestor = calls.first(where: { $0.name == "setRequestor" }),
             let requestorID = setRequestor.arguments["requestorID"] ?? first.requestorID, !requestorID.isEmpty
         else {
-            throw HTTPError(.unprocessableEntity, code: "no_set_requestor",
+            throw HTTPError(.conflict, code: "no_set_requestor",
                 message: "This session never called setRequestor, so there is nothing to start a replay from.",
                 detail: "Sessions reported by another process start with setRequestor; this one may have been cut by retention.")
         }

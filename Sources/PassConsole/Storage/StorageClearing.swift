@@ -10,6 +10,33 @@ struct ClearScope: Codable, Sendable, Equatable {
     var resource: String?
     var dryRun: Bool?
 
+    init(domain: String, requestorID: String? = nil, mvpdID: String? = nil, resource: String? = nil, dryRun: Bool? = nil) {
+        self.domain = domain
+        self.requestorID = requestorID
+        self.mvpdID = mvpdID
+        self.resource = resource
+        self.dryRun = dryRun
+    }
+
+    private enum CodingKeys: String, CodingKey { case domain, requestorID, mvpdID, resource, dryRun }
+
+    /// A scope's names are given or left out, never `null`: `{"mvpdID": null}` would read as "no MVPD" and widen a
+    /// clear the sender meant to narrow.
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        for key in [CodingKeys.requestorID, .mvpdID, .resource] where container.contains(key) {
+            if try container.decodeNil(forKey: key) {
+                throw DecodingError.typeMismatch(String.self, .init(codingPath: [key],
+                    debugDescription: "\(key.stringValue) is a string; leave it out rather than sending null."))
+            }
+        }
+        domain = try container.decode(String.self, forKey: .domain)
+        requestorID = try container.decodeIfPresent(String.self, forKey: .requestorID)
+        mvpdID = try container.decodeIfPresent(String.self, forKey: .mvpdID)
+        resource = try container.decodeIfPresent(String.self, forKey: .resource)
+        dryRun = try container.decodeIfPresent(Bool.self, forKey: .dryRun)
+    }
+
     /// Why a scope cannot be used.
     var problem: String? {
         if resource != nil && (mvpdID == nil || requestorID == nil) {
