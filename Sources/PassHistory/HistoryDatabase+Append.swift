@@ -38,6 +38,7 @@ extension HistoryDatabase {
                 added += session.added
                 try update.execute(arguments: [session.added, session.lastSequence, session.key])
                 for id in session.mvpds { try mvpd.execute(arguments: [id, session.key]) }
+                try session.store(db)
             }
             // The rows went in through the C API: tell GRDB's observers (the live feed) once.
             try db.notifyChanges(in: Table("event"))
@@ -57,6 +58,33 @@ extension HistoryDatabase {
         var stored: Set<Int>?
         /// MVPDs named by the batch's new events.
         var mvpds: Set<String> = []
+        /// The session's outcome, moved on by the batch's new events (``SessionOutcome/Tracker``).
+        var outcome: SessionOutcome.Tracker
+        /// What the session can be found by, as named by the batch (the session's own ID, device and app included).
+        var terms: Set<SessionTerm> = []
+        /// The latest MVPD and user ID the batch named.
+        var latestMvpd: String?
+        var latestUserID: String?
+
+        /// Counts `event` (new to the history) towards the session's outcome, columns and search entries.
+        mutating func record(_ event: EntitlementEvent, terms eventTerms: [SessionTerm]) {
+            outcome.apply(event)
+            if let mvpd = event.mvpdID { latestMvpd = mvpd }
+            for term in eventTerms {
+                terms.insert(term)
+                if term.field == .userID { latestUserID = term.value }
+            }
+        }
+
+        /// Writes the outcome, the latest MVPD and user ID, and the new search entries.
+        func store(_ db: Database) throws {
+            try db.cachedStatement(sql: """
+                UPDATE session SET outcome = ?, waitingSince = ?, mvpdID = COALESCE(?, mvpdID), userID = COALESCE(?, userID)
+                WHERE key = ?
+                """).execute(arguments: [outcome.settled.rawValue, outcome.waitingSince?.timeIntervalSince1970, latestMvpd,
+                    latestUserID, key])
+            try HistoryDatabase.insertTerms(db, terms, sessionKey: key)
+        }
 
         /// Whether `row` is new; if so it counts as written.
         mutating func admit(_ row: EncodedEvent, _ db: Database) throws -> Bool {
@@ -71,6 +99,7 @@ extension HistoryDatabase {
             stored?.insert(sequence)
             added += 1
             if let mvpd = row.facets.mvpdID { mvpds.insert(mvpd) }
+            record(row.event, terms: row.terms)
             return true
         }
     }
@@ -82,7 +111,12 @@ extension HistoryDatabase {
         for session in latestPerSession(events) {
             let arguments = sessionArguments(session.latest, firstSeen: session.firstSeen)
             guard let row = try Row.fetchOne(upsert, arguments: arguments) else { continue }
-            sessions[session.latest.sessionID] = SessionWrite(key: row[0], lastSequence: row[1])
+            let waiting: Double? = row[3]
+            var write = SessionWrite(key: row[0], lastSequence: row[1], outcome: SessionOutcome.Tracker(
+                settled: SessionOutcome(rawValue: row[2]) ?? .started, waitingSince: waiting.map(Date.init(timeIntervalSince1970:))))
+            let event = session.latest
+            write.terms = Set(SessionTerm.ofSession(id: event.sessionID, deviceID: event.deviceID, bundleID: event.app.bundleID))
+            sessions[event.sessionID] = write
         }
         return sessions
     }
@@ -132,7 +166,7 @@ extension HistoryDatabase {
             requestorID = COALESCE(excluded.requestorID, session.requestorID),
             firstSeen = MIN(session.firstSeen, excluded.firstSeen),
             lastSeen = MAX(session.lastSeen, excluded.lastSeen)
-        RETURNING key, lastSequence
+        RETURNING key, lastSequence, outcome, waitingSince
         """
 
     static func sessionArguments(_ event: EntitlementEvent, firstSeen: Date) -> StatementArguments {

@@ -9,6 +9,8 @@ import { hashFor } from '../../lib/route.js';
 import { createFeed } from '../events/event-feed.js';
 import { createLiveTable } from '../events/live-table.js';
 import { exchangeDetail, exchangeOf, statusBadge } from './exchange-detail.js';
+import { appLabel, loadAppNames } from '../../lib/apps.js';
+import { deviceCell } from '../events/time-controls.js';
 
 const BASE = 'event:httpExchange';
 
@@ -43,6 +45,8 @@ export function mount(root, route, ctx) {
       { label: 'Status', cls: 'c-status', cell: (e) => statusBadge(e) },
       { label: 'Duration', cls: 'c-num', cell: (e) => duration((e.http ?? exchangeOf(e) ?? {}).durationMs) },
       { label: 'Programmer', cls: 'c-term', cell: (e) => h('span', { title: `${e.event?.app?.bundleID ?? ''} · ${e.event?.mvpdID ?? 'no MVPD'}` }, e.event?.requestorID ?? '—') },
+      { label: 'App', cls: 'c-app', cell: (e) => h('span', { title: e.event?.app?.bundleID ?? '' }, appLabel(e.event?.app?.bundleID)) },
+      { label: 'Device', cls: 'c-dev', cell: (e) => deviceCell(e.event?.deviceID, (key, value) => go(addTerm(query, key, value), null, false)) },
     ],
     rowClass: (e) => { const x = e.http ?? exchangeOf(e) ?? {}; return x.status == null || x.status >= 400 ? 'row-error' : null; },
     onSelect: (e) => { if (!detail.hidden) show(e); },
@@ -134,7 +138,7 @@ export function mount(root, route, ctx) {
     pauseButton.setAttribute('aria-pressed', String(paused));
     if (!paused) pill.hidden = true;
   });
-  feed.reload();
+  loadAppNames().finally(() => feed.reload());
 
   return {
     update(next) {
