@@ -62,9 +62,10 @@ extension HistoryDatabase {
         var outcome: SessionOutcome.Tracker
         /// What the session can be found by, as named by the batch (the session's own ID, device and app included).
         var terms: Set<SessionTerm> = []
-        /// The latest MVPD and user ID the batch named.
+        /// The latest MVPD, user ID and tracking hash the batch named.
         var latestMvpd: String?
         var latestUserID: String?
+        var latestTrackingHash: String?
 
         /// Counts `event` (new to the history) towards the session's outcome, columns and search entries.
         mutating func record(_ event: EntitlementEvent, terms eventTerms: [SessionTerm]) {
@@ -73,16 +74,18 @@ extension HistoryDatabase {
             for term in eventTerms {
                 terms.insert(term)
                 if term.field == .userID { latestUserID = term.value }
+                if term.field == .trackingHash { latestTrackingHash = term.value }
             }
         }
 
         /// Writes the outcome, the latest MVPD and user ID, and the new search entries.
         func store(_ db: Database) throws {
             try db.cachedStatement(sql: """
-                UPDATE session SET outcome = ?, waitingSince = ?, mvpdID = COALESCE(?, mvpdID), userID = COALESCE(?, userID)
+                UPDATE session SET outcome = ?, waitingSince = ?, mvpdID = COALESCE(?, mvpdID), userID = COALESCE(?, userID),
+                    trackingHash = COALESCE(?, trackingHash)
                 WHERE key = ?
                 """).execute(arguments: [outcome.settled.rawValue, outcome.waitingSince?.timeIntervalSince1970, latestMvpd,
-                    latestUserID, key])
+                    latestUserID, latestTrackingHash, key])
             try HistoryDatabase.insertTerms(db, terms, sessionKey: key)
         }
 

@@ -8,7 +8,7 @@ extension HistoryDatabase {
     /// - `session_term` holds, per session, every value it can be found by (``SessionField``: user ID, tracking
     ///   hash, visitor ID, device, app, Programmer, MVPD, session ID), lowercased in `term` for a case-insensitive
     ///   prefix search through the primary key: a search reads the matching entries only, never the events.
-    /// - `session` gains the latest MVPD and user ID and the outcome (``SessionOutcome/Tracker``), kept current by
+    /// - `session` gains the latest MVPD, user ID and tracking hash and the outcome (``SessionOutcome/Tracker``), kept current by
     ///   ``append(_:)``.
     ///
     /// Existing sessions are filled in from their stored events: the identities from the events that can carry one,
@@ -17,6 +17,7 @@ extension HistoryDatabase {
         try db.execute(sql: """
             ALTER TABLE session ADD COLUMN mvpdID TEXT;
             ALTER TABLE session ADD COLUMN userID TEXT;
+            ALTER TABLE session ADD COLUMN trackingHash TEXT;
             ALTER TABLE session ADD COLUMN outcome TEXT NOT NULL DEFAULT 'started';
             ALTER TABLE session ADD COLUMN waitingSince REAL;
             CREATE TABLE session_term (

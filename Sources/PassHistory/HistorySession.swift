@@ -27,6 +27,9 @@ public struct HistorySession: Codable, Sendable, Equatable, Identifiable {
     public var mvpdID: String?
     /// The latest user ID (the authentication token's GUID, as the Tokens page shows it) its events named, if any.
     public var userID: String?
+    /// The latest user ID hash its tracking data reported (``TrackingEvent/userHash(of:)``), if any: the user ID of a
+    /// session that signed in but never asked for a media token.
+    public var trackingHash: String?
     /// Its last decisive outcome (``SessionOutcome/Tracker/settled``); `nil` in values from older support bundles.
     public var settledOutcome: SessionOutcome?
     /// Since when a flow of it has been waiting, if one is.
@@ -35,7 +38,7 @@ public struct HistorySession: Codable, Sendable, Equatable, Identifiable {
     /// Creates a session value.
     public init(
         id: UUID, deviceID: String, bundleID: String, teamID: String, platform: Platform, requestorID: String?,
-        firstSeen: Date, lastSeen: Date, eventCount: Int, mvpdID: String? = nil, userID: String? = nil,
+        firstSeen: Date, lastSeen: Date, eventCount: Int, mvpdID: String? = nil, userID: String? = nil, trackingHash: String? = nil,
         settledOutcome: SessionOutcome? = nil, waitingSince: Date? = nil
     ) {
         self.id = id
@@ -49,6 +52,7 @@ public struct HistorySession: Codable, Sendable, Equatable, Identifiable {
         self.eventCount = eventCount
         self.mvpdID = mvpdID
         self.userID = userID
+        self.trackingHash = trackingHash
         self.settledOutcome = settledOutcome
         self.waitingSince = waitingSince
     }
@@ -80,7 +84,7 @@ extension HistorySession: FetchableRecord, TableRecord {
             id: id, deviceID: row["deviceID"], bundleID: row["bundleID"], teamID: row["teamID"], platform: platform,
             requestorID: row["requestorID"], firstSeen: Date(timeIntervalSince1970: row["firstSeen"]),
             lastSeen: Date(timeIntervalSince1970: row["lastSeen"]), eventCount: row["eventCount"], mvpdID: row["mvpdID"],
-            userID: row["userID"], settledOutcome: (row["outcome"] as String?).flatMap(SessionOutcome.init(rawValue:)),
+            userID: row["userID"], trackingHash: row["trackingHash"], settledOutcome: (row["outcome"] as String?).flatMap(SessionOutcome.init(rawValue:)),
             waitingSince: waiting.map(Date.init(timeIntervalSince1970:)))
     }
 }

@@ -8,6 +8,12 @@ public enum TrackingEvent: String, Codable, Sendable, CaseIterable {
     case authorizationDetection
     case mvpdSelection
 
+    /// The user ID (the authentication token's GUID) as tracking data reports it: its MD5 in lowercase hex (spec §4).
+    /// A console links a reported hash back to a user ID it knows with this.
+    public static func userHash(of guid: String) -> String {
+        Insecure.MD5.hash(data: Data(guid.utf8)).hexString
+    }
+
     /// The iOS integer constant (`TRACKING_AUTHENTICATION` = 0, `TRACKING_AUTHORIZATION` = 1,
     /// `TRACKING_MVPD_SELECTION` = 2).
     public var code: Int {
@@ -48,7 +54,7 @@ struct TrackingData: Sendable {
     private func hashed(_ guid: String?) -> String {
         guard let guid, !guid.isEmpty else { return none }
         // The same GUID is reported on every authorization of a login: the last one's hash is kept.
-        return Self.lastHashed.value(for: guid) { Insecure.MD5.hash(data: Data($0.utf8)).hexString }
+        return Self.lastHashed.value(for: guid) { TrackingEvent.userHash(of: $0) }
     }
 
     private static let lastHashed = LastValueCache<String, String>()

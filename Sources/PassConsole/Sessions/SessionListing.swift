@@ -31,17 +31,43 @@ struct SessionRow: Encodable, Sendable {
 extension Console {
     /// The sessions a search finds (all, newest first, when `text` is empty), as list rows.
     ///
-    /// Besides what the history holds, a word may start an app's name (the console's apps) or a username (the
-    /// local backend's sign-ins, each tied to the user ID its token carries).
+    /// Besides what the history holds, a word may start a user ID the console knows (the Tokens page's, and the
+    /// local backend's sign-ins), found through the user ID the SDK sent or the hash its tracking data reported
+    /// (``TrackingEvent/userHash(of:)``); a username the local backend signed one of those user IDs in as; or the
+    /// name of one of the console's apps.
     func sessionRows(matching text: String, now: Date) async throws -> [SessionRow] {
-        let users = await BackendAdmin(baseURL: configuration.backendURL)?.signIns() ?? []
+        let users = await knownUsers(now: now)
         let names = Dictionary(apps.map { ($0.spec.app.bundleID, $0.spec.name) }) { first, _ in first }
-        var aliases = users.map { SessionAlias(shownField: .username, shown: $0.username, field: .userID, value: $0.guid) }
-        aliases += names.map { SessionAlias(shownField: .app, shown: $0.value, field: .app, value: $0.key) }
-        let usernames = Dictionary(users.map { ($0.guid.lowercased(), $0.username) }) { first, _ in first }
-        return try await history.sessions(matching: text, aliases: aliases).map { found in
-            SessionRow(session: found.session, outcome: found.session.outcome(at: now), appName: names[found.session.bundleID],
-                username: found.session.userID.flatMap { usernames[$0.lowercased()] }, matches: found.matches)
+        var aliases = names.map { SessionAlias(shownField: .app, shown: $0.value, field: .app, value: $0.key) }
+        var byHash: [String: String] = [:]
+        for (guid, username) in users {
+            let hash = TrackingEvent.userHash(of: guid)
+            byHash[hash] = guid
+            aliases.append(SessionAlias(shownField: .userID, shown: guid, field: .trackingHash, value: hash))
+            guard let username else { continue }
+            aliases.append(SessionAlias(shownField: .username, shown: username, field: .userID, value: guid))
+            aliases.append(SessionAlias(shownField: .username, shown: username, field: .trackingHash, value: hash))
         }
+        return try await history.sessions(matching: text, aliases: aliases).map { found in
+            var session = found.session
+            if session.userID == nil, let hash = session.trackingHash { session.userID = byHash[hash.lowercased()] }
+            return SessionRow(session: session, outcome: session.outcome(at: now), appName: names[session.bundleID],
+                username: session.userID.flatMap { users[$0] ?? nil }, matches: found.matches)
+        }
+    }
+
+    /// The user IDs the console knows, each with the MVPD username the local backend signed it in as (when it did):
+    /// the authentication tokens in the devices' storage (as the Tokens page shows them) and the backend's sign-ins.
+    func knownUsers(now: Date) async -> [String: String?] {
+        var users: [String: String?] = [:]
+        if let storage = try? await storageReport(now: now) {
+            for domain in storage.domains {
+                for programmer in domain.programmers {
+                    for cell in programmer.mvpds { if let guid = cell.authn?.userID { users[guid] = .some(nil) } }
+                }
+            }
+        }
+        for signIn in await BackendAdmin(baseURL: configuration.backendURL)?.signIns() ?? [] { users[signIn.guid] = signIn.username }
+        return users
     }
 }
