@@ -88,8 +88,10 @@ export function mount(root, route, ctx) {
   }, { cancel: () => { clearTimeout(facetsTimer); facetsTimer = null; } });
 
   function paint() {
-    bar.setCounts(meta);
-    countLine.textContent = query
+    bar.setCounts(loadError ? null : meta);
+    countLine.textContent = loadError
+      ? `The filter was refused · ${meta.total.toLocaleString()} in total`
+      : query
       ? `${plural(table.size, 'event')} listed · ${meta.matching.toLocaleString()}${meta.capped ? '+' : ''} match · ${meta.total.toLocaleString()} in total`
       : `${plural(table.size, 'event')} listed · ${meta.total.toLocaleString()} in total`;
     message.hidden = table.size > 0;
@@ -136,7 +138,8 @@ export function mount(root, route, ctx) {
     onReset: ({ events, total, matching, capped, hasOlder, error }) => {
       loadError = error;
       olderNote.textContent = '';
-      meta = { total, matching, capped };
+      // A refused filter says nothing about the history's size: keep the last counts.
+      if (!error) meta = { total, matching, capped };
       table.reset(events);
       older.hidden = !hasOlder;
       paint();
