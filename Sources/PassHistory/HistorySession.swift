@@ -62,6 +62,13 @@ public struct HistorySession: Codable, Sendable, Equatable, Identifiable {
         SessionOutcome.Tracker(settled: settledOutcome ?? .started, waitingSince: waitingSince).outcome(at: now)
     }
 
+    /// The encoded fields: the user ID and tracking hash are personal data, left out of every value encoded whole
+    /// (support bundles, exports); a list that shows them adds them on purpose.
+    private enum CodingKeys: String, CodingKey {
+        case id, deviceID, bundleID, teamID, platform, requestorID, firstSeen, lastSeen, eventCount, mvpdID, settledOutcome,
+            waitingSince
+    }
+
     /// The app that produced the session's events.
     public var app: AppIdentity { AppIdentity(bundleID: bundleID, teamID: teamID, platform: platform) }
 }

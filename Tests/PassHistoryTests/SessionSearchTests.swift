@@ -92,6 +92,18 @@ struct SessionSearchTests {
         }
     }
 
+    @Test("a deleted session leaves no search entries behind")
+    func deletionCascades() async throws {
+        try await Self.history { history, news, _ in
+            try await history.deleteSession(news)
+            #expect(try await history.sessions(matching: "dac9").isEmpty)
+            let left = try await history.writer.read { db in
+                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session_term WHERE field = 'userID'") ?? -1
+            }
+            #expect(left == 0)
+        }
+    }
+
     @Test("a search reads the index's primary key, never the events")
     func usesTheIndex() async throws {
         try await withHistory { history in

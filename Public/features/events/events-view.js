@@ -39,10 +39,10 @@ export function mount(root, route, ctx) {
     columns: [
       { label: 'Time', cls: 'c-time', cell: (e) => timeEl(e.event?.timestamp) },
       { label: 'App', cls: 'c-app', cell: (e) => h('span', { title: `${e.event?.app?.bundleID} · team ${e.event?.app?.teamID} · ${e.event?.app?.platform}` }, appLabel(e.event?.app?.bundleID)) },
-      { label: 'Device', cls: 'c-dev', cell: (e) => deviceCell(e.event?.deviceID, narrow) },
       { label: 'Programmer', cls: 'c-term', cell: (e) => term('programmer', e.event?.requestorID, 'Programmer') },
       { label: 'MVPD', cls: 'c-term', cell: (e) => term('mvpd', e.event?.mvpdID, 'MVPD') },
       { label: 'Kind', cls: 'c-kind', cell: (e) => badge(KINDS[e.kind]?.icon ?? '•', kindLabel(e.kind), `kind kind-${e.kind}`) },
+      { label: 'Device', cls: 'c-dev', cell: (e) => deviceCell(e.event?.deviceID, narrow) },
       { label: 'Summary', cls: 'c-summary', cell: (e) => h('span', { title: e.summary }, e.summary) },
     ],
     rowClass: (e) => (e.kind === 'error' || (e.http && (e.http.status == null || e.http.status >= 400)) ? 'row-error' : null),

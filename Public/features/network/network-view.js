@@ -61,7 +61,7 @@ export function mount(root, route, ctx) {
   }, '⤓ Export HAR');
   const countLine = h('span.count-line', { role: 'status' });
   const message = h('div.table-message');
-  const older = h('button.load-older', { type: 'button', hidden: true, onclick: () => feed.older() }, 'Load older exchanges');
+  const older = h('button.load-older', { type: 'button', 'data-action': 'load-older', hidden: true, onclick: () => feed.older() }, 'Load the hour before these exchanges');
   const detail = h('aside.pane.inspector', { 'aria-label': 'Exchange details', hidden: true });
   fill(root,
     h('div.view-head', null, h('h2', null, 'Network'), bar.el,
@@ -115,6 +115,8 @@ export function mount(root, route, ctx) {
     query: fullQuery,
     direct: () => !query,
     candidate: (e) => e.kind === 'httpExchange',
+    // "Load older" reads the hour before the oldest exchange shown (or the next hour that holds exchanges).
+    windowSeconds: () => 3600,
     onReset: ({ events, matching: m, hasOlder, error }) => {
       loadError = error;
       matching = m;

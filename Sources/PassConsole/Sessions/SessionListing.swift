@@ -14,7 +14,7 @@ struct SessionRow: Encodable, Sendable {
     var username: String?
     var matches: [FieldMatch]
 
-    private enum Keys: String, CodingKey { case outcome, outcomeLabel, appName, username, matches }
+    private enum Keys: String, CodingKey { case outcome, outcomeLabel, appName, userID, username, matches }
 
     /// The session's own fields, then the list's.
     func encode(to encoder: any Encoder) throws {
@@ -23,6 +23,8 @@ struct SessionRow: Encodable, Sendable {
         try container.encode(outcome, forKey: .outcome)
         try container.encode(outcome.label, forKey: .outcomeLabel)
         try container.encodeIfPresent(appName, forKey: .appName)
+        // The user ID is personal data ``HistorySession`` does not encode: the list shows it to find the customer.
+        try container.encodeIfPresent(session.userID, forKey: .userID)
         try container.encodeIfPresent(username, forKey: .username)
         try container.encode(matches, forKey: .matches)
     }
