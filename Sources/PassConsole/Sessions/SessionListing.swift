@@ -69,7 +69,9 @@ extension Console {
                 }
             }
         }
-        for signIn in await BackendAdmin(baseURL: configuration.backendURL)?.signIns() ?? [] { users[signIn.guid] = signIn.username }
+        for signIn in await BackendAdmin(baseURL: configuration.backendURL)?.signIns() ?? [] {
+            users[signIn.guid] = signIn.username
+        }
         return users
     }
 }

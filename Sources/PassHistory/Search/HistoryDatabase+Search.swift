@@ -98,7 +98,8 @@ extension HistoryDatabase {
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM session WHERE key IN (\(keys)) ORDER BY lastSeen DESC, id LIMIT ?",
                 arguments: [limit])
             return try rows.map { row in
-                SessionMatch(session: try HistorySession(row: row), matches: (found[row["key"]] ?? []).sorted { $0.field < $1.field })
+                let matches = (found[row["key"]] ?? []).sorted { $0.field < $1.field }
+                return SessionMatch(session: try HistorySession(row: row), matches: matches)
             }
         }
     }

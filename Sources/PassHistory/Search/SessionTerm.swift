@@ -1,6 +1,6 @@
 import AccessEnabler
-import PassProtocol
 import Foundation
+import PassProtocol
 
 /// Where a session search found its text: the things a support ticket names.
 public enum SessionField: String, Codable, Sendable, CaseIterable, Comparable {
@@ -74,11 +74,15 @@ extension EntitlementEvent {
         if let mvpdID, !mvpdID.isEmpty { terms.append(SessionTerm(field: .mvpd, value: mvpdID)) }
         switch kind {
         case .httpExchange(let exchange):
-            if let guid = exchange.parameters["session_guid"], !guid.isEmpty { terms.append(SessionTerm(field: .userID, value: guid)) }
+            if let guid = exchange.parameters["session_guid"], !guid.isEmpty {
+                terms.append(SessionTerm(field: .userID, value: guid))
+            }
             let visitor = exchange.headers.first { $0.key.caseInsensitiveCompare("AP-Visitor-Identifier") == .orderedSame }?.value
             if let visitor, !visitor.isEmpty { terms.append(SessionTerm(field: .visitorID, value: visitor)) }
         case .apiCall("setOptions", let arguments):
-            if let visitor = arguments["visitorID"], !visitor.isEmpty { terms.append(SessionTerm(field: .visitorID, value: visitor)) }
+            if let visitor = arguments["visitorID"], !visitor.isEmpty {
+                terms.append(SessionTerm(field: .visitorID, value: visitor))
+            }
         case .tracking(.authenticationDetection, let data), .tracking(.authorizationDetection, let data):
             // The documented order (spec §4): success, MVPD, hashed GUID, … ("None" when absent).
             if data.count > 2, data[0] == Tracking.TRACKING_YES, data[2] != Tracking.TRACKING_NONE, !data[2].isEmpty {
