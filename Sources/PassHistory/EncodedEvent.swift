@@ -8,7 +8,7 @@ struct EncodedEvent: Sendable {
     var payload: String
     var summary: String
     var facets: EventFacets
-    /// What the event's session can be found by (``SessionTerm``).
+    /// The user identities the event names (``EntitlementEvent/identityTerms``).
     var terms: [SessionTerm]
 
     init(_ event: EntitlementEvent) {
@@ -18,7 +18,7 @@ struct EncodedEvent: Sendable {
         var status: Int?
         if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
         facets = EventFacets(kind: EventKind(event.kind), requestorID: event.requestorID, mvpdID: event.mvpdID, httpStatus: status)
-        terms = event.searchTerms
+        terms = event.identityTerms
     }
 }
 

@@ -60,8 +60,11 @@ extension HistoryDatabase {
         var mvpds: Set<String> = []
         /// The session's outcome, moved on by the batch's new events (``SessionOutcome/Tracker``).
         var outcome: SessionOutcome.Tracker
-        /// What the session can be found by, as named by the batch (the session's own ID, device and app included).
+        /// What the session can be found by, as named by the batch (the session's own ID, device and app included;
+        /// Programmers and MVPDs apart, see ``requestors`` and ``mvpds``).
         var terms: Set<SessionTerm> = []
+        /// Programmers named by the batch's new events.
+        var requestors: Set<String> = []
         /// The latest MVPD, user ID and tracking hash the batch named.
         var latestMvpd: String?
         var latestUserID: String?
@@ -70,7 +73,11 @@ extension HistoryDatabase {
         /// Counts `event` (new to the history) towards the session's outcome, columns and search entries.
         mutating func record(_ event: EntitlementEvent, terms eventTerms: [SessionTerm]) {
             outcome.apply(event)
-            if let mvpd = event.mvpdID { latestMvpd = mvpd }
+            if let mvpd = event.mvpdID {
+                latestMvpd = mvpd
+                mvpds.insert(mvpd)
+            }
+            if let requestor = event.requestorID { requestors.insert(requestor) }
             for term in eventTerms {
                 terms.insert(term)
                 if term.field == .userID { latestUserID = term.value }
@@ -86,7 +93,9 @@ extension HistoryDatabase {
                 WHERE key = ?
                 """).execute(arguments: [outcome.settled.rawValue, outcome.waitingSince?.timeIntervalSince1970, latestMvpd,
                     latestUserID, latestTrackingHash, key])
-            try HistoryDatabase.insertTerms(db, terms, sessionKey: key)
+            let named = requestors.filter { !$0.isEmpty }.map { SessionTerm(field: .programmer, value: $0) }
+                + mvpds.filter { !$0.isEmpty }.map { SessionTerm(field: .mvpd, value: $0) }
+            try HistoryDatabase.insertTerms(db, terms.union(named), sessionKey: key)
         }
 
         /// Whether `row` is new; if so it counts as written.
@@ -101,7 +110,6 @@ extension HistoryDatabase {
             written.append(sequence)
             stored?.insert(sequence)
             added += 1
-            if let mvpd = row.facets.mvpdID { mvpds.insert(mvpd) }
             record(row.event, terms: row.terms)
             return true
         }
@@ -118,7 +126,10 @@ extension HistoryDatabase {
             var write = SessionWrite(key: row[0], lastSequence: row[1], outcome: SessionOutcome.Tracker(
                 settled: SessionOutcome(rawValue: row[2]) ?? .started, waitingSince: waiting.map(Date.init(timeIntervalSince1970:))))
             let event = session.latest
-            write.terms = Set(SessionTerm.ofSession(id: event.sessionID, deviceID: event.deviceID, bundleID: event.app.bundleID))
+            // A new row (nothing stored yet): its own ID, device and app become searchable once.
+            if write.lastSequence == -1 {
+                write.terms = Set(SessionTerm.ofSession(id: event.sessionID, deviceID: event.deviceID, bundleID: event.app.bundleID))
+            }
             sessions[event.sessionID] = write
         }
         return sessions

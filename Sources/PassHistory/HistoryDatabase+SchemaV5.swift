@@ -46,7 +46,7 @@ extension HistoryDatabase {
             let key: Int64 = row[0]
             guard let event = try? EventCoding.event(fromPayload: row[1], decoder: decoder) else { continue }
             writes[key, default: SessionWrite(key: key, lastSequence: 0, outcome: SessionOutcome.Tracker())]
-                .record(event, terms: event.searchTerms)
+                .record(event, terms: event.identityTerms)
         }
         for write in writes.values { try write.store(db) }
     }
@@ -54,12 +54,11 @@ extension HistoryDatabase {
     /// Adds `terms` to a session's search entries (each searchable form once).
     static func insertTerms(_ db: Database, _ terms: some Collection<SessionTerm>, sessionKey: Int64) throws {
         guard !terms.isEmpty else { return }
-        let insert = try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO session_term (term, field, sessionKey, value, offset) VALUES (?, ?, ?, ?, ?)
-            """)
+        // Bound through the C API: this runs in the ingest transaction (see DirectStatement).
+        let insert = try DirectStatement.termInsert(db)
         for term in terms {
             for (text, offset) in term.searchable {
-                try insert.execute(arguments: [text, term.field.rawValue, sessionKey, term.value, offset])
+                try insert.execute(.text(text), .text(term.field.rawValue), .integer(sessionKey), .text(term.value), .integer(Int64(offset)))
             }
         }
     }

@@ -66,19 +66,20 @@ struct SessionTerm: Hashable, Sendable {
 }
 
 extension EntitlementEvent {
-    /// The identities this event names: its Programmer and MVPD, the user ID the SDK sends (`session_guid`), the
-    /// tracking hash it reports, the visitor ID the app set.
-    var searchTerms: [SessionTerm] {
+    /// The user identities this event names: the user ID the SDK sends (`session_guid`), the tracking hash it
+    /// reports, the visitor ID the app set (its Programmer and MVPD are indexed from its own fields). Computed for every
+    /// stored event: most name none, and then it allocates nothing.
+    var identityTerms: [SessionTerm] {
         var terms: [SessionTerm] = []
-        if let requestorID, !requestorID.isEmpty { terms.append(SessionTerm(field: .programmer, value: requestorID)) }
-        if let mvpdID, !mvpdID.isEmpty { terms.append(SessionTerm(field: .mvpd, value: mvpdID)) }
         switch kind {
         case .httpExchange(let exchange):
             if let guid = exchange.parameters["session_guid"], !guid.isEmpty {
                 terms.append(SessionTerm(field: .userID, value: guid))
             }
-            let visitor = exchange.headers.first { $0.key.caseInsensitiveCompare("AP-Visitor-Identifier") == .orderedSame }?.value
-            if let visitor, !visitor.isEmpty { terms.append(SessionTerm(field: .visitorID, value: visitor)) }
+            // The SDK's own spelling of the header (EntitlementEngine): no case-folding lookup on every exchange.
+            if let visitor = exchange.headers["AP-Visitor-Identifier"], !visitor.isEmpty {
+                terms.append(SessionTerm(field: .visitorID, value: visitor))
+            }
         case .apiCall("setOptions", let arguments):
             if let visitor = arguments["visitorID"], !visitor.isEmpty {
                 terms.append(SessionTerm(field: .visitorID, value: visitor))
@@ -92,7 +93,4 @@ extension EntitlementEvent {
         }
         return terms
     }
-
-    /// The user ID this event names (the latest one is the session's user), if any.
-    var userID: String? { searchTerms.first { $0.field == .userID }?.value }
 }
