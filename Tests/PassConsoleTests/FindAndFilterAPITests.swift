@@ -52,6 +52,13 @@ struct FindAndFilterAPITests {
             // Both apps' names are told apart, and a word that matches neither finds nothing
             #expect(Set(await Self.sessions(fixture, "com.example.news").compactMap { $0["appName"] as? String }) == ["News", "Sports"])
             #expect(await Self.sessions(fixture, "nobody-has-this").isEmpty)
+            // A whole user ID this console holds no token for finds the session through its tracking hash
+            try await fixture.console.history.append([EntitlementEvent(sequence: 1, timestamp: Date(), sessionID: UUID(),
+                deviceID: "elsewhere", app: AppIdentity(bundleID: "com.elsewhere.app", teamID: "E"), requestorID: "REF30", mvpdID: "Dish",
+                kind: .tracking(event: .authenticationDetection, data: ["YES", "Dish", TrackingEvent.userHash(of: "0F1E2D3C-4B5A-6978-8796-A5B4C3D2E1F0"),
+                    "NO", "mobile", "ios", "iOS"]))])
+            let elsewhere = await Self.sessions(fixture, "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0")
+            #expect(elsewhere.map { $0["bundleID"] as? String } == ["com.elsewhere.app"])
             // An over-long search is refused in words
             let long = await fixture.get("/api/sessions?q=" + String(repeating: "a", count: 600))
             #expect(long.status == 400)

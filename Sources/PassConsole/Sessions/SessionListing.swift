@@ -50,6 +50,13 @@ extension Console {
             aliases.append(SessionAlias(shownField: .username, shown: username, field: .userID, value: guid))
             aliases.append(SessionAlias(shownField: .username, shown: username, field: .trackingHash, value: hash))
         }
+        // A whole user ID from elsewhere (another console, a ticket) finds the sessions that reported its hash too.
+        for word in text.split(whereSeparator: \.isWhitespace) where UUID(uuidString: String(word)) != nil {
+            for spelling in Set([String(word), word.uppercased()]) {
+                let hash = TrackingEvent.userHash(of: spelling)
+                aliases.append(SessionAlias(shownField: .userID, shown: spelling, field: .trackingHash, value: hash))
+            }
+        }
         return try await history.sessions(matching: text, aliases: aliases).map { found in
             var session = found.session
             if session.userID == nil, let hash = session.trackingHash { session.userID = byHash[hash.lowercased()] }
