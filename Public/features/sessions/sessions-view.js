@@ -41,6 +41,7 @@ export function mount(root, route, ctx) {
   let openID = route.parts[0] ?? null;
   let [sortID, sortDir] = (route.params.sort ?? 'lastSeen:desc').split(':');
   let sessions = [];
+  let waitingTimer = null;
   const search = h('input', {
     id: 'session-search', type: 'search', value: query, autocomplete: 'off', spellcheck: 'false',
     placeholder: 'Username, user ID, tracking hash, device, app, Programmer, MVPD or visitor ID', 'aria-label': 'Find a customer’s sessions',
@@ -112,6 +113,9 @@ export function mount(root, route, ctx) {
       return;
     }
     paintRows();
+    // Time alone turns a waiting session into a stuck one (after 30 s): look again while one waits.
+    clearTimeout(waitingTimer);
+    if (sessions.some((s) => s.outcome === 'inProgress')) waitingTimer = setTimeout(loadList, 10000);
     countLine.textContent = query ? `${sessions.length} found` : '';
     message.hidden = sessions.length > 0;
     list.hidden = sessions.length === 0;
@@ -174,6 +178,9 @@ export function mount(root, route, ctx) {
       else return false;
       return true;
     },
-    unmount() { offChange(); },
+    unmount() {
+      offChange();
+      clearTimeout(waitingTimer);
+    },
   };
 }
