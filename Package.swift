@@ -64,7 +64,7 @@ let package = Package(
         .target(
             name: "PassHistory",
             dependencies: [
-                "AccessEnabler", "Locking", .product(name: "GRDB", package: "GRDB.swift"),
+                "AccessEnabler", "PassProtocol", "Locking", .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for the ingest loop's binds (see EventInsertStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]

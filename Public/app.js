@@ -184,11 +184,15 @@ function onKey(event) {
   const key = event.key;
   if (key === '?') {
     document.getElementById('help-dialog').showModal();
-  } else if (key === '/') {
-    const box = document.querySelector('#main #filter-input, #main #session-search');
-    if (!box) return;
-    box.focus();
-    box.select?.();
+  } else if (key === '/' || key === 'f') {
+    // `/` focuses the page's own box; `f` (and `/` on a page without one) finds a customer from any page.
+    const box = key === '/' ? document.querySelector('#main #filter-input, #main #session-search') : null;
+    if (box) {
+      box.focus();
+      box.select?.();
+    } else {
+      findCustomer();
+    }
   } else if (key === 'p') {
     live.togglePause();
   } else if (['j', 'k', 'ArrowDown', 'ArrowUp', 'Enter', 'Escape'].includes(key)) {
@@ -201,12 +205,28 @@ function onKey(event) {
   event.preventDefault();
 }
 
+/** Opens the Sessions search, focused, from any page. */
+function findCustomer() {
+  if (active?.tab !== 'sessions') navigate('sessions', [], {});
+  const focus = (tries) => {
+    const box = document.querySelector('#main #session-search');
+    if (box) {
+      box.focus();
+      box.select();
+    } else if (tries > 0) {
+      requestAnimationFrame(() => focus(tries - 1));
+    }
+  };
+  focus(120);
+}
+
 // Start -------------------------------------------------------------------------------------------------------
 
 function start() {
   document.getElementById('ctx-zone').textContent = `Times: ${Intl.DateTimeFormat().resolvedOptions().timeZone}`;
   document.addEventListener('keydown', onKey);
   document.querySelector('[data-action="help"]').addEventListener('click', () => document.getElementById('help-dialog').showModal());
+  document.querySelector('[data-action="find-customer"]').addEventListener('click', findCustomer);
   document.querySelector('[data-action="close-help"]').addEventListener('click', () => document.getElementById('help-dialog').close());
   document.getElementById('ctx-live').addEventListener('click', () => live.togglePause());
   document.querySelector('[data-action="skip"]').addEventListener('click', () => main.focus());

@@ -1,5 +1,7 @@
 // The one filter box. The server parses the grammar; here we only split it into terms, add/remove terms (clicking
-// a Programmer adds `programmer:X`), show them as chips, and always say when a filter hides something.
+// a Programmer adds `programmer:X`), show them as chips, flag a key the server does not know (with the nearest one,
+// as the server's 400 names it), and always say when a filter hides something. Keys and values are
+// case-insensitive on the server (`mvpd:dish`); `status:` takes classes (4xx), codes (403) and ranges (400-499).
 import { h, fill, debounce } from './dom.js';
 import { kindLabel } from './format.js';
 
@@ -15,14 +17,54 @@ export function terms(query) {
   return (query ?? '').match(/(?:[^\s"]+|"[^"]*")+/g) ?? [];
 }
 
-/** `{raw, negated, key, value}`; `key` is null for free text. */
+/**
+ * `{raw, negated, key, value}`; `key` is null for free text. A term that looks like `key:value` with a key the
+ * server does not know has `unknown` (the key as written) and `suggestion` (the nearest known key, or null), as the
+ * server's FilterQuery decides: letters only before the colon, not quoted, not a URL.
+ */
 export function parseTerm(raw) {
   const match = /^(-?)([a-z]+):(.*)$/i.exec(raw);
   const key = match ? ALIASES[match[2].toLowerCase()] ?? match[2].toLowerCase() : null;
   if (key && KEYS[key] !== undefined) {
     return { raw, negated: match[1] === '-', key, value: match[3].replace(/^"|"$/g, '') };
   }
+  if (match && !match[3].startsWith('//')) {
+    const written = match[2].toLowerCase();
+    return { raw, negated: false, key: null, value: raw, unknown: written, suggestion: suggestKey(written) };
+  }
   return { raw, negated: false, key: null, value: raw.replace(/^"|"$/g, '') };
+}
+
+function editDistance(a, b) {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
+}
+
+/** The known key nearest to `key` (starting with it, or within two edits), as the server suggests it; or null. */
+export function suggestKey(key) {
+  const names = [...Object.keys(KEYS), ...Object.keys(ALIASES).sort()];
+  const canonical = (name) => ALIASES[name] ?? name;
+  const start = names.find((name) => key.length >= 2 && name.startsWith(key));
+  if (start) return canonical(start);
+  let best = null;
+  for (const name of names) {
+    const d = editDistance(key, name);
+    if (d <= 2 && d < key.length && (!best || d < best.d)) best = { name, d };
+  }
+  return best ? canonical(best.name) : null;
+}
+
+/** The filter without any (non-negated) `key:` term. */
+export function withoutKey(query, key) {
+  return terms(query).filter((raw) => {
+    const term = parseTerm(raw);
+    return term.key !== key || term.negated;
+  }).join(' ');
 }
 
 const quote = (value) => (/\s/.test(value) ? `"${value}"` : value);
@@ -69,6 +111,7 @@ export function filterBar({ value = '', onChange, placeholder, presets = [] }) {
     'aria-label': 'Filter', 'aria-describedby': 'filter-help',
   });
   const chips = h('div.chips', { 'aria-label': 'Filter terms' });
+  const hint = h('div.filter-hint', { id: 'filter-hint', role: 'alert', hidden: true });
   const cue = h('div.filter-cue', { id: 'filter-cue', role: 'status', hidden: true });
   const commit = (next) => {
     next = next.trim();
@@ -95,9 +138,22 @@ export function filterBar({ value = '', onChange, placeholder, presets = [] }) {
   });
 
   function render() {
-    fill(chips, terms(current).map(parseTerm).map((term) =>
-      h('button.chip', { type: 'button', title: `Remove “${term.raw}” from the filter`, onclick: () => commit(removeTerm(current, term.raw)) },
-        describe(term), h('span', { 'aria-hidden': 'true' }, ' ×'))));
+    const parsed = terms(current).map(parseTerm);
+    fill(chips, parsed.map((term) =>
+      h('button.chip', {
+        type: 'button', title: `Remove “${term.raw}” from the filter`, onclick: () => commit(removeTerm(current, term.raw)),
+        class: term.unknown ? 'chip-unknown' : null, 'data-unknown': term.unknown ?? null,
+      }, term.unknown ? `⚠ Unknown key: ${term.unknown}:` : describe(term), h('span', { 'aria-hidden': 'true' }, ' ×'))));
+    const unknown = parsed.find((term) => term.unknown);
+    input.setAttribute('aria-invalid', String(Boolean(unknown)));
+    hint.hidden = !unknown;
+    if (unknown) {
+      const fixed = unknown.suggestion ? unknown.raw.replace(/^([a-z]+):/i, `${unknown.suggestion}:`) : null;
+      fill(hint, h('span.icon', { 'aria-hidden': 'true' }, '⚠'), ' ', h('code', null, `${unknown.unknown}:`), ' is not a filter key. ',
+        fixed ? ['Did you mean ', h('button.linkish', { type: 'button', 'data-action': 'apply-suggestion', onclick: () => commit(current.replace(unknown.raw, fixed)) }, h('code', null, fixed)), '? '] : null,
+        h('button.linkish', { type: 'button', 'data-action': 'as-text', onclick: () => commit(current.replace(unknown.raw, `"${unknown.raw}"`)) }, 'Search it as text'),
+        '. Keys: ', Object.keys(KEYS).map((key, i) => [i ? ', ' : '', h('code', null, `${key}:`)]), '.');
+    }
     for (const { button, key, val } of presetButtons) button.setAttribute('aria-pressed', String(hasTerm(current, key, val)));
     cue.hidden = !current;
     if (!current) return cue.replaceChildren();
@@ -111,11 +167,12 @@ export function filterBar({ value = '', onChange, placeholder, presets = [] }) {
     h('p', null, 'Separate terms with spaces; all must match. Keys: ',
       Object.keys(KEYS).map((key, i) => [i ? ', ' : '', h('code', null, `${key}:`)]),
       '. Examples: ', h('code', null, 'programmer:REF30'), ', ', h('code', null, '-mvpd:Dish'), ' (not Dish), ',
-      h('code', null, 'status:4xx'), ', ', h('code', null, 'since:-15m'), '. Other words search the summary.'));
+      h('code', null, 'status:4xx'), ', ', h('code', null, 'status:403'), ', ', h('code', null, 'status:400-499'), ', ',
+      h('code', null, 'since:-15m'), '. Keys and values ignore case (', h('code', null, 'mvpd:dish'), '). Other words search the summary; quote a word with a colon to search it as text.'));
   const el = h('div.filter-bar', null,
     h('div.filter-row', null, h('label.filter-label', { for: 'filter-input' }, 'Filter'), input,
       presetButtons.map((p) => p.button)),
-    h('div.filter-row', null, chips, cue), help);
+    h('div.filter-row', null, chips, cue), hint, help);
   render();
   return {
     el,

@@ -56,6 +56,11 @@ struct DirectStatement {
 }
 
 extension DirectStatement {
+    /// `INSERT OR IGNORE INTO session_term` of one searchable form of a session's value.
+    static func termInsert(_ db: Database) throws -> DirectStatement {
+        try DirectStatement(db, sql: "INSERT OR IGNORE INTO session_term (term, field, sessionKey, value, offset) VALUES (?, ?, ?, ?, ?)")
+    }
+
     /// `INSERT INTO event` of one encoded event.
     static func eventInsert(_ db: Database) throws -> DirectStatement {
         try DirectStatement(db, sql: """

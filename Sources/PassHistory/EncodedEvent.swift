@@ -8,6 +8,8 @@ struct EncodedEvent: Sendable {
     var payload: String
     var summary: String
     var facets: EventFacets
+    /// The user identities the event names (``EntitlementEvent/identityTerms``).
+    var terms: [SessionTerm]
 
     init(_ event: EntitlementEvent) {
         self.event = event
@@ -16,6 +18,7 @@ struct EncodedEvent: Sendable {
         var status: Int?
         if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
         facets = EventFacets(kind: EventKind(event.kind), requestorID: event.requestorID, mvpdID: event.mvpdID, httpStatus: status)
+        terms = event.identityTerms
     }
 }
 

@@ -38,6 +38,7 @@ extension HistoryDatabase {
                 added += session.added
                 try update.execute(arguments: [session.added, session.lastSequence, session.key])
                 for id in session.mvpds { try mvpd.execute(arguments: [id, session.key]) }
+                try session.store(db)
             }
             // The rows went in through the C API: tell GRDB's observers (the live feed) once.
             try db.notifyChanges(in: Table("event"))
@@ -57,6 +58,45 @@ extension HistoryDatabase {
         var stored: Set<Int>?
         /// MVPDs named by the batch's new events.
         var mvpds: Set<String> = []
+        /// The session's outcome, moved on by the batch's new events (``SessionOutcome/Tracker``).
+        var outcome: SessionOutcome.Tracker
+        /// What the session can be found by, as named by the batch (the session's own ID, device and app included;
+        /// Programmers and MVPDs apart, see ``requestors`` and ``mvpds``).
+        var terms: Set<SessionTerm> = []
+        /// Programmers named by the batch's new events.
+        var requestors: Set<String> = []
+        /// The latest MVPD, user ID and tracking hash the batch named.
+        var latestMvpd: String?
+        var latestUserID: String?
+        var latestTrackingHash: String?
+
+        /// Counts `event` (new to the history) towards the session's outcome, columns and search entries.
+        mutating func record(_ event: EntitlementEvent, terms eventTerms: [SessionTerm]) {
+            outcome.apply(event)
+            if let mvpd = event.mvpdID {
+                latestMvpd = mvpd
+                mvpds.insert(mvpd)
+            }
+            if let requestor = event.requestorID { requestors.insert(requestor) }
+            for term in eventTerms {
+                terms.insert(term)
+                if term.field == .userID { latestUserID = term.value }
+                if term.field == .trackingHash { latestTrackingHash = term.value }
+            }
+        }
+
+        /// Writes the outcome, the latest MVPD and user ID, and the new search entries.
+        func store(_ db: Database) throws {
+            try db.cachedStatement(sql: """
+                UPDATE session SET outcome = ?, waitingSince = ?, mvpdID = COALESCE(?, mvpdID), userID = COALESCE(?, userID),
+                    trackingHash = COALESCE(?, trackingHash)
+                WHERE key = ?
+                """).execute(arguments: [outcome.settled.rawValue, outcome.waitingSince?.timeIntervalSince1970, latestMvpd,
+                    latestUserID, latestTrackingHash, key])
+            let named = requestors.filter { !$0.isEmpty }.map { SessionTerm(field: .programmer, value: $0) }
+                + mvpds.filter { !$0.isEmpty }.map { SessionTerm(field: .mvpd, value: $0) }
+            try HistoryDatabase.insertTerms(db, terms.union(named), sessionKey: key)
+        }
 
         /// Whether `row` is new; if so it counts as written.
         mutating func admit(_ row: EncodedEvent, _ db: Database) throws -> Bool {
@@ -70,7 +110,7 @@ extension HistoryDatabase {
             written.append(sequence)
             stored?.insert(sequence)
             added += 1
-            if let mvpd = row.facets.mvpdID { mvpds.insert(mvpd) }
+            record(row.event, terms: row.terms)
             return true
         }
     }
@@ -82,7 +122,15 @@ extension HistoryDatabase {
         for session in latestPerSession(events) {
             let arguments = sessionArguments(session.latest, firstSeen: session.firstSeen)
             guard let row = try Row.fetchOne(upsert, arguments: arguments) else { continue }
-            sessions[session.latest.sessionID] = SessionWrite(key: row[0], lastSequence: row[1])
+            let waiting: Double? = row[3]
+            var write = SessionWrite(key: row[0], lastSequence: row[1], outcome: SessionOutcome.Tracker(
+                settled: SessionOutcome(rawValue: row[2]) ?? .started, waitingSince: waiting.map(Date.init(timeIntervalSince1970:))))
+            let event = session.latest
+            // A new row (nothing stored yet): its own ID, device and app become searchable once.
+            if write.lastSequence == -1 {
+                write.terms = Set(SessionTerm.ofSession(id: event.sessionID, deviceID: event.deviceID, bundleID: event.app.bundleID))
+            }
+            sessions[event.sessionID] = write
         }
         return sessions
     }
@@ -132,7 +180,7 @@ extension HistoryDatabase {
             requestorID = COALESCE(excluded.requestorID, session.requestorID),
             firstSeen = MIN(session.firstSeen, excluded.firstSeen),
             lastSeen = MAX(session.lastSeen, excluded.lastSeen)
-        RETURNING key, lastSequence
+        RETURNING key, lastSequence, outcome, waitingSince
         """
 
     static func sessionArguments(_ event: EntitlementEvent, firstSeen: Date) -> StatementArguments {

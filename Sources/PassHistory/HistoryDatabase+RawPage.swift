@@ -32,6 +32,8 @@ public struct RawPage: Sendable {
     public var matching: Int
     /// True when counting stopped at `countLimit`.
     public var matchingCapped: Bool
+    /// For a page read by time window: the span it covers, oldest first.
+    public var window: ClosedRange<Date>? = nil
 }
 
 extension HistoryDatabase {
@@ -52,6 +54,36 @@ extension HistoryDatabase {
         }
     }
 
+    /// The page of the events matching `filter` before `before` (newest first) that lie within `seconds` of the newest
+    /// of them, with its counts: what "Load older" adds. When no event is that close, the window starts at the next
+    /// older event, so a click never comes back empty while older events exist. At most `limit` events: past it,
+    /// `nextCursor` continues within the same window.
+    ///
+    /// The page is a contiguous run of the matching events in ID order (events can arrive out of time order): it stops
+    /// above the newest matching event older than the window, so the next page misses none.
+    public func rawWindowPageWithCounts(
+        matching filter: HistoryFilter, before: Int64?, seconds: TimeInterval, limit: Int = 2000, countLimit: Int = 100_000
+    ) async throws -> RawPage {
+        try await writer.read { db in
+            let total = try Self.totalEvents(db)
+            let found = filter.isEmpty ? total : try BlockScan.count(db, matching: filter, limit: countLimit + 1)
+            let below = before ?? .max
+            guard let anchor = try BlockScan.ids(db, matching: filter, above: 0, below: below, newestFirst: true, limit: 1).first,
+                let newest = try Double.fetchOne(db, sql: "SELECT timestamp FROM event WHERE id = ?", arguments: [anchor])
+            else {
+                return RawPage(events: [], nextCursor: nil, total: total, matching: min(found, countLimit), matchingCapped: found > countLimit)
+            }
+            let start = newest - seconds
+            var older = filter
+            older.until = Date(timeIntervalSince1970: start)
+            let boundary = try BlockScan.ids(db, matching: older, above: 0, below: below, newestFirst: true, limit: 1).first ?? 0
+            let (events, next) = try Self.rawPage(db, matching: filter, above: boundary, below: below, newestFirst: true, limit: limit)
+            let window = Date(timeIntervalSince1970: start)...Date(timeIntervalSince1970: newest)
+            return RawPage(events: events, nextCursor: next ?? (boundary > 0 ? events.last?.id : nil), total: total,
+                matching: min(found, countLimit), matchingCapped: found > countLimit, window: window)
+        }
+    }
+
     /// As ``latestPage(matching:before:limit:)`` (or, with `after`, ``page(matching:after:limit:)``), without decoding.
     public func rawPage(matching filter: HistoryFilter, before: Int64? = nil, after: Int64? = nil, limit: Int = 100) async throws
         -> (events: [RawStoredEvent], nextCursor: Int64?)
@@ -62,11 +94,19 @@ extension HistoryDatabase {
     static func rawPage(_ db: Database, matching filter: HistoryFilter, before: Int64?, after: Int64?, limit: Int) throws
         -> (events: [RawStoredEvent], nextCursor: Int64?)
     {
+        try rawPage(db, matching: filter, above: after ?? 0, below: after == nil ? before ?? .max : .max, newestFirst: after == nil,
+            limit: limit)
+    }
+
+    /// The events matching `filter` with `above < id < below`, newest or oldest first, at most `limit`; the cursor of
+    /// the next page when there are more.
+    static func rawPage(_ db: Database, matching filter: HistoryFilter, above: Int64, below: Int64, newestFirst: Bool, limit: Int) throws
+        -> (events: [RawStoredEvent], nextCursor: Int64?)
+    {
         let limit = max(1, limit)
-        let ids = try BlockScan.ids(db, matching: filter, above: after ?? 0, below: after == nil ? before ?? .max : .max,
-            newestFirst: after == nil, limit: limit + 1)
+        let ids = try BlockScan.ids(db, matching: filter, above: above, below: below, newestFirst: newestFirst, limit: limit + 1)
         let exchange = "$.kind.httpExchange.exchange"
-        let order = after == nil ? "DESC" : "ASC"
+        let order = newestFirst ? "DESC" : "ASC"
         let rows = ids.isEmpty ? [] : try Row.fetchAll(db, sql: """
                 SELECT id, summary, kind, payload, httpStatus,
                     CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).method') END AS httpMethod,

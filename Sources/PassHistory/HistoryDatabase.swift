@@ -119,25 +119,6 @@ public final class HistoryDatabase: Sendable {
         try await writer.read { db in try HistorySession.order(Column("lastSeen").desc, Column("id")).fetchAll(db) }
     }
 
-    /// Sessions a support person is looking for: `text` found in the session's ID, device ID, app, team or
-    /// Programmer, or naming an MVPD its events name, or in its events' summaries (user GUIDs in tracking data,
-    /// error codes). The most recently active first, at most `limit`.
-    public func sessions(matching text: String, limit: Int = 200) async throws -> [HistorySession] {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard !trimmed.isEmpty else { return Array(try await sessions().prefix(limit)) }
-        let like = "%\(HistoryFilter.escapeLike(trimmed))%"
-        return try await writer.read { db in
-            try HistorySession.fetchAll(db, sql: """
-                SELECT * FROM session
-                WHERE id LIKE ?1 ESCAPE '\\' OR deviceID LIKE ?1 ESCAPE '\\' OR bundleID LIKE ?1 ESCAPE '\\'
-                   OR teamID LIKE ?1 ESCAPE '\\' OR requestorID LIKE ?1 ESCAPE '\\'
-                   OR key IN (SELECT sessionKey FROM session_mvpd WHERE mvpdID = ?2)
-                   OR key IN (SELECT sessionKey FROM event WHERE summary LIKE ?1 ESCAPE '\\')
-                ORDER BY lastSeen DESC, id LIMIT ?3
-                """, arguments: [like, trimmed, limit])
-        }
-    }
-
     /// The session with this ID, if stored.
     public func session(_ id: UUID) async throws -> HistorySession? {
         try await writer.read { db in try HistorySession.filter(Column("id") == id.uuidString).fetchOne(db) }

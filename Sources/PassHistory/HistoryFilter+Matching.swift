@@ -11,10 +11,10 @@ extension HistoryFilter {
     public func matches(_ stored: StoredEvent) -> Bool {
         let event = stored.event
         if let sessionID, event.sessionID != sessionID { return false }
-        if let deviceID, event.deviceID != deviceID { return false }
-        if let bundleID, event.app.bundleID != bundleID { return false }
-        if let requestorID, event.requestorID != requestorID { return false }
-        if let mvpdID, event.mvpdID != mvpdID { return false }
+        if let deviceID, !Self.sameIgnoringASCIICase(event.deviceID, deviceID) { return false }
+        if let bundleID, !Self.sameIgnoringASCIICase(event.app.bundleID, bundleID) { return false }
+        if let requestorID, !Self.sameIgnoringASCIICase(event.requestorID, requestorID) { return false }
+        if let mvpdID, !Self.sameIgnoringASCIICase(event.mvpdID, mvpdID) { return false }
         let kind = EventKind(event.kind)
         if !kinds.isEmpty, !kinds.contains(kind) { return false }
         if excludedKinds.contains(kind) { return false }
@@ -23,20 +23,29 @@ extension HistoryFilter {
         let seconds = event.timestamp.timeIntervalSince1970
         if let from, seconds < from.timeIntervalSince1970 { return false }
         if let until, seconds >= until.timeIntervalSince1970 { return false }
-        if let httpStatus {
-            // Only HTTP exchanges have a status (0: no answer); SQL's NULL matches no class.
+        if httpStatus != nil || httpStatusCodes != nil {
+            // Only HTTP exchanges have a status (0: no answer); SQL's NULL matches no class and no range.
             guard case .httpExchange(let exchange) = event.kind else { return false }
             let status = exchange.status ?? 0
-            if let range = httpStatus.sqlRange {
+            if let range = httpStatus?.sqlRange {
                 if status < range.low || status > range.high { return false }
-            } else if status >= 200 && status < 400 {
+            } else if httpStatus == .error, status >= 200 && status < 400 {
                 return false
             }
+            if let codes = httpStatusCodes, !codes.contains(status) { return false }
         }
-        if let requestor = event.requestorID, excludedRequestorIDs.contains(requestor) { return false }
-        if let mvpd = event.mvpdID, excludedMvpdIDs.contains(mvpd) { return false }
-        if excludedBundleIDs.contains(event.app.bundleID) { return false }
+        if let requestor = event.requestorID, excludedRequestorIDs.contains(where: { Self.sameIgnoringASCIICase(requestor, $0) }) { return false }
+        if let mvpd = event.mvpdID, excludedMvpdIDs.contains(where: { Self.sameIgnoringASCIICase(mvpd, $0) }) { return false }
+        if excludedBundleIDs.contains(where: { Self.sameIgnoringASCIICase(event.app.bundleID, $0) }) { return false }
         return true
+    }
+
+    /// SQLite's `a = b COLLATE NOCASE`: equal once ASCII letters are folded; other characters must be the same bytes.
+    /// A missing value equals nothing (SQL's NULL).
+    static func sameIgnoringASCIICase(_ value: String?, _ wanted: String) -> Bool {
+        guard let value else { return false }
+        let lower = { (byte: UInt8) -> UInt8 in (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+        return value.utf8.count == wanted.utf8.count && zip(value.utf8, wanted.utf8).allSatisfy { lower($0) == lower($1) }
     }
 
     /// SQLite's `haystack LIKE '%needle%'` with `%` and `_` escaped: a substring test, case-insensitive for ASCII

@@ -5,6 +5,9 @@ import GRDB
 /// Which events a history query returns. Every criterion left `nil` (or `kinds` empty) matches everything;
 /// the others must all match. Each criterion but the text is served by the history's block index (``BlockScan``);
 /// ``request(after:upTo:)`` is the SQL that decides whether an event matches.
+///
+/// Programmer, MVPD, app and device IDs (and their exclusions) match whatever the case of ASCII letters, as SQLite's
+/// `NOCASE` compares: `mvpd:dish` finds `Dish`. Other letters must match exactly.
 public struct HistoryFilter: Codable, Sendable, Equatable {
     /// Only this session's events.
     public var sessionID: UUID?
@@ -26,6 +29,8 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
     public var bundleID: String?
     /// Only HTTP exchanges whose status falls in this class.
     public var httpStatus: StatusClass?
+    /// Only HTTP exchanges whose status is in this range (`403...403`, `400...499`; 0 is "no answer").
+    public var httpStatusCodes: ClosedRange<Int>?
     /// Events naming one of these Programmers are left out.
     public var excludedRequestorIDs: Set<String> = []
     /// Events naming one of these MVPDs are left out.
@@ -90,14 +95,18 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         // Device, app and session live on the session row; events name it by its key.
         let key = "sessionKey"
         if let sessionID { request = request.filter(sql: "sessionKey = (SELECT key FROM session WHERE id = ?)", arguments: [sessionID.uuidString]) }
-        if let deviceID { request = request.filter(sql: "\(key) IN (SELECT key FROM session WHERE deviceID = ?)", arguments: [deviceID]) }
-        if let requestorID { request = request.filter(C.requestorID == requestorID) }
-        if let mvpdID { request = request.filter(C.mvpdID == mvpdID) }
+        if let deviceID {
+            request = request.filter(sql: "\(key) IN (SELECT key FROM session WHERE deviceID = ? COLLATE NOCASE)", arguments: [deviceID])
+        }
+        if let requestorID { request = request.filter(sql: "requestorID = ? COLLATE NOCASE", arguments: [requestorID]) }
+        if let mvpdID { request = request.filter(sql: "mvpdID = ? COLLATE NOCASE", arguments: [mvpdID]) }
         if !kinds.isEmpty { request = request.filter(kinds.map(\.rawValue).contains(C.kind)) }
         if let text, !text.isEmpty { request = request.filter(C.summary.like("%\(Self.escapeLike(text))%", escape: "\\")) }
         if let from { request = request.filter(C.timestamp >= from.timeIntervalSince1970) }
         if let until { request = request.filter(C.timestamp < until.timeIntervalSince1970) }
-        if let bundleID { request = request.filter(sql: "\(key) IN (SELECT key FROM session WHERE bundleID = ?)", arguments: [bundleID]) }
+        if let bundleID {
+            request = request.filter(sql: "\(key) IN (SELECT key FROM session WHERE bundleID = ? COLLATE NOCASE)", arguments: [bundleID])
+        }
         if let httpStatus {
             if let range = httpStatus.sqlRange {
                 request = request.filter(C.httpStatus >= range.low && C.httpStatus <= range.high)
@@ -105,19 +114,31 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
                 request = request.filter(C.httpStatus < 200 || C.httpStatus >= 400)
             }
         }
+        if let codes = httpStatusCodes {
+            request = request.filter(C.httpStatus >= codes.lowerBound && C.httpStatus <= codes.upperBound)
+        }
         // `IS NULL OR NOT IN`: an event that names no Programmer (or MVPD) is not one of the excluded ones.
         if !excludedRequestorIDs.isEmpty {
-            request = request.filter(C.requestorID == nil || !excludedRequestorIDs.contains(C.requestorID))
+            let (marks, arguments) = Self.list(excludedRequestorIDs)
+            request = request.filter(sql: "(requestorID IS NULL OR requestorID COLLATE NOCASE NOT IN (\(marks)))", arguments: arguments)
         }
-        if !excludedMvpdIDs.isEmpty { request = request.filter(C.mvpdID == nil || !excludedMvpdIDs.contains(C.mvpdID)) }
+        if !excludedMvpdIDs.isEmpty {
+            let (marks, arguments) = Self.list(excludedMvpdIDs)
+            request = request.filter(sql: "(mvpdID IS NULL OR mvpdID COLLATE NOCASE NOT IN (\(marks)))", arguments: arguments)
+        }
         if !excludedKinds.isEmpty { request = request.filter(!excludedKinds.map(\.rawValue).contains(C.kind)) }
         if !excludedBundleIDs.isEmpty {
-            let excluded = excludedBundleIDs.sorted()
-            let marks = Array(repeating: "?", count: excluded.count).joined(separator: ",")
+            let (marks, arguments) = Self.list(excludedBundleIDs)
             request = request.filter(
-                sql: "sessionKey NOT IN (SELECT key FROM session WHERE bundleID IN (\(marks)))", arguments: StatementArguments(excluded))
+                sql: "sessionKey NOT IN (SELECT key FROM session WHERE bundleID COLLATE NOCASE IN (\(marks)))", arguments: arguments)
         }
         return request.order(C.id)
+    }
+
+    /// `?, ?, …` and the values in order, for an SQL `IN` list.
+    static func list(_ values: Set<String>) -> (marks: String, arguments: StatementArguments) {
+        let sorted = values.sorted()
+        return (Array(repeating: "?", count: sorted.count).joined(separator: ","), StatementArguments(sorted))
     }
 
     static func escapeLike(_ text: String) -> String {

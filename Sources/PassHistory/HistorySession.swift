@@ -23,11 +23,23 @@ public struct HistorySession: Codable, Sendable, Equatable, Identifiable {
     public var lastSeen: Date
     /// How many events of this session the history holds.
     public var eventCount: Int
+    /// The latest MVPD its events named, if any.
+    public var mvpdID: String?
+    /// The latest user ID (the authentication token's GUID, as the Tokens page shows it) its events named, if any.
+    public var userID: String?
+    /// The latest user ID hash its tracking data reported (``TrackingEvent/userHash(of:)``), if any: the user ID of a
+    /// session that signed in but never asked for a media token.
+    public var trackingHash: String?
+    /// Its last decisive outcome (``SessionOutcome/Tracker/settled``); `nil` in values from older support bundles.
+    public var settledOutcome: SessionOutcome?
+    /// Since when a flow of it has been waiting, if one is.
+    public var waitingSince: Date?
 
     /// Creates a session value.
     public init(
         id: UUID, deviceID: String, bundleID: String, teamID: String, platform: Platform, requestorID: String?,
-        firstSeen: Date, lastSeen: Date, eventCount: Int
+        firstSeen: Date, lastSeen: Date, eventCount: Int, mvpdID: String? = nil, userID: String? = nil, trackingHash: String? = nil,
+        settledOutcome: SessionOutcome? = nil, waitingSince: Date? = nil
     ) {
         self.id = id
         self.deviceID = deviceID
@@ -38,6 +50,23 @@ public struct HistorySession: Codable, Sendable, Equatable, Identifiable {
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen
         self.eventCount = eventCount
+        self.mvpdID = mvpdID
+        self.userID = userID
+        self.trackingHash = trackingHash
+        self.settledOutcome = settledOutcome
+        self.waitingSince = waitingSince
+    }
+
+    /// How the run stands as of `now` (waiting turns into stuck), by ``SessionOutcome/Tracker``'s rule.
+    public func outcome(at now: Date) -> SessionOutcome {
+        SessionOutcome.Tracker(settled: settledOutcome ?? .started, waitingSince: waitingSince).outcome(at: now)
+    }
+
+    /// The encoded fields: the user ID and tracking hash are personal data, left out of every value encoded whole
+    /// (support bundles, exports); a list that shows them adds them on purpose.
+    private enum CodingKeys: String, CodingKey {
+        case id, deviceID, bundleID, teamID, platform, requestorID, firstSeen, lastSeen, eventCount, mvpdID, settledOutcome,
+            waitingSince
     }
 
     /// The app that produced the session's events.
@@ -57,9 +86,12 @@ extension HistorySession: FetchableRecord, TableRecord {
         guard let platform = Platform(rawValue: platformName) else {
             throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "unknown platform \(platformName)")
         }
+        let waiting: Double? = row["waitingSince"]
         self.init(
             id: id, deviceID: row["deviceID"], bundleID: row["bundleID"], teamID: row["teamID"], platform: platform,
             requestorID: row["requestorID"], firstSeen: Date(timeIntervalSince1970: row["firstSeen"]),
-            lastSeen: Date(timeIntervalSince1970: row["lastSeen"]), eventCount: row["eventCount"])
+            lastSeen: Date(timeIntervalSince1970: row["lastSeen"]), eventCount: row["eventCount"], mvpdID: row["mvpdID"],
+            userID: row["userID"], trackingHash: row["trackingHash"], settledOutcome: (row["outcome"] as String?).flatMap(SessionOutcome.init(rawValue:)),
+            waitingSince: waiting.map(Date.init(timeIntervalSince1970:)))
     }
 }

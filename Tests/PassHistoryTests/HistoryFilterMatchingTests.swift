@@ -10,7 +10,10 @@ import Testing
 struct HistoryFilterMatchingTests {
 
     static let requestors: [String?] = [nil, "REF30", "SPORTS1", "NBC"]
-    static let mvpds: [String?] = [nil, "Cablevision", "Dish", "Comcast_SSO"]
+    static let mvpds: [String?] = [nil, "Cablevision", "Dish", "Comcast_SSO", "Télé"]
+    /// How people type them: any ASCII case (which must match), and other letters in another case (which must not).
+    static let typedRequestors = ["REF30", "ref30", "Sports1", "sports1", "NBC", "nbc", "nobody"]
+    static let typedMvpds = ["Cablevision", "cablevision", "DISH", "dish", "comcast_sso", "Télé", "TÉLÉ", "télé"]
     static let words = ["getAuthorization", "GETAUTHENTICATION", "setToken", "not authorized", "100%", "a_b", "Ünïcode", "ref30"]
     static let statuses: [Int?] = [nil, 200, 204, 302, 404, 499, 500, 503]
 
@@ -60,19 +63,24 @@ struct HistoryFilterMatchingTests {
         var filter = HistoryFilter()
         let pick = { (random: inout SeededRandom) in Int.random(in: 0..<5, using: &random) == 0 }
         if pick(&random) { filter.sessionID = sessions.randomElement(using: &random)!.id }
-        if pick(&random) { filter.deviceID = "device-\(Int.random(in: 0..<4, using: &random))" }
-        if pick(&random) { filter.bundleID = ["com.a.ios", "com.b.tv", "com.none"].randomElement(using: &random)! }
-        if pick(&random) { filter.requestorID = requestors.compactMap { $0 }.randomElement(using: &random)! }
-        if pick(&random) { filter.mvpdID = mvpds.compactMap { $0 }.randomElement(using: &random)! }
+        if pick(&random) { filter.deviceID = ["device-", "DEVICE-", "Device-"].randomElement(using: &random)! + "\(Int.random(in: 0..<4, using: &random))" }
+        if pick(&random) { filter.bundleID = ["com.a.ios", "COM.B.TV", "com.B.tv", "com.none"].randomElement(using: &random)! }
+        if pick(&random) { filter.requestorID = typedRequestors.randomElement(using: &random)! }
+        if pick(&random) { filter.mvpdID = typedMvpds.randomElement(using: &random)! }
         if pick(&random) { filter.kinds = Set(EventKind.allCases.filter { _ in Bool.random(using: &random) }) }
         if pick(&random) { filter.text = ["authoriz", "GETAUTH", "100%", "a_b", "_", "ünï", "Ü", "ref30 "].randomElement(using: &random)! }
         if pick(&random) { filter.from = start.addingTimeInterval(Double.random(in: 0...span, using: &random)) }
         if pick(&random) { filter.until = start.addingTimeInterval(Double.random(in: 0...span, using: &random)) }
         if pick(&random) { filter.httpStatus = HistoryFilter.StatusClass.allCases.randomElement(using: &random)! }
-        if pick(&random) { filter.excludedRequestorIDs = Set(requestors.compactMap { $0 }.filter { _ in Bool.random(using: &random) }) }
-        if pick(&random) { filter.excludedMvpdIDs = Set(mvpds.compactMap { $0 }.filter { _ in Bool.random(using: &random) }) }
+        if pick(&random) {
+            // Exact codes (404), ranges (400-499, 0-199), and ranges no stored status falls in.
+            let low = [0, 200, 204, 300, 404, 450, 500, 600].randomElement(using: &random)!
+            filter.httpStatusCodes = low...(low + [0, 0, 99, 300].randomElement(using: &random)!)
+        }
+        if pick(&random) { filter.excludedRequestorIDs = Set(typedRequestors.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }) }
+        if pick(&random) { filter.excludedMvpdIDs = Set(typedMvpds.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }) }
         if pick(&random) { filter.excludedKinds = Set(EventKind.allCases.filter { _ in Int.random(in: 0..<3, using: &random) == 0 }) }
-        if pick(&random) { filter.excludedBundleIDs = Set(["com.a.ios", "com.c.web"].filter { _ in Bool.random(using: &random) }) }
+        if pick(&random) { filter.excludedBundleIDs = Set(["com.a.ios", "COM.C.WEB"].filter { _ in Bool.random(using: &random) }) }
         return filter
     }
 
@@ -99,6 +107,36 @@ struct HistoryFilterMatchingTests {
             }
             // The generated filters must actually split the events, or the comparison proves little.
             #expect(nonTrivial > 50)
+        }
+    }
+
+    @Test("IDs match in any ASCII case, as SQLite's NOCASE: mvpd:dish finds Dish, TÉLÉ does not find Télé")
+    func idsIgnoreASCIICase() async throws {
+        let app = AppIdentity(bundleID: "com.a.ios", teamID: "T")
+        let events = [("Dish", "REF30", 403), ("Télé", "SPORTS1", 200), ("Cablevision", "REF30", 404)].enumerated().map { index, row in
+            EntitlementEvent(sequence: index, timestamp: Date(timeIntervalSince1970: 1_000_000 + Double(index)), sessionID: UUID(),
+                deviceID: "Device-1", app: app, requestorID: row.1, mvpdID: row.0,
+                kind: .httpExchange(exchange: HTTPExchange(method: "GET", url: "http://x/y", parameters: [:], status: row.2,
+                    responseBody: nil, failure: nil, durationMs: 1)))
+        }
+        try await withHistory { history in
+            try await history.append(events)
+            func mvpds(_ filter: HistoryFilter) async throws -> [String?] {
+                try await history.page(matching: filter).events.map(\.event.mvpdID)
+            }
+            #expect(try await mvpds(HistoryFilter(mvpdID: "dish")) == ["Dish"])
+            #expect(try await mvpds(HistoryFilter(requestorID: "ref30")) == ["Dish", "Cablevision"])
+            #expect(try await mvpds(HistoryFilter(mvpdID: "TÉLÉ")).isEmpty)
+            #expect(try await mvpds(HistoryFilter(mvpdID: "tÉlÉ".replacingOccurrences(of: "É", with: "é"))) == ["Télé"])
+            #expect(try await mvpds(HistoryFilter(deviceID: "DEVICE-1")).count == 3)
+            var codes = HistoryFilter()
+            codes.httpStatusCodes = 403...403
+            #expect(try await mvpds(codes) == ["Dish"])
+            codes.httpStatusCodes = 400...499
+            #expect(try await mvpds(codes) == ["Dish", "Cablevision"])
+            var excluded = HistoryFilter()
+            excluded.excludedMvpdIDs = ["DISH", "cablevision"]
+            #expect(try await mvpds(excluded) == ["Télé"])
         }
     }
 

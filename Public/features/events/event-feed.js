@@ -5,6 +5,8 @@ import { get } from '../../lib/api.js';
 import * as live from '../../lib/live.js';
 
 const PAGE = 200;
+// "Load older" reads a time window (see `windowSeconds`), at most this many events at once.
+const WINDOW_LIMIT = 2000;
 const BUFFER_LIMIT = 2000;
 // `before` past any id: asks for the newest page, newest first (the same order as scrolling back).
 const NEWEST = Number.MAX_SAFE_INTEGER;
@@ -12,10 +14,12 @@ const NEWEST = Number.MAX_SAFE_INTEGER;
 /**
  * `query()`: the full server filter; `direct`: true when every live event of `candidate` matches without asking the
  * server. Callbacks: `onReset({events, total, matching, hasOlder, error})` (events newest first),
- * `onNew(events)` (oldest first), `onOlder(events, hasOlder)` (newest first), `onMeta({total, matching})`,
- * `onPending(count)` while paused.
+ * `onNew(events)` (oldest first), `onOlder(events, hasOlder, window)` (newest first; `window` `{from, until}` when
+ * read by time), `onMeta({total, matching})`, `onPending(count)` while paused. `windowSeconds()`: when it gives a
+ * number, "Load older" reads the events within that many seconds before the oldest shown (or, when none is that
+ * close, the next span that holds events) instead of a fixed number of rows.
  */
-export function createFeed({ query, direct, candidate = () => true, onReset, onNew, onOlder, onMeta, onPending }) {
+export function createFeed({ query, direct, candidate = () => true, onReset, onNew, onOlder, onMeta, onPending, windowSeconds = () => null }) {
   let newest = 0;
   let oldest = null;
   let loading = false;
@@ -103,11 +107,14 @@ export function createFeed({ query, direct, candidate = () => true, onReset, onN
   async function older() {
     if (oldest == null) return;
     const mine = generation;
-    const page = await get('/api/events', { q: query(), before: oldest, limit: PAGE });
+    const window = windowSeconds();
+    const page = window
+      ? await get('/api/events', { q: query(), before: oldest, window, limit: WINDOW_LIMIT })
+      : await get('/api/events', { q: query(), before: oldest, limit: PAGE });
     if (mine !== generation) return;
     const events = [...page.events].sort((a, b) => b.id - a.id);
     if (events.length) oldest = events.at(-1).id;
-    onOlder(events, events.length >= PAGE || page.nextCursor != null);
+    onOlder(events, window ? page.nextCursor != null : events.length >= PAGE || page.nextCursor != null, page.window ?? null);
   }
 
   // A frame's arrivals at once (oldest first): one delivery, one render.

@@ -2,7 +2,7 @@
 // stream, pause with an "N new events" pill, and exports of exactly what the filter shows.
 import { h, fill, badge, timeEl, debounce, emptyState, code } from '../../lib/dom.js';
 import { filterBar, addTerm, removeTerm } from '../../lib/filter.js';
-import { KINDS, kindLabel, plural } from '../../lib/format.js';
+import { KINDS, kindLabel, plural, dateTime } from '../../lib/format.js';
 import { get } from '../../lib/api.js';
 import { saveExport, revealToggle } from '../../lib/export.js';
 import * as live from '../../lib/live.js';
@@ -11,14 +11,20 @@ import { createLiveTable } from './live-table.js';
 import { eventInspector } from './event-inspector.js';
 import { renderFacets } from './facets.js';
 import { savedFilterBar } from './saved-filters.js';
+import { appLabel, loadAppNames } from '../../lib/apps.js';
+import { deviceCell, timeControls } from './time-controls.js';
 
 export function mount(root, route, ctx) {
   let query = route.params.q ?? '';
   let selectedId = route.params.sel ? Number(route.params.sel) : null;
+  // Jump-to-time: the list shows the events before this moment (ISO), live updates off; null follows now.
+  let at = route.params.at ?? null;
   let meta = { total: 0, matching: 0 };
   let loadError = null;
 
-  const go = (q, sel, replace) => ctx.navigate('events', [], { q, sel }, { replace });
+  const go = (q, sel, replace) => ctx.navigate('events', [], { q, sel, at }, { replace });
+  const jumpTo = (iso) => ctx.navigate('events', [], { q: query, at: iso }, { replace: false });
+  const feedQuery = () => (at ? `${query} until:${at}`.trim() : query);
   const narrow = (key, value) => go(addTerm(query, key, value), null, false);
   const term = (key, value, label) => (value
     ? h('button.term', { type: 'button', title: `Show only ${label} ${value}`, onclick: () => narrow(key, value) }, value)
@@ -33,10 +39,11 @@ export function mount(root, route, ctx) {
     id: 'events-table', caption: 'Events, newest first',
     columns: [
       { label: 'Time', cls: 'c-time', cell: (e) => timeEl(e.event?.timestamp) },
-      { label: 'App', cls: 'c-app', cell: (e) => h('span', { title: `${e.event?.app?.bundleID} · team ${e.event?.app?.teamID} · ${e.event?.app?.platform}` }, e.event?.app?.bundleID ?? '—') },
+      { label: 'App', cls: 'c-app', cell: (e) => h('span', { title: `${e.event?.app?.bundleID} · team ${e.event?.app?.teamID} · ${e.event?.app?.platform}` }, appLabel(e.event?.app?.bundleID)) },
       { label: 'Programmer', cls: 'c-term', cell: (e) => term('programmer', e.event?.requestorID, 'Programmer') },
       { label: 'MVPD', cls: 'c-term', cell: (e) => term('mvpd', e.event?.mvpdID, 'MVPD') },
       { label: 'Kind', cls: 'c-kind', cell: (e) => badge(KINDS[e.kind]?.icon ?? '•', kindLabel(e.kind), `kind kind-${e.kind}`) },
+      { label: 'Device', cls: 'c-dev', cell: (e) => deviceCell(e.event?.deviceID, narrow) },
       { label: 'Summary', cls: 'c-summary', cell: (e) => h('span', { title: e.summary }, e.summary) },
     ],
     rowClass: (e) => (e.kind === 'error' || (e.http && (e.http.status == null || e.http.status >= 400)) ? 'row-error' : null),
@@ -45,6 +52,8 @@ export function mount(root, route, ctx) {
     onTrim: (id) => feed.trimmedTo(id),
   });
 
+  const time = timeControls({ onQuery: (q) => go(q, null, false), onJump: jumpTo });
+  time.sync(query, at);
   const saved = savedFilterBar({ current: () => query, apply: (q) => go(q, null, false) });
   const pauseButton = h('button', { type: 'button', 'data-action': 'pause', onclick: () => live.togglePause() });
   const pill = h('button.pill', { type: 'button', id: 'new-events-pill', hidden: true, title: 'Resume and show them', onclick: () => live.setPaused(false) });
@@ -55,13 +64,17 @@ export function mount(root, route, ctx) {
   }, `⤓ ${label}`);
   const countLine = h('span.count-line', { role: 'status' });
   const message = h('div.table-message');
-  const older = h('button.load-older', { type: 'button', 'data-action': 'load-older', hidden: true, onclick: () => feed.older() }, 'Load older events');
+  const older = h('button.load-older', { type: 'button', 'data-action': 'load-older', hidden: true, onclick: () => feed.older() });
+  const olderLabel = () => { older.textContent = `Load the ${time.windowLabel()} before these events`; };
+  time.el.querySelector('#older-window').addEventListener('change', olderLabel);
+  olderLabel();
+  const olderNote = h('p.muted.small.older-note', { role: 'status', id: 'older-note' });
   const facets = h('aside.pane.facets', { 'aria-label': 'Narrow down' });
   const inspector = h('aside.pane.inspector', { 'aria-label': 'Event details', hidden: true });
-  const panes = h('div.three-pane', null, facets, h('div.pane.center', null, message, table.el, older), inspector);
+  const panes = h('div.three-pane', null, facets, h('div.pane.center', null, message, table.el, olderNote, older), inspector);
 
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Events'), bar.el, saved.el,
+    h('div.view-head', null, h('h2', null, 'Events'), bar.el, time.el, saved.el,
       h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), exportButton('ndjson', 'NDJSON'), exportButton('csv', 'CSV'), reveal.el)),
     panes);
 
@@ -77,8 +90,10 @@ export function mount(root, route, ctx) {
   }, { cancel: () => { clearTimeout(facetsTimer); facetsTimer = null; } });
 
   function paint() {
-    bar.setCounts(meta);
-    countLine.textContent = query
+    bar.setCounts(loadError ? null : meta);
+    countLine.textContent = loadError
+      ? `The filter was refused · ${meta.total.toLocaleString()} in total`
+      : query
       ? `${plural(table.size, 'event')} listed · ${meta.matching.toLocaleString()}${meta.capped ? '+' : ''} match · ${meta.total.toLocaleString()} in total`
       : `${plural(table.size, 'event')} listed · ${meta.total.toLocaleString()} in total`;
     message.hidden = table.size > 0;
@@ -119,11 +134,14 @@ export function mount(root, route, ctx) {
   }
 
   const feed = createFeed({
-    query: () => query,
-    direct: () => !query,
+    query: feedQuery,
+    direct: () => !query && !at,
+    windowSeconds: () => time.windowSeconds(),
     onReset: ({ events, total, matching, capped, hasOlder, error }) => {
       loadError = error;
-      meta = { total, matching, capped };
+      olderNote.textContent = '';
+      // A refused filter says nothing about the history's size: keep the last counts.
+      if (!error) meta = { total, matching, capped };
       table.reset(events);
       older.hidden = !hasOlder;
       paint();
@@ -131,7 +149,15 @@ export function mount(root, route, ctx) {
       showSelected();
     },
     onNew: (events) => { table.addNewer(events); paint(); refreshFacets(); },
-    onOlder: (events, hasOlder) => { table.addOlder(events); older.hidden = !hasOlder; paint(); refreshFacets(); },
+    onOlder: (events, hasOlder, window) => {
+      table.addOlder(events);
+      older.hidden = !hasOlder;
+      olderNote.textContent = window
+        ? `Loaded ${plural(events.length, 'event')} from ${dateTime(window.from)} to ${dateTime(window.until)}${hasOlder ? '' : ' — the oldest that match'}.`
+        : '';
+      paint();
+      refreshFacets();
+    },
     onMeta: (next) => { meta = next; paint(); },
     onPending: (n) => {
       pill.textContent = `${plural(n, 'new event')} · show`;
@@ -147,15 +173,18 @@ export function mount(root, route, ctx) {
     if (!paused) pill.hidden = true;
   });
   pill.hidden = true;
-  feed.reload();
+  loadAppNames().finally(() => feed.reload());
 
   return {
     update(next) {
       const q = next.params.q ?? '';
       const sel = next.params.sel ? Number(next.params.sel) : null;
-      if (q !== query) {
+      const nextAt = next.params.at ?? null;
+      if (q !== query || nextAt !== at) {
         query = q;
+        at = nextAt;
         bar.setValue(q);
+        time.sync(q, at);
         saved.refresh();
         // A new filter may hide the open event: the pane follows the address, which names none after a filter change.
         if (!sel) close();

@@ -3,9 +3,10 @@
 import { h, fill } from '../../lib/dom.js';
 import { hasTerm } from '../../lib/filter.js';
 import { kindLabel, KINDS } from '../../lib/format.js';
+import { appLabel } from '../../lib/apps.js';
 
 const GROUPS = [
-  { key: 'app', title: 'Apps', value: (e) => e.event?.app?.bundleID },
+  { key: 'app', title: 'Apps', value: (e) => e.event?.app?.bundleID, label: (bundleID) => appLabel(bundleID) },
   { key: 'programmer', title: 'Programmers', value: (e) => e.event?.requestorID },
   { key: 'mvpd', title: 'MVPDs', value: (e) => e.event?.mvpdID },
   { key: 'event', title: 'Kinds', value: (e) => e.kind, label: kindLabel },

@@ -10,6 +10,8 @@ import { hashFor } from '../../lib/route.js';
 import { createFeed } from '../events/event-feed.js';
 import { createLiveTable } from '../events/live-table.js';
 import { exchangeDetail, exchangeOf, statusBadge } from './exchange-detail.js';
+import { appLabel, loadAppNames } from '../../lib/apps.js';
+import { deviceCell } from '../events/time-controls.js';
 
 const BASE = 'event:httpExchange';
 
@@ -44,6 +46,8 @@ export function mount(root, route, ctx) {
       { label: 'Status', cls: 'c-status', cell: (e) => statusBadge(e) },
       { label: 'Duration', cls: 'c-num', cell: (e) => duration((e.http ?? exchangeOf(e) ?? {}).durationMs) },
       { label: 'Programmer', cls: 'c-term', cell: (e) => h('span', { title: `${e.event?.app?.bundleID ?? ''} · ${e.event?.mvpdID ?? 'no MVPD'}` }, e.event?.requestorID ?? '—') },
+      { label: 'App', cls: 'c-app', cell: (e) => h('span', { title: e.event?.app?.bundleID ?? '' }, appLabel(e.event?.app?.bundleID)) },
+      { label: 'Device', cls: 'c-dev', cell: (e) => deviceCell(e.event?.deviceID, (key, value) => go(addTerm(query, key, value), null, false)) },
     ],
     rowClass: (e) => { const x = e.http ?? exchangeOf(e) ?? {}; return x.status == null || x.status >= 400 ? 'row-error' : null; },
     onSelect: (e) => { if (!detail.hidden) show(e); },
@@ -59,7 +63,7 @@ export function mount(root, route, ctx) {
   }, '⤓ Export HAR');
   const countLine = h('span.count-line', { role: 'status' });
   const message = h('div.table-message');
-  const older = h('button.load-older', { type: 'button', hidden: true, onclick: () => feed.older() }, 'Load older exchanges');
+  const older = h('button.load-older', { type: 'button', 'data-action': 'load-older', hidden: true, onclick: () => feed.older() }, 'Load the hour before these exchanges');
   const detail = h('aside.pane.inspector', { 'aria-label': 'Exchange details', hidden: true });
   fill(root,
     h('div.view-head', null, h('h2', null, 'Network'), bar.el,
@@ -113,6 +117,8 @@ export function mount(root, route, ctx) {
     query: fullQuery,
     direct: () => !query,
     candidate: (e) => e.kind === 'httpExchange',
+    // "Load older" reads the hour before the oldest exchange shown (or the next hour that holds exchanges).
+    windowSeconds: () => 3600,
     onReset: ({ events, matching: m, hasOlder, error }) => {
       loadError = error;
       matching = m;
@@ -136,7 +142,7 @@ export function mount(root, route, ctx) {
     pauseButton.setAttribute('aria-pressed', String(paused));
     if (!paused) pill.hidden = true;
   });
-  feed.reload();
+  loadAppNames().finally(() => feed.reload());
 
   return {
     update(next) {

@@ -1,66 +1,126 @@
-// Sessions: every app run the console has heard from (searchable), and one session's health, flow and timeline.
-import { h, fill, timeEl, emptyState, code, debounce, listNav, refresher } from '../../lib/dom.js';
+// Sessions: every app run the console has heard from, found by what a ticket says (username, user ID as the Tokens
+// page shows it, tracking hash, device, app, Programmer, MVPD, visitor ID), with each one's outcome; one session's
+// health, flow and timeline beside the list.
+import { h, fill, timeEl, emptyState, code, debounce, listNav, refresher, badge } from '../../lib/dom.js';
 import { get } from '../../lib/api.js';
 import { shortID } from '../../lib/format.js';
+import { appLabel, bundleTail } from '../../lib/apps.js';
 import * as live from '../../lib/live.js';
 import { renderSession } from './session-detail.js';
+
+// Sortable columns: header, class, sort key (a value to compare), and the cell.
+const COLUMNS = [
+  { id: 'lastSeen', label: 'Last seen', cls: 'c-time', key: (s) => Date.parse(s.lastSeen), cell: (s) => timeEl(s.lastSeen) },
+  { id: 'app', label: 'App', cls: 'c-app', key: (s) => appLabel(s.bundleID, s.appName).toLowerCase(), cell: (s) => appCell(s) },
+  { id: 'programmer', label: 'Programmer', cls: 'c-term', key: (s) => s.requestorID ?? '', cell: (s) => s.requestorID ?? h('span.muted', null, '—') },
+  { id: 'mvpd', label: 'MVPD', cls: 'c-term', key: (s) => s.mvpdID ?? '', cell: (s) => s.mvpdID ?? h('span.muted', null, '—') },
+  { id: 'user', label: 'User', cls: 'c-user', key: (s) => s.username ?? s.userID ?? '', cell: (s) => userCell(s) },
+  { id: 'outcome', label: 'Outcome', cls: 'c-outcome', key: (s) => s.outcomeLabel ?? '', cell: (s) => outcomeBadge(s) },
+  { id: 'events', label: 'Events', cls: 'c-num', key: (s) => s.eventCount, cell: (s) => String(s.eventCount) },
+];
+
+const OUTCOME_ICONS = { signedIn: '✓', denied: '✗', signedOut: '○', stuck: '⚠', error: '✗', inProgress: '…', started: '•' };
+const outcomeBadge = (s) => badge(OUTCOME_ICONS[s.outcome] ?? '•', s.outcomeLabel ?? s.outcome ?? '—', `outcome outcome-${s.outcome}`);
+
+function appCell(s) {
+  return h('span', { title: `${s.bundleID} · team ${s.teamID} · device ${s.deviceID}` },
+    h('span.app-name', null, appLabel(s.bundleID, s.appName)), h('span.muted.small', null, ` ${s.platform === 'tvos' ? 'tvOS' : 'iOS'}`),
+    s.appName ? h('span.match-line', null, bundleTail(s.bundleID)) : null,
+    (s.matches ?? []).map((m) => h('span.match-line', { 'data-field': m.field },
+      `${m.label}: `, m.before, h('mark.hit', null, m.matched), m.after)));
+}
+
+function userCell(s) {
+  if (!s.userID && !s.username) return h('span.muted', null, '—');
+  return h('span', { title: s.userID ? `User ID ${s.userID}` : '' }, s.username ?? shortID(s.userID),
+    s.username && s.userID ? h('span.match-line', null, shortID(s.userID)) : null);
+}
 
 export function mount(root, route, ctx) {
   let query = route.params.q ?? '';
   let openID = route.parts[0] ?? null;
+  let [sortID, sortDir] = (route.params.sort ?? 'lastSeen:desc').split(':');
+  let sessions = [];
+  let waitingTimer = null;
   const search = h('input', {
     id: 'session-search', type: 'search', value: query, autocomplete: 'off', spellcheck: 'false',
-    placeholder: 'Search app, Programmer, device or session ID', 'aria-label': 'Search sessions',
+    placeholder: 'Username, user ID, tracking hash, device, app, Programmer, MVPD or visitor ID', 'aria-label': 'Find a customer’s sessions',
   });
   const tbody = h('tbody');
+  const headRow = h('tr');
   const list = h('div.table-scroll', null, h('table.grid.live-table', { id: 'sessions-table' },
-    h('caption.sr-only', null, 'Sessions, most recent first'),
-    h('thead', null, h('tr', null, [['Last seen', 'c-time'], ['App', 'c-grow'], ['Programmer', 'c-term'], ['Device', 'c-dev'], ['Events', 'c-num']]
-      .map(([t, cls]) => h('th', { scope: 'col', class: cls }, t)))),
-    tbody));
+    h('caption.sr-only', null, 'Sessions'), h('thead', null, headRow), tbody));
   const message = h('div.table-message');
+  const countLine = h('span.count-line', { role: 'status', id: 'sessions-count' });
   const detail = h('div.pane.inspector.session-detail', { 'aria-label': 'Session details', hidden: true });
   const nav = listNav(() => tbody.rows);
   fill(root,
     h('div.view-head', null, h('h2', null, 'Sessions'),
-      h('div.filter-row', null, h('label.filter-label', { for: 'session-search' }, 'Search'), search),
-      h('p.muted.small', null, 'A session is one run of one app (from start to stop). Pick one to see its health and timeline.')),
+      h('div.filter-row', null, h('label.filter-label', { for: 'session-search' }, 'Find'), search, countLine),
+      h('p.muted.small', null, 'A session is one run of one app (from start to stop). Every word must start a username, a user ID (as the Tokens page shows it, “DAC9E095…” works), a tracking hash, a device, session or visitor ID, an app, a Programmer or an MVPD, in any case. Click a column to sort.')),
     h('div.two-pane.sessions', null, h('div.pane.center', null, message, list), detail));
 
-  const go = (id, replace) => ctx.navigate('sessions', id ? [id] : [], { q: query }, { replace });
+  const go = (id, replace) => ctx.navigate('sessions', id ? [id] : [], { q: query, sort: sortID === 'lastSeen' && sortDir === 'desc' ? null : `${sortID}:${sortDir}` }, { replace });
   search.addEventListener('input', debounce(() => {
     query = search.value.trim();
     go(openID, true);
     loadList();
-  }, 300));
+  }, 250));
   search.addEventListener('keydown', (event) => {
     if (event.key === 'Enter') nav.move(1);
   });
 
-  const loadList = refresher(async () => {
-    let sessions;
-    try {
-      ({ sessions } = await get('/api/sessions', { q: query }, { quiet: true }));
-    } catch (error) {
-      fill(message, emptyState('Could not load sessions.', error.message));
-      return;
-    }
-    sessions.sort((a, b) => Date.parse(b.lastSeen) - Date.parse(a.lastSeen));
-    tbody.replaceChildren(...sessions.map((s) => {
-      const tr = h('tr', { 'data-session-id': s.id, class: s.id === openID ? 'selected' : null, 'aria-selected': s.id === openID ? 'true' : null, title: `Session ${s.id}` },
-        h('td.c-time', null, timeEl(s.lastSeen)),
-        h('td', { title: `${s.bundleID} · team ${s.teamID}` }, s.bundleID, h('span.muted.small', null, ` ${s.platform === 'tvos' ? 'tvOS' : 'iOS'}`)),
-        h('td', null, s.requestorID ?? h('span.muted', null, '—')),
-        h('td', { title: s.deviceID }, shortID(s.deviceID)),
-        h('td.c-num', null, String(s.eventCount)));
+  function paintHead() {
+    fill(headRow, COLUMNS.map((c) => {
+      const sorted = c.id === sortID;
+      return h('th', { scope: 'col', class: c.cls, 'data-sort': c.id, 'aria-sort': sorted ? (sortDir === 'asc' ? 'ascending' : 'descending') : 'none' },
+        h('button.sort', { type: 'button', title: `Sort by ${c.label.toLowerCase()}`, onclick: () => sortBy(c.id) },
+          c.label, sorted ? (sortDir === 'asc' ? ' ▲' : ' ▼') : ''));
+    }));
+  }
+
+  function sortBy(id) {
+    if (id === sortID) sortDir = sortDir === 'asc' ? 'desc' : 'asc';
+    else [sortID, sortDir] = [id, id === 'lastSeen' || id === 'events' ? 'desc' : 'asc'];
+    go(openID, true);
+    paintRows();
+  }
+
+  function paintRows() {
+    paintHead();
+    const column = COLUMNS.find((c) => c.id === sortID) ?? COLUMNS[0];
+    const sign = sortDir === 'asc' ? 1 : -1;
+    const sorted = [...sessions].sort((a, b) => {
+      const x = column.key(a), y = column.key(b);
+      return (x < y ? -1 : x > y ? 1 : 0) * sign || Date.parse(b.lastSeen) - Date.parse(a.lastSeen);
+    });
+    tbody.replaceChildren(...sorted.map((s) => {
+      const tr = h('tr', { 'data-session-id': s.id, 'data-outcome': s.outcome, class: s.id === openID ? 'selected' : null, 'aria-selected': s.id === openID ? 'true' : null, title: `Session ${s.id}` },
+        COLUMNS.map((c) => h('td', { class: c.cls, 'data-col': c.id }, c.cell(s))));
       tr.addEventListener('click', () => go(s.id, false));
       return tr;
     }));
     if (openID) nav.select(tbody.querySelector(`tr[data-session-id="${CSS.escape(openID)}"]`), { silent: true });
+  }
+
+  const loadList = refresher(async () => {
+    try {
+      ({ sessions } = await get('/api/sessions', { q: query }, { quiet: true }));
+    } catch (error) {
+      fill(message, emptyState('Could not load sessions.', error.message));
+      message.hidden = false;
+      list.hidden = true;
+      return;
+    }
+    paintRows();
+    // Time alone turns a waiting session into a stuck one (after 30 s): look again while one waits.
+    clearTimeout(waitingTimer);
+    if (sessions.some((s) => s.outcome === 'inProgress')) waitingTimer = setTimeout(loadList, 10000);
+    countLine.textContent = query ? `${sessions.length} found` : '';
     message.hidden = sessions.length > 0;
     list.hidden = sessions.length === 0;
     if (sessions.length) return;
-    if (query) fill(message, emptyState(`No session matches “${query}”.`, 'Search looks at the app, Programmer, device and session ID. ',
+    if (query) fill(message, emptyState(`No session matches “${query}”.`, 'Each word must start a username, user ID, tracking hash, device, session or visitor ID, app, Programmer or MVPD. ',
       h('button.linkish', { type: 'button', onclick: () => { search.value = ''; query = ''; go(openID, true); loadList(); } }, 'Clear the search'), '.'));
     else fill(message, emptyState('No sessions yet: no app has reported.',
       'Start a demo app on the ', h('a', { href: '#/flows' }, 'Flows page'), ', or run ', code(`passconsole flow --report-to ${location.origin}`), '.'));
@@ -88,6 +148,11 @@ export function mount(root, route, ctx) {
 
   return {
     update(next) {
+      const [nextSort, nextDir] = (next.params.sort ?? 'lastSeen:desc').split(':');
+      if (nextSort !== sortID || nextDir !== sortDir) {
+        [sortID, sortDir] = [nextSort, nextDir];
+        paintRows();
+      }
       const q = next.params.q ?? '';
       if (q !== query) {
         query = q;
@@ -113,6 +178,9 @@ export function mount(root, route, ctx) {
       else return false;
       return true;
     },
-    unmount() { offChange(); },
+    unmount() {
+      offChange();
+      clearTimeout(waitingTimer);
+    },
   };
 }

@@ -8,6 +8,12 @@ public enum TrackingEvent: String, Codable, Sendable, CaseIterable {
     case authorizationDetection
     case mvpdSelection
 
+    /// The user ID (the authentication token's GUID) as tracking data reports it: its MD5 in lowercase hex (spec §4).
+    /// A console links a reported hash back to a user ID it knows with this.
+    public static func userHash(of guid: String) -> String {
+        Insecure.MD5.hash(data: Data(guid.utf8)).hexString
+    }
+
     /// The iOS integer constant (`TRACKING_AUTHENTICATION` = 0, `TRACKING_AUTHORIZATION` = 1,
     /// `TRACKING_MVPD_SELECTION` = 2).
     public var code: Int {
@@ -16,14 +22,6 @@ public enum TrackingEvent: String, Codable, Sendable, CaseIterable {
         case .authorizationDetection: 1
         case .mvpdSelection: 2
         }
-    }
-}
-
-extension TrackingEvent {
-    /// The user ID (the authN token's GUID) as tracking reports it: MD5, lowercase hex (spec §4). What a recorded
-    /// session knows of its user; the console matches it against the backend's sign-ins.
-    public static func hashedUserID(_ guid: String) -> String {
-        Insecure.MD5.hash(data: Data(guid.utf8)).hexString
     }
 }
 
@@ -56,7 +54,7 @@ struct TrackingData: Sendable {
     private func hashed(_ guid: String?) -> String {
         guard let guid, !guid.isEmpty else { return none }
         // The same GUID is reported on every authorization of a login: the last one's hash is kept.
-        return Self.lastHashed.value(for: guid) { TrackingEvent.hashedUserID($0) }
+        return Self.lastHashed.value(for: guid) { TrackingEvent.userHash(of: $0) }
     }
 
     private static let lastHashed = LastValueCache<String, String>()

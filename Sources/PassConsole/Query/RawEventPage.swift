@@ -5,7 +5,9 @@ import PassHistory
 /// `GET /api/events` written straight from the stored JSON: the same shape as ``EventView`` (`id`, `summary`,
 /// `kind`, `event` with ISO 8601 dates, `http`), without decoding and re-encoding each event.
 enum RawEventPage {
-    static func json(_ events: [RawStoredEvent], nextCursor: Int64?, total: Int, matching: Int, capped: Bool) -> String {
+    static func json(
+        _ events: [RawStoredEvent], nextCursor: Int64?, total: Int, matching: Int, capped: Bool, window: ClosedRange<Date>? = nil
+    ) -> String {
         var out = "{\"events\":["
         out.reserveCapacity(events.reduce(256) { $0 + $1.payload.utf8.count + 200 })
         for (index, event) in events.enumerated() {
@@ -27,7 +29,12 @@ enum RawEventPage {
         }
         out += "],\"matching\":\(matching),\"matchingCapped\":\(capped),\"nextCursor\":"
         out += nextCursor.map(String.init) ?? "null"
-        out += ",\"total\":\(total)}"
+        out += ",\"total\":\(total)"
+        if let window {
+            out += ",\"window\":{\"from\":" + EntitlementEvent.Wire.jsonString(EntitlementEvent.Wire.format(window.lowerBound))
+            out += ",\"until\":" + EntitlementEvent.Wire.jsonString(EntitlementEvent.Wire.format(window.upperBound)) + "}"
+        }
+        out += "}"
         return out
     }
 }

@@ -89,7 +89,7 @@ struct ReplaySubscribers {
     private func recordedUser(at mvpd: String, among here: [Console.DemoSubscriber]) -> Result<SessionReplay.Credentials, Unknown> {
         guard let signIns else { return .failure(Unknown(reason: "the backend's sign-ins could not be read")) }
         let hashes = Set(plan.logins.filter { $0.mvpd == mvpd || mvpd.isEmpty }.compactMap(\.userHash))
-        let tracked = Set(signIns.filter { hashes.contains(TrackingEvent.hashedUserID($0.guid)) }.map(\.username))
+        let tracked = Set(signIns.filter { hashes.contains(TrackingEvent.userHash(of: $0.guid)) }.map(\.username))
         if tracked.count == 1, let username = tracked.first, let subscriber = here.first(where: { $0.username == username }) {
             return .success(.init(subscriber, source: "the recorded user at \(subscriber.mvpd)"))
         }

@@ -6,7 +6,7 @@ import PassHistory
 extension Console {
     static func filter(_ request: Request) throws(HTTPError) -> HistoryFilter {
         do { return try FilterQuery(request.query("q")).filter } catch {
-            throw HTTPError(.badRequest, code: "invalid_filter", message: error.message, detail: request.query("q"))
+            throw HTTPError(.badRequest, code: "invalid_filter", message: error.message, detail: error.detail ?? request.query("q"))
         }
     }
 
@@ -15,11 +15,19 @@ extension Console {
             let console = try box.get()
             let filter = try filter(request)
             let limit = try request.query("limit", as: Int.self, in: Console.eventPageLimit, default: 200)
-            let page = try await console.history.rawPageWithCounts(
-                matching: filter, before: try request.query("before", as: Int64.self, in: Console.cursorRange),
-                after: try request.query("after", as: Int64.self, in: Console.cursorRange), limit: limit)
+            let before = try request.query("before", as: Int64.self, in: Console.cursorRange)
+            let after = try request.query("after", as: Int64.self, in: Console.cursorRange)
+            let page: RawPage
+            if let window = try request.query("window", as: Int.self, in: Console.eventWindow) {
+                guard after == nil else {
+                    throw HTTPError(.badRequest, code: "invalid_parameter", message: "window= pages back in time: use it with before=, not after=.")
+                }
+                page = try await console.history.rawWindowPageWithCounts(matching: filter, before: before, seconds: TimeInterval(window), limit: limit)
+            } else {
+                page = try await console.history.rawPageWithCounts(matching: filter, before: before, after: after, limit: limit)
+            }
             return .json(data: Data(RawEventPage.json(page.events, nextCursor: page.nextCursor, total: page.total,
-                matching: page.matching, capped: page.matchingCapped).utf8))
+                matching: page.matching, capped: page.matchingCapped, window: page.window).utf8))
         }
         router.get("/api/events/stream") { request in
             let console = try box.get()

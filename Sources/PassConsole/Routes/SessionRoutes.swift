@@ -22,7 +22,11 @@ extension Console {
     static func addSessionRoutes(to router: inout Router, _ box: ConsoleBox) {
         router.get("/api/sessions") { request in
             let console = try box.get()
-            return .api(["sessions": try await console.history.sessions(matching: request.query("q") ?? "")])
+            let text = request.query("q") ?? ""
+            guard text.utf8.count <= Console.sessionSearchLength else {
+                throw HTTPError(.badRequest, code: "invalid_parameter", message: "The search is too long: at most \(Console.sessionSearchLength) bytes.")
+            }
+            return .api(["sessions": try await console.sessionRows(matching: text, now: console.configuration.now())])
         }
         router.get("/api/sessions/{id}") { request in
             let console = try box.get()

@@ -22,7 +22,8 @@ struct BackendAdmin: Sendable {
         return try? decoder.decode(RegcodeLife.self, from: data)
     }
 
-    /// Every sign-in the backend issued an authN token for (ended ones too); nil when it cannot be reached.
+    /// Every sign-in the backend issued an authN token for (ended ones too): the replay's subscribers and the session
+    /// search's usernames. nil when it cannot be reached.
     func signIns() async -> [ReplaySubscribers.SignIn]? {
         guard let data = await get("admin/signins") else { return nil }
         return try? JSONDecoder().decode([ReplaySubscribers.SignIn].self, from: data)

@@ -50,11 +50,19 @@ struct FacetCriteria {
             }
         }
         // Device and app: the events of the device's (app's) sessions.
-        if let deviceID = filter.deviceID { required.append(try .sessions(db, where: "deviceID = ?", [deviceID])) }
-        if let bundleID = filter.bundleID { required.append(try .sessions(db, where: "bundleID = ?", [bundleID])) }
-        if let requestorID = filter.requestorID { required.append(.equals(.requestor, .text(requestorID))) }
-        if let mvpdID = filter.mvpdID { required.append(.equals(.mvpd, .text(mvpdID))) }
+        if let deviceID = filter.deviceID { required.append(try .sessions(db, where: "deviceID = ? COLLATE NOCASE", [deviceID])) }
+        if let bundleID = filter.bundleID { required.append(try .sessions(db, where: "bundleID = ? COLLATE NOCASE", [bundleID])) }
+        // Programmers and MVPDs match in any ASCII case: the index holds each as spelled, so read those spellings.
+        for (facet, value) in [(EventFacet.requestor, filter.requestorID), (.mvpd, filter.mvpdID)] {
+            guard let value else { continue }
+            let spellings = try Self.spellings(db, facet, of: [value])
+            if spellings.isEmpty { matchesNothing = true }
+            required.append(.among(facet, spellings))
+        }
         if !filter.kinds.isEmpty { required.append(.among(.kind, filter.kinds.sorted { $0.rawValue < $1.rawValue }.map { .text($0.rawValue) })) }
+        if let codes = filter.httpStatusCodes {
+            required.append(Condition(facet: .status, condition: "value BETWEEN ? AND ?", arguments: [codes.lowerBound, codes.upperBound]))
+        }
         if let status = filter.httpStatus {
             if let range = status.sqlRange {
                 required.append(Condition(facet: .status, condition: "value BETWEEN ? AND ?", arguments: [range.low, range.high]))
@@ -62,18 +70,39 @@ struct FacetCriteria {
                 required.append(Condition(facet: .status, condition: "(value < 200 OR value >= 400)", arguments: []))
             }
         }
-        if !filter.excludedRequestorIDs.isEmpty { excluded.append(.among(.requestor, filter.excludedRequestorIDs.sorted().map(FacetValue.text))) }
-        if !filter.excludedMvpdIDs.isEmpty { excluded.append(.among(.mvpd, filter.excludedMvpdIDs.sorted().map(FacetValue.text))) }
+        for (facet, values) in [(EventFacet.requestor, filter.excludedRequestorIDs), (.mvpd, filter.excludedMvpdIDs)] where !values.isEmpty {
+            let spellings = try Self.spellings(db, facet, of: values.sorted())
+            if !spellings.isEmpty { excluded.append(.among(facet, spellings)) }
+        }
         if !filter.excludedKinds.isEmpty {
             excluded.append(.among(.kind, filter.excludedKinds.sorted { $0.rawValue < $1.rawValue }.map { .text($0.rawValue) }))
         }
         if !filter.excludedBundleIDs.isEmpty {
             let excludedApps = filter.excludedBundleIDs.sorted()
             let marks = Array(repeating: "?", count: excludedApps.count).joined(separator: ",")
-            excluded.append(try .sessions(db, where: "bundleID IN (\(marks))", StatementArguments(excludedApps)))
+            excluded.append(try .sessions(db, where: "bundleID COLLATE NOCASE IN (\(marks))", StatementArguments(excludedApps)))
         }
         from = filter.from?.timeIntervalSince1970
         until = filter.until?.timeIntervalSince1970
         checksRows = !(filter.text ?? "").isEmpty || from != nil || until != nil
+    }
+
+    /// The spellings the index holds of a text facet's `values`, ASCII case folded as SQLite's `NOCASE` does.
+    ///
+    /// A facet has a handful of distinct values (Programmers, MVPDs), each in many blocks: the recursive query steps
+    /// from one distinct value to the next through the primary key, one seek per value, instead of reading every row.
+    static func spellings(_ db: Database, _ facet: EventFacet, of values: [String]) throws -> [FacetValue] {
+        let marks = Array(repeating: "?", count: values.count).joined(separator: ",")
+        var arguments: StatementArguments = [facet.rawValue]
+        arguments += StatementArguments(values)
+        return try String.fetchAll(db, sql: """
+            WITH RECURSIVE spelling(value) AS (
+                SELECT (SELECT MIN(value) FROM event_facet WHERE facet = ?1)
+                UNION ALL
+                SELECT (SELECT MIN(value) FROM event_facet WHERE facet = ?1 AND value > spelling.value)
+                FROM spelling WHERE spelling.value IS NOT NULL
+            )
+            SELECT value FROM spelling WHERE value IS NOT NULL AND value COLLATE NOCASE IN (\(marks))
+            """, arguments: arguments).map(FacetValue.text)
     }
 }

@@ -31,6 +31,51 @@ struct FilterQueryTests {
         #expect(throws: FilterQuery.Invalid.self) { try FilterQuery("mvpd:") }
     }
 
+    @Test func keysAnyCaseStatusCodesAndRanges() throws {
+        let query = try FilterQuery("MVPD:dish Programmer:ref30 status:403")
+        #expect(query.filter.mvpdID == "dish")
+        #expect(query.filter.requestorID == "ref30")
+        #expect(query.filter.httpStatusCodes == 403...403)
+        #expect(try FilterQuery("status:400-499").filter.httpStatusCodes == 400...499)
+        #expect(try FilterQuery("status:4XX").filter.httpStatus == .clientError)
+        for bad in ["status:499-400", "status:1000", "status:-1", "status:4x", "status:400-"] {
+            #expect(throws: FilterQuery.Invalid.self, "\(bad)") { try FilterQuery(bad) }
+        }
+    }
+
+    @Test func anUnknownKeyIsRefusedWithTheKnownKeysAndTheNearest() {
+        #expect(throws: FilterQuery.Invalid.self) { try FilterQuery("foo:bar") }
+        do {
+            _ = try FilterQuery("programer:REF30")
+            Issue.record("a misspelt key was taken")
+        } catch {
+            #expect(error.message.contains("Did you mean 'programmer:'?"))
+            #expect(error.detail?.contains("mvpd:") == true)
+        }
+        #expect(FilterQuery.nearestKey(to: "mvdp") == "mvpd")
+        #expect(FilterQuery.nearestKey(to: "stat") == "status")
+        #expect(FilterQuery.nearestKey(to: "kin") == "event")
+        #expect(FilterQuery.nearestKey(to: "foo") == nil)
+    }
+
+    @Test func quotedTermsTimesAndURLsAreText() throws {
+        #expect(try FilterQuery(#""foo:bar""#).filter.text == "foo:bar")
+        #expect(try FilterQuery("12:30").filter.text == "12:30")
+        #expect(try FilterQuery("http://127.0.0.1:8081/x").filter.text == "http://127.0.0.1:8081/x")
+        #expect(try FilterQuery(#"mvpd:"Time Warner""#).filter.mvpdID == "Time Warner")
+    }
+
+    @Test func thePageKnowsTheSameKeysAsTheServer() throws {
+        // Public/lib/filter.js flags unknown keys before the server refuses them: both must list the same keys.
+        let source = try String(contentsOfFile: ConsoleFixture.publicPath + "/lib/filter.js", encoding: .utf8)
+        let block = try #require(source.range(of: #"export const KEYS = \{[^}]*\}"#, options: .regularExpression).map { String(source[$0]) })
+        let keys = block.matches(of: /(\w+):\s*'/).map { String($0.1) }
+        #expect(keys == FilterQuery.keys)
+        let aliases = try #require(source.range(of: #"const ALIASES = \{[^}]*\}"#, options: .regularExpression).map { String(source[$0]) })
+        let pairs = Dictionary(uniqueKeysWithValues: aliases.matches(of: /(\w+):\s*'(\w+)'/).map { (String($0.1), String($0.2)) })
+        #expect(pairs == FilterQuery.aliases)
+    }
+
     @Test func emptyMatchesEverything() throws {
         #expect(try FilterQuery(nil).filter.isEmpty)
         #expect(try FilterQuery("   ").filter.isEmpty)

@@ -24,8 +24,8 @@ struct ReplaySubscribersTests {
 
     @Test func eachMVPDSignsInAsTheUserTheRecordingTracked() throws {
         let plan = try Self.plan([
-            .init(mvpd: "Dish", userHash: TrackingEvent.hashedUserID("g-dave")),
-            .init(mvpd: "Spectrum", userHash: TrackingEvent.hashedUserID("g-bob")),
+            .init(mvpd: "Dish", userHash: TrackingEvent.userHash(of: "g-dave")),
+            .init(mvpd: "Spectrum", userHash: TrackingEvent.userHash(of: "g-bob")),
         ])
         let who = ReplaySubscribers(plan: plan, deviceID: "d", subscribers: Self.subscribers,
             signIns: [Self.signIn("g-carol", "Dish", "carol"), Self.signIn("g-dave", "Dish", "dave"), Self.signIn("g-bob", "Spectrum", "bob")])

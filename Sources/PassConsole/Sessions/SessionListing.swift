@@ -1,0 +1,84 @@
+import AccessEnabler
+import Foundation
+import PassHistory
+
+/// A row of the Sessions list (`GET /api/sessions`): the session as the history holds it, its outcome as of now,
+/// the names people know its app and user by, and what the search matched.
+struct SessionRow: Encodable, Sendable {
+    var session: HistorySession
+    /// ``SessionOutcome`` as of the console's clock, and its words.
+    var outcome: SessionOutcome
+    /// The console's name for the app (`News (iPhone)`), when it runs it.
+    var appName: String?
+    /// The MVPD username the local backend signed the session's user ID in as, when it knows.
+    var username: String?
+    var matches: [FieldMatch]
+
+    private enum Keys: String, CodingKey { case outcome, outcomeLabel, appName, userID, username, matches }
+
+    /// The session's own fields, then the list's.
+    func encode(to encoder: any Encoder) throws {
+        try session.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(outcome, forKey: .outcome)
+        try container.encode(outcome.label, forKey: .outcomeLabel)
+        try container.encodeIfPresent(appName, forKey: .appName)
+        // The user ID is personal data ``HistorySession`` does not encode: the list shows it to find the customer.
+        try container.encodeIfPresent(session.userID, forKey: .userID)
+        try container.encodeIfPresent(username, forKey: .username)
+        try container.encode(matches, forKey: .matches)
+    }
+}
+
+extension Console {
+    /// The sessions a search finds (all, newest first, when `text` is empty), as list rows.
+    ///
+    /// Besides what the history holds, a word may start a user ID the console knows (the Tokens page's, and the
+    /// local backend's sign-ins), found through the user ID the SDK sent or the hash its tracking data reported
+    /// (``TrackingEvent/userHash(of:)``); a username the local backend signed one of those user IDs in as; or the
+    /// name of one of the console's apps.
+    func sessionRows(matching text: String, now: Date) async throws -> [SessionRow] {
+        let users = await knownUsers(now: now)
+        let names = Dictionary(apps.map { ($0.spec.app.bundleID, $0.spec.name) }) { first, _ in first }
+        var aliases = names.map { SessionAlias(shownField: .app, shown: $0.value, field: .app, value: $0.key) }
+        var byHash: [String: String] = [:]
+        for (guid, username) in users {
+            let hash = TrackingEvent.userHash(of: guid)
+            byHash[hash] = guid
+            aliases.append(SessionAlias(shownField: .userID, shown: guid, field: .trackingHash, value: hash))
+            guard let username else { continue }
+            aliases.append(SessionAlias(shownField: .username, shown: username, field: .userID, value: guid))
+            aliases.append(SessionAlias(shownField: .username, shown: username, field: .trackingHash, value: hash))
+        }
+        // A whole user ID from elsewhere (another console, a ticket) finds the sessions that reported its hash too.
+        for word in text.split(whereSeparator: \.isWhitespace) where UUID(uuidString: String(word)) != nil {
+            for spelling in Set([String(word), word.uppercased()]) {
+                let hash = TrackingEvent.userHash(of: spelling)
+                aliases.append(SessionAlias(shownField: .userID, shown: spelling, field: .trackingHash, value: hash))
+            }
+        }
+        return try await history.sessions(matching: text, aliases: aliases).map { found in
+            var session = found.session
+            if session.userID == nil, let hash = session.trackingHash { session.userID = byHash[hash.lowercased()] }
+            return SessionRow(session: session, outcome: session.outcome(at: now), appName: names[session.bundleID],
+                username: session.userID.flatMap { users[$0] ?? nil }, matches: found.matches)
+        }
+    }
+
+    /// The user IDs the console knows, each with the MVPD username the local backend signed it in as (when it did):
+    /// the authentication tokens in the devices' storage (as the Tokens page shows them) and the backend's sign-ins.
+    func knownUsers(now: Date) async -> [String: String?] {
+        var users: [String: String?] = [:]
+        if let storage = try? await storageReport(now: now) {
+            for domain in storage.domains {
+                for programmer in domain.programmers {
+                    for cell in programmer.mvpds { if let guid = cell.authn?.userID { users[guid] = .some(nil) } }
+                }
+            }
+        }
+        for signIn in await BackendAdmin(baseURL: configuration.backendURL)?.signIns() ?? [] {
+            users[signIn.guid] = signIn.username
+        }
+        return users
+    }
+}
