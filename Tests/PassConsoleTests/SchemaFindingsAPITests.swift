@@ -27,9 +27,41 @@ struct SchemaFindingsAPITests {
             #expect(bad.json["error"] as? String == "invalid_argument")
             let noResource = await fixture.post("/api/apps/news-ios/call", json: #"{"method":"getAuthorization","arguments":{"resource":""}}"#)
             #expect(noResource.status == 400)
+            // Any call: forceAuthn is a flag or nothing (it was only checked where it is used).
+            #expect(await fixture.post("/api/apps/news-ios/call", json: #"{"method":"checkAuthentication","arguments":{"forceAuthn":"x"}}"#).status == 400)
             // null stands for an empty argument, as the document says.
             #expect(await fixture.post("/api/apps/news-ios/call", json: #"{"method":"checkAuthentication","arguments":{"opCode":null}}"#).status == 202)
         }
+    }
+
+    @Test func replayCredentialsAreGivenOrLeftOutNeverNull() async throws {
+        try await ConsoleFixture.with { fixture in
+            #expect(await fixture.post("/api/apps/news-ios/start").status == 200)
+            try await fixture.waitForEvents(atLeast: 1)
+            var sessions: [[String: Any]] = []
+            for _ in 0..<100 where sessions.isEmpty {
+                sessions = await fixture.get("/api/sessions").json["sessions"] as? [[String: Any]] ?? []
+                if sessions.isEmpty { try await Task.sleep(for: .milliseconds(50)) }
+            }
+            let id = try #require(sessions.first?["id"] as? String)
+            // A null password beside a username read as "no credentials" and ran the replay as someone else.
+            let answer = await fixture.post("/api/sessions/\(id)/replay", json: #"{"username":"dave","password":null}"#)
+            #expect(answer.status == 400)
+            #expect(answer.json["error"] as? String == "invalid_json")
+            #expect(await fixture.post("/api/sessions/\(id)/replay", json: #"{"subscribers":null}"#).status == 400)
+        }
+    }
+
+    @Test func everyRevealSpellingTheServerTakesIsInTheDocument() async throws {
+        try await ConsoleFixture.with { fixture in
+            for value in ["true", "1", "yes", "personal", "false", "0", "none"] {
+                #expect(await fixture.get("/api/events/export?reveal=\(value)").status == 200, "\(value)")
+            }
+            #expect(await fixture.get("/api/events/export?reveal=null").status == 400)
+        }
+        let url = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../Public/openapi.json")
+        let text = try String(contentsOf: url, encoding: .utf8)
+        #expect(text.contains(#""enum": [\n        "false",\n        "0""#) || text.contains(#""tokens""#))
     }
 
     @Test func theDocumentSaysWhatTheRoutesAnswer() throws {

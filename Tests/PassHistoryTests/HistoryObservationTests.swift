@@ -17,7 +17,7 @@ struct HistoryObservationTests {
                 try await Task.sleep(for: .milliseconds(50))
                 try await history.append(Array(events.dropFirst(3)))
             }
-            let batch = try #require(await first(of: stream, within: TestTime.seconds(5)))
+            let batch = try #require(await first(of: stream, within: TestTime.seconds(60)))
             try await appender.value
             #expect(batch.map(\.event) == Array(events.dropFirst(3)))
         }
@@ -50,7 +50,7 @@ struct HistoryObservationTests {
             try await Task.sleep(for: .milliseconds(50))
             try await history.append([event])
         }
-        let batch = await first(of: stream, within: TestTime.seconds(5))
+        let batch = await first(of: stream, within: TestTime.seconds(60))
         try await appender.value
         #expect(batch?.map(\.event) == [event])
     }

@@ -123,14 +123,12 @@ final class ConsoleApp: Sendable {
             }
             return resource
         }
+        if let force = arguments["forceAuthn"], !["true", "false", ""].contains(force) {
+            throw HTTPError(.badRequest, code: "invalid_argument", message: "forceAuthn is \"true\" or \"false\", not '\(force)'.")
+        }
         switch method {
         case "checkAuthentication": enabler.checkAuthentication()
-        case "getAuthentication":
-            let force = arguments["forceAuthn"] ?? ""
-            guard ["true", "false", ""].contains(force) else {
-                throw HTTPError(.badRequest, code: "invalid_argument", message: "forceAuthn is \"true\" or \"false\", not '\(force)'.")
-            }
-            enabler.getAuthentication(forceAuthn: force == "true")
+        case "getAuthentication": enabler.getAuthentication(forceAuthn: arguments["forceAuthn"] == "true")
         case "checkAuthorization": enabler.checkAuthorization(try resource())
         case "getAuthorization": enabler.getAuthorization(try resource())
         case "checkPreauthorizedResources":

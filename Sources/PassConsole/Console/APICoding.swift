@@ -54,3 +54,16 @@ extension Request {
         return ["true", "1", "yes", "on"].contains(value)
     }
 }
+
+extension KeyedDecodingContainer {
+    /// An optional field that is given or left out, never `null`: the API's documents say "string", and reading
+    /// `null` as "left out" could change what a request means (a clear that widens, credentials that vanish).
+    func decodeUnlessNull<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T? {
+        guard contains(key) else { return nil }
+        if try decodeNil(forKey: key) {
+            throw DecodingError.typeMismatch(type, .init(codingPath: codingPath + [key],
+                debugDescription: "\(key.stringValue) may be left out, but not null."))
+        }
+        return try decode(type, forKey: key)
+    }
+}

@@ -119,6 +119,22 @@ extension Console {
         var username: String?
         var password: String?
         var subscribers: [String: String]?
+
+        init(username: String? = nil, password: String? = nil, subscribers: [String: String]? = nil) {
+            self.username = username
+            self.password = password
+            self.subscribers = subscribers
+        }
+
+        private enum CodingKeys: String, CodingKey { case username, password, subscribers }
+
+        /// Left out or given, never `null` (a `null` password beside a username must not read as "no credentials").
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            username = try container.decodeUnlessNull(String.self, forKey: .username)
+            password = try container.decodeUnlessNull(String.self, forKey: .password)
+            subscribers = try container.decodeUnlessNull([String: String].self, forKey: .subscribers)
+        }
     }
 
     static func addReplayRoute(to router: inout Router, _ box: ConsoleBox) {

@@ -24,16 +24,10 @@ struct ClearScope: Codable, Sendable, Equatable {
     /// clear the sender meant to narrow.
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
-        for key in [CodingKeys.requestorID, .mvpdID, .resource] where container.contains(key) {
-            if try container.decodeNil(forKey: key) {
-                throw DecodingError.typeMismatch(String.self, .init(codingPath: [key],
-                    debugDescription: "\(key.stringValue) is a string; leave it out rather than sending null."))
-            }
-        }
         domain = try container.decode(String.self, forKey: .domain)
-        requestorID = try container.decodeIfPresent(String.self, forKey: .requestorID)
-        mvpdID = try container.decodeIfPresent(String.self, forKey: .mvpdID)
-        resource = try container.decodeIfPresent(String.self, forKey: .resource)
+        requestorID = try container.decodeUnlessNull(String.self, forKey: .requestorID)
+        mvpdID = try container.decodeUnlessNull(String.self, forKey: .mvpdID)
+        resource = try container.decodeUnlessNull(String.self, forKey: .resource)
         dryRun = try container.decodeIfPresent(Bool.self, forKey: .dryRun)
     }
 

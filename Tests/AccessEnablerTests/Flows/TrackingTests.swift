@@ -66,11 +66,13 @@ import Testing
 
     @Test func slowBackendTimesOutAsANetworkErrorAndTheQueueDrains() async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app(configure: { $0.requestTimeout = TestTime.seconds(1) })
+            // The timeout leaves ordinary requests room on a loaded machine (the sign-in below must not time out; at
+            // 1 s it did during parallel builds); the held answer is three times longer.
+            let app = try fixture.app(configure: { $0.requestTimeout = TestTime.seconds(4) })
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             fixture.service.faults.rules = [
-                FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: TestTime.milliseconds(3000), remaining: 1)]
+                FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: TestTime.milliseconds(12000), remaining: 1)]
             app.enabler.getAuthorization("news")
             app.enabler.checkAuthentication()
             await app.settle()
