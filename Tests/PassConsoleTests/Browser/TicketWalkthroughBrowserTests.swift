@@ -13,8 +13,11 @@ struct TicketWalkthroughBrowserTests {
     static let newsDish = #"[data-domain="phone/team:TEAM1234"][data-requestor="REF30"][data-mvpd="Dish"]"#
     static let sportsDish = #"[data-domain="phone/team:TEAM1234"][data-requestor="SPORTS1"][data-mvpd="Dish"]"#
     static let sportsRow = #"#sessions-table tbody tr[data-session-id="%@"]"#
-    static let bundleSaved =
-        "return [...document.querySelectorAll('#toasts .toast-success strong')].some(t => t.innerText.startsWith('Saved passconsole-support-') && t.innerText.includes('redacted: user IDs'));"
+    static let bundleSaved = """
+        return [...document.querySelectorAll('#toasts .toast-success strong')]
+          .some(t => t.innerText.startsWith('Saved passconsole-support-')
+            && t.innerText.includes('redacted: user IDs'));
+        """
 
     /// Saves the window as `artifacts/ui/<name>.png` and, when `PASS_DOC_SCREENSHOTS` names a folder (relative to the
     /// repository, or absolute), as `<folder>/<name>.png`.
@@ -113,7 +116,9 @@ struct TicketWalkthroughBrowserTests {
         try await browser.waitFor(newsSignIn)
         #expect(try await browser.text(newsSignIn)?.contains("Sign-in (AuthN)") == true)
         #expect(try await browser.count(Self.sportsDish + #" .token[data-token-kind="authn"]"#) == 0)
-        try await browser.run("document.querySelector(arguments[0]).closest('table').scrollIntoView({block: 'start'});", [Self.sportsDish])
+        try await browser.run(
+            "document.querySelector(arguments[0]).closest('table').scrollIntoView({block: 'start'});",
+            [Self.sportsDish])
         try await Self.shoot(browser, "ticket-3-tokens")
 
         // 4. Clearing that sign-in is not the fix: the confirmation lists what goes and that News loses it too
@@ -124,7 +129,8 @@ struct TicketWalkthroughBrowserTests {
         #expect(dialog.contains("com.example.news.ios") && dialog.contains("com.example.news.sports"), "\(dialog)")
         try await Self.shoot(browser, "ticket-4-clear")
         try await browser.click(#"dialog#confirm-dialog button[data-action="confirm"]"#)
-        try await browser.waitUntil("the sign-in to go", "return document.querySelector(arguments[0]) === null;", [newsSignIn])
+        try await browser.waitUntil(
+            "the sign-in to go", "return document.querySelector(arguments[0]) === null;", [newsSignIn])
 
         // 5. Undo puts it back, and the audit log holds both the clear and the undo
         try await browser.click(#"#undo-toast button[data-action="undo"]"#)
