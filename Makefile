@@ -9,7 +9,7 @@ APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromi
 BENCH_PACKAGES := wrk nginx-light
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps bench-deps build run backend test bench fuzz soak sanitize lint clean
+.PHONY: deps bench-deps build run backend test screenshots bench fuzz soak sanitize lint clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES) $(EXTRA_PACKAGES); do \
@@ -36,6 +36,14 @@ test: deps
 	  echo "==> make test failed; what failed:"; \
 	  grep -E "✘|Fatal error|Program crashed|crashed:|error:" .build/test.log | grep -v "^\s*$$" | head -40; \
 	  grep -A12 -E "^Thread [0-9]+ .*crashed:" .build/test.log | head -40; exit 1; }
+
+# The screenshots of docs/console.md's "Working a ticket", taken again by the one browser test that works that ticket
+# (TicketWalkthroughBrowserTests, a fixed 1280×800 window) and shrunk losslessly with optipng (installed if missing).
+screenshots:
+	@$(MAKE) --no-print-directory deps EXTRA_PACKAGES=optipng
+	$(SWIFT) build --build-tests
+	PASS_DOC_SCREENSHOTS=docs/images $(SWIFT) test --skip-build --filter TicketWalkthroughBrowserTests
+	optipng -quiet -o2 -strip all docs/images/ticket-*.png
 
 bench: bench-deps
 	$(SWIFT) build -c release
