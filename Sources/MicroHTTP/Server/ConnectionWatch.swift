@@ -36,6 +36,10 @@ final class ConnectionWatch: Sendable {
     struct State: Sendable {
         var entries: [UInt: Entry] = [:]
         var perPeer: [String: Int] = [:]
+        /// Connections let through at accept whose "started" notification has not come yet, per client: counted
+        /// against the limit too, or two network threads accepting at once both see room for one (a test saw 6
+        /// connections under a limit of 5). Dropped after a few seconds if libmicrohttpd never started it.
+        var reserved: [String: [ContinuousClock.Instant]] = [:]
         var refused = 0
         var reaped = 0
         var running = true
@@ -57,10 +61,18 @@ final class ConnectionWatch: Sendable {
     /// Whether a new connection from `peer` may be accepted.
     func mayAccept(peer: String) -> Bool {
         guard perClientLimit > 0, !LocalAddresses.isLoopback(peer), !peer.hasPrefix("::ffff:127.") else { return true }
+        let now = ContinuousClock.now
         return state.withLock { state in
-            guard state.perPeer[peer, default: 0] >= perClientLimit else { return true }
-            state.refused += 1
-            return false
+            var pending = state.reserved[peer, default: []]
+            pending.removeAll { now - $0 > .seconds(5) }
+            guard state.perPeer[peer, default: 0] + pending.count < perClientLimit else {
+                state.reserved[peer] = pending.isEmpty ? nil : pending
+                state.refused += 1
+                return false
+            }
+            pending.append(now)
+            state.reserved[peer] = pending
+            return true
         }
     }
 
@@ -71,6 +83,10 @@ final class ConnectionWatch: Sendable {
         state.withLock { state in
             state.entries[Self.key(connection)] = entry
             state.perPeer[entry.peer, default: 0] += 1
+            if var pending = state.reserved[entry.peer], !pending.isEmpty {
+                pending.removeFirst()
+                state.reserved[entry.peer] = pending.isEmpty ? nil : pending
+            }
         }
     }
 
