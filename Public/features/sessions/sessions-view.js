@@ -12,11 +12,13 @@ import { renderSession } from './session-detail.js';
 const COLUMNS = [
   { id: 'lastSeen', label: 'Last seen', cls: 'c-time', key: (s) => Date.parse(s.lastSeen), cell: (s) => timeEl(s.lastSeen) },
   { id: 'app', label: 'App', cls: 'c-app', key: (s) => appLabel(s.bundleID, s.appName).toLowerCase(), cell: (s) => appCell(s) },
-  { id: 'programmer', label: 'Programmer', cls: 'c-term', key: (s) => s.requestorID ?? '', cell: (s) => s.requestorID ?? h('span.muted', null, '—') },
-  { id: 'mvpd', label: 'MVPD', cls: 'c-term', key: (s) => s.mvpdID ?? '', cell: (s) => s.mvpdID ?? h('span.muted', null, '—') },
+  { id: 'programmer', label: 'Programmer', cls: 'c-term', key: (s) => s.requestorID ?? '',
+    // With a session open the list narrows: the MVPD joins the Programmer's cell (its own column hides).
+    cell: (s) => h('span', null, s.requestorID ?? h('span.muted', null, '—'), h('span.match-line.when-narrow', null, s.mvpdID ?? '')) },
+  { id: 'mvpd', label: 'MVPD', cls: 'c-term c-wide-only', key: (s) => s.mvpdID ?? '', cell: (s) => s.mvpdID ?? h('span.muted', null, '—') },
   { id: 'user', label: 'User', cls: 'c-user', key: (s) => s.username ?? s.userID ?? '', cell: (s) => userCell(s) },
-  { id: 'outcome', label: 'Outcome', cls: 'c-outcome', key: (s) => s.outcomeLabel ?? '', cell: (s) => outcomeBadge(s) },
-  { id: 'events', label: 'Events', cls: 'c-num', key: (s) => s.eventCount, cell: (s) => String(s.eventCount) },
+  { id: 'outcome', label: 'Outcome', cls: 'c-outcome c-wide-only', key: (s) => s.outcomeLabel ?? '', cell: (s) => outcomeBadge(s) },
+  { id: 'events', label: 'Events', cls: 'c-num c-wide-only', key: (s) => s.eventCount, cell: (s) => String(s.eventCount) },
 ];
 
 const OUTCOME_ICONS = { signedIn: '✓', denied: '✗', signedOut: '○', stuck: '⚠', error: '✗', inProgress: '…', started: '•' };
@@ -25,6 +27,7 @@ const outcomeBadge = (s) => badge(OUTCOME_ICONS[s.outcome] ?? '•', s.outcomeLa
 function appCell(s) {
   return h('span', { title: `${s.bundleID} · team ${s.teamID} · device ${s.deviceID}` },
     h('span.app-name', null, appLabel(s.bundleID, s.appName)), h('span.muted.small', null, ` ${s.platform === 'tvos' ? 'tvOS' : 'iOS'}`),
+    h('span.match-line.when-narrow', null, outcomeBadge(s)),
     s.appName ? h('span.match-line', null, bundleTail(s.bundleID)) : null,
     (s.matches ?? []).map((m) => h('span.match-line', { 'data-field': m.field },
       `${m.label}: `, m.before, h('mark.hit', null, m.matched), m.after)));
@@ -54,11 +57,12 @@ export function mount(root, route, ctx) {
   const countLine = h('span.count-line', { role: 'status', id: 'sessions-count' });
   const detail = h('div.pane.inspector.session-detail', { 'aria-label': 'Session details', hidden: true });
   const nav = listNav(() => tbody.rows);
+  const panes = h('div.two-pane.sessions', null, h('div.pane.center', null, message, list), detail);
   fill(root,
     h('div.view-head', null, h('h2', null, 'Sessions'),
       h('div.filter-row', null, h('label.filter-label', { for: 'session-search' }, 'Find'), search, countLine),
       h('p.muted.small', null, 'A session is one run of one app (from start to stop). Every word must start a username, a user ID (as the Tokens page shows it, “DAC9E095…” works), a tracking hash, a device, session or visitor ID, an app, a Programmer or an MVPD, in any case. Click a column to sort.')),
-    h('div.two-pane.sessions', null, h('div.pane.center', null, message, list), detail));
+    panes);
 
   const go = (id, replace) => ctx.navigate('sessions', id ? [id] : [], { q: query, sort: sortID === 'lastSeen' && sortDir === 'desc' ? null : `${sortID}:${sortDir}` }, { replace });
   search.addEventListener('input', debounce(() => {
@@ -129,10 +133,12 @@ export function mount(root, route, ctx) {
   const loadDetail = refresher(async () => {
     if (!openID) {
       detail.hidden = true;
+      panes.classList.remove('narrow-list');
       detail.replaceChildren();
       return;
     }
     detail.hidden = false;
+    panes.classList.add('narrow-list');
     if (!detail.childElementCount) fill(detail, h('p.muted', null, 'Loading the session…'));
     const top = detail.scrollTop;
     await renderSession(detail, openID);

@@ -50,7 +50,7 @@ struct HealthCard: Encodable, Sendable {
                 headline = "Signed in with \(cell.mvpdID) for \(requestor) until \(until) (\(Duration.words(Double(left))) left)."
             } else {
                 let failed = authn.verdicts.first { !$0.ok }
-                headline = "The stored sign-in with \(cell.mvpdID) for \(requestor) does not count: \(failed?.text ?? "invalid")."
+                headline = "The stored sign-in with \(cell.mvpdID) for \(requestor) does not count: \(Self.sentenceBody(failed?.text ?? "invalid"))."
             }
             for authz in cell.authz {
                 let resource = authz.resource ?? "?"
@@ -135,5 +135,14 @@ enum ErrorExplanation {
         default:
             if let advanced = AdvancedStatusCode(id: code) { advanced.explanation } else { "see the network log for the backend's answer." }
         }
+    }
+}
+
+extension HealthCard {
+    /// `text` without its closing full stop, to end a sentence of ours ("…000Z).." read twice in the card).
+    static func sentenceBody(_ text: String) -> String {
+        var body = text.trimmingCharacters(in: .whitespaces)
+        while body.hasSuffix(".") { body.removeLast() }
+        return body
     }
 }

@@ -106,6 +106,14 @@ struct TicketWalkthroughBrowserTests {
         #expect(sentence.contains("token issued to another Programmer"))
         #expect(sentence.contains("The token was issued to Programmer REF30, not to SPORTS1."))
         #expect(!sentence.contains("logged the user out"))
+        // The list beside it stays readable at 1280 px: the row still says which app, outcome, Programmer, MVPD and
+        // user (the first shot showed three columns and hid the rest behind a sideways scroll).
+        #expect(try await browser.text(row + #" td[data-col="app"]"#)?.contains("signed out") == true)
+        #expect(try await browser.text(row + #" td[data-col="programmer"]"#)?.contains("Dish") == true)
+        #expect(try await browser.text(row + #" td[data-col="user"]"#)?.hasPrefix("carol") == true)
+        let overflow = try await browser.run(
+            "const t = document.querySelector('#sessions-table'); return t.scrollWidth - t.parentElement.clientWidth;") as? Int
+        #expect((overflow ?? 1) <= 0, "the list scrolls sideways by \(overflow ?? -1) px")
         try await Self.scroll(browser, to: "#health-card")
         try await Self.shoot(browser, "ticket-2-health")
 
@@ -172,6 +180,9 @@ struct TicketWalkthroughBrowserTests {
         #expect(words.contains("Signed out: the Dish sign-in expired"), "\(words)")
         #expect(words.contains("“TTL expired”") && words.contains("not a logout"), "\(words)")
         #expect(try await browser.count(#"#health-card li[data-verdict="logged_out_by_app"]"#) == 0)
+        // One full stop: the headline quoted a rule's sentence and closed it again ("…000Z).." in the first shot).
+        let card = try #require(try await browser.text("#health-card"))
+        #expect(!card.contains(").."), "\(card)")
         try await Self.scroll(browser, to: "#health-card")
         try await Self.shoot(browser, "ticket-7-expired")
     }
