@@ -80,7 +80,6 @@ function connectDirect(url) {
       }
     });
     source.addEventListener('entitlement', (message) => receive([message.data]));
-    source.addEventListener('apps', () => notifyChange([]));
   };
   open();
 }
@@ -101,7 +100,6 @@ export function connect() {
   port.addEventListener('message', ({ data }) => {
     if (data.type === 'events') receive(data.data);
     else if (data.type === 'status') onStatusMessage(data.status, data.reopened);
-    else if (data.type === 'apps') notifyChange([]);
   });
   port.start();
   port.postMessage({ type: 'join', url });

@@ -104,46 +104,6 @@ public struct RegisteredApp: Codable, Sendable, Equatable {
     }
 }
 
-/// A demo subscriber of one MVPD.
-public struct Subscriber: Codable, Sendable, Equatable {
-    public var mvpd: String
-    public var username: String
-    public var password: String
-    /// The user ID the MVPD asserts (`userId` in REST answers).
-    public var userID: String
-    /// Resource IDs this subscriber may watch (`*` for all).
-    public var entitlements: [String]
-    /// User metadata (`zip`, `householdID`, `maxRating`, …).
-    public var metadata: [String: JSONValue]
-
-    public init(
-        mvpd: String, username: String, password: String, userID: String? = nil, entitlements: [String],
-        metadata: [String: JSONValue] = [:]
-    ) {
-        self.mvpd = mvpd
-        self.username = username
-        self.password = password
-        self.userID = userID ?? "\(mvpd)-\(username)"
-        self.entitlements = entitlements
-        self.metadata = metadata
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        mvpd = try c.decode(String.self, forKey: .mvpd)
-        username = try c.decode(String.self, forKey: .username)
-        password = try c.decode(String.self, forKey: .password)
-        userID = try c.decodeIfPresent(String.self, forKey: .userID) ?? "\(mvpd)-\(username)"
-        entitlements = try c.decodeIfPresent([String].self, forKey: .entitlements) ?? []
-        metadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .metadata) ?? [:]
-    }
-
-    /// Whether this subscriber's package includes `resource`.
-    public func isEntitled(to resource: String) -> Bool {
-        entitlements.contains("*") || entitlements.contains(resource)
-    }
-}
-
 /// Lifetimes that are not per MVPD.
 public struct TokenSettings: Codable, Sendable, Equatable {
     /// Media token lifetime in seconds (seed: 5 minutes).
