@@ -74,9 +74,6 @@ self.addEventListener('connect', (connection) => {
       port.postMessage({ type: 'status', status: feed.status, reopened: false });
     } else if (data?.type === 'leave') {
       leave(port);
-    } else if (data?.type === 'count') {
-      // For tests and diagnostics: how many tabs and connections this worker serves.
-      port.postMessage({ type: 'count', feeds: feeds.size, ports: [...feeds.values()].reduce((n, f) => n + f.ports.size, 0) });
     }
   });
   port.start();
