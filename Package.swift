@@ -93,28 +93,33 @@ let package = Package(
         ),
         .target(
             name: "PassTestSupport",
-            dependencies: ["MicroHTTP", "PassProtocol", "PassBackend", "AccessEnabler", "Locking"]
+            dependencies: ["MicroHTTP", "Locking", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking", "WireDates"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
-        .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport"]),
+        .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport", "MicroHTTP"]),
         .testTarget(
-            name: "PassHistoryTests", dependencies: ["PassHistory", "AccessEnabler", "Locking", "PassTestSupport", "HistoryTestSupport"]
+            name: "PassHistoryTests",
+            dependencies: [
+                "PassHistory", "AccessEnabler", "Locking", "PassTestSupport", "HistoryTestSupport",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .testTarget(
             name: "PassConsoleTests",
             dependencies: [
                 "PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
-                "HistoryTestSupport",
+                "HistoryTestSupport", "MicroHTTP", "PassProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport", "Locking"]),
         .testTarget(name: "PassTestSupportTests", dependencies: ["PassTestSupport"]),
         .testTarget(
             name: "AccessEnablerTests",
-            dependencies: ["AccessEnabler", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking"]
+            dependencies: [
+                "AccessEnabler", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking", "MicroHTTP",
+            ]
         ),
     ]
 )

@@ -1,7 +1,7 @@
 // The live connection every tab of this console shares (a SharedWorker): one EventSource per stream URL, whatever
 // the number of tabs, so a browser's six connections per host are never used up by tabs. Tabs post
 // `{type: 'join', url}` and `{type: 'leave'}`; the worker posts `{type: 'status', status, reopened}`,
-// `{type: 'events', data: [json…]}` (batched every few ms), `{type: 'apps'}` and `{type: 'resync', data}`.
+// `{type: 'events', data: [json…]}` (batched every few ms) and `{type: 'resync', data}`.
 
 const feeds = new Map(); // url → { url, ports: Set, source, status, timer, pending, flush }
 const BATCH_MS = 16;
@@ -45,7 +45,6 @@ function open(feed) {
       }, BATCH_MS);
     }
   });
-  source.addEventListener('apps', () => post(feed, { type: 'apps' }));
   // The server found this connection too slow and ends it; EventSource comes back with Last-Event-ID and the
   // server sends the gap. Nothing is lost: the tabs are only told.
   source.addEventListener('resync', (message) => post(feed, { type: 'resync', data: message.data }));
@@ -75,9 +74,6 @@ self.addEventListener('connect', (connection) => {
       port.postMessage({ type: 'status', status: feed.status, reopened: false });
     } else if (data?.type === 'leave') {
       leave(port);
-    } else if (data?.type === 'count') {
-      // For tests and diagnostics: how many tabs and connections this worker serves.
-      port.postMessage({ type: 'count', feeds: feeds.size, ports: [...feeds.values()].reduce((n, f) => n + f.ports.size, 0) });
     }
   });
   port.start();

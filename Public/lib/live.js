@@ -13,7 +13,6 @@ let status = 'connecting';
 let paused = false;
 let queue = [];
 let frame = null;
-let liveWorkerPort = null;
 
 function setStatus(next) {
   status = next;
@@ -80,7 +79,6 @@ function connectDirect(url) {
       }
     });
     source.addEventListener('entitlement', (message) => receive([message.data]));
-    source.addEventListener('apps', () => notifyChange([]));
   };
   open();
 }
@@ -101,37 +99,16 @@ export function connect() {
   port.addEventListener('message', ({ data }) => {
     if (data.type === 'events') receive(data.data);
     else if (data.type === 'status') onStatusMessage(data.status, data.reopened);
-    else if (data.type === 'apps') notifyChange([]);
   });
   port.start();
   port.postMessage({ type: 'join', url });
   addEventListener('pagehide', () => port.postMessage({ type: 'leave' }));
-  liveWorkerPort = port;
-}
-
-/** How many connections and tabs the shared worker serves (tests and diagnostics); null without one. */
-export function sharedCount() {
-  if (!liveWorkerPort) return Promise.resolve(null);
-  return new Promise((resolve) => {
-    const answer = ({ data }) => {
-      if (data.type !== 'count') return;
-      liveWorkerPort.removeEventListener('message', answer);
-      resolve({ feeds: data.feeds, tabs: data.ports });
-    };
-    liveWorkerPort.addEventListener('message', answer);
-    liveWorkerPort.postMessage({ type: 'count' });
-  });
 }
 
 /** Entitlement events as they arrive, in batches (oldest first), at most once per frame. Returns the unsubscribe function. */
 export function onEvents(listener) {
   batchListeners.add(listener);
   return () => batchListeners.delete(listener);
-}
-
-/** Every entitlement event as it arrives (handed over a frame's batch at a time). Returns the unsubscribe function. */
-export function onEvent(listener) {
-  return onEvents((events) => { for (const event of events) listener(event); });
 }
 
 /**

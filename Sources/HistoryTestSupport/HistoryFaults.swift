@@ -10,8 +10,11 @@ import PassHistory
 /// SQLITE_READONLY) and a full disk (`PRAGMA max_page_count`: SQLITE_FULL) give; damage is random bytes written over
 /// pages in the middle of the file.
 public enum HistoryFaults {
+    /// The file has too few pages to damage its middle without touching its header.
     public struct TooSmall: Error, CustomStringConvertible {
+        /// The file's size in pages.
         public let pages: Int
+        /// The reason in words.
         public var description: String { "the file is too small to damage its middle (\(pages) pages)" }
     }
 

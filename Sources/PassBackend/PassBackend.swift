@@ -63,6 +63,7 @@ public struct PassBackend: HTTPResponder {
         return response
     }
 
+    /// Answers any request: `/admin` access first, then the route; every answer carries the backend clock's `Date`.
     public func respond(to request: Request) async -> Response {
         if let refusal = admin.check(request) { return dated(refusal) }
         let request = RESTFormat.normalize(request)

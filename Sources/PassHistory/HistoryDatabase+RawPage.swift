@@ -1,17 +1,12 @@
+import AccessEnabler
 import Foundation
 import GRDB
 
 /// A stored event as its row holds it, for answers that pass the stored JSON through instead of decoding it (a
 /// page of HTTP exchanges decoded with `JSONDecoder` cost ~150 µs per event).
 public struct RawStoredEvent: Sendable, Equatable {
-    /// The HTTP fields a network list shows, read by SQLite from the stored JSON.
-    public struct HTTP: Sendable, Equatable {
-        public var method: String
-        public var url: String
-        public var status: Int?
-        public var durationMs: Double
-        public var failure: String?
-    }
+    /// The HTTP fields a network list shows, read by SQLite from the stored JSON: the SDK's own summary of an exchange.
+    public typealias HTTP = HTTPExchange.Summary
 
     public var id: Int64
     public var summary: String

@@ -5,6 +5,7 @@ import Locking
 public final class LastValueCache<Key: Equatable & Sendable, Value: Sendable>: Sendable {
     private let last = Mutex<(key: Key, value: Value)?>(nil)
 
+    /// An empty cache.
     public init() {}
 
     /// The value for `key`: the remembered one when `key` was the last asked for, else `make(key)`, remembered.

@@ -30,6 +30,7 @@ public final class ChildProcess: Sendable {
 
     /// Why a child could not be started.
     public struct LaunchError: Error, CustomStringConvertible {
+        /// What could not be started, and why.
         public let description: String
     }
 

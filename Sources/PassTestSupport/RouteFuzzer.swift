@@ -10,22 +10,31 @@ import MicroHTTP
 public struct RouteFuzzer: Sendable {
     /// One route's learnt inputs.
     public struct Plan: Sendable {
+        /// The route.
         public var route: Router.RouteDescription
+        /// The query parameters and headers it read.
         public var inputs: [RequestReadLog.Input]
+        /// The JSON body fields it read.
         public var bodyFields: [BodyProbe.Field]
     }
 
     /// What a run found.
     public struct Report: Sendable {
+        /// Requests sent.
         public var requests = 0
+        /// Routes fuzzed.
         public var routes = 0
+        /// Inputs fuzzed, over every route.
         public var inputs = 0
         /// `METHOD pattern: what went wrong (the input and value)`.
         public var failures: [String] = []
     }
 
+    /// The server's responder, called in-process to learn what each route reads.
     public var responder: any HTTPResponder
+    /// The port the same server listens on (the fuzzing goes over real HTTP).
     public var port: UInt16
+    /// The routes to fuzz.
     public var routes: [Router.RouteDescription]
     /// Values for `{name}` path segments, by `"pattern name"` or by `name`; `x` otherwise.
     public var pathValues: [String: String] = [:]
@@ -41,8 +50,10 @@ public struct RouteFuzzer: Sendable {
     public var afterEach: @Sendable (Router.RouteDescription) -> Void = { _ in }
     /// Random values per input on top of the fixed extremes.
     public var randomValuesPerInput = 2
+    /// The seed of the random values: a failure replays with the same seed.
     public var seed: UInt64 = 14
 
+    /// A fuzzer of `routes`, learnt through `responder` and sent to `port`.
     public init(responder: any HTTPResponder, port: UInt16, routes: [Router.RouteDescription]) {
         self.responder = responder
         self.port = port

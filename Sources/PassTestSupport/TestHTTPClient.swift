@@ -47,6 +47,7 @@ public final class TestHTTPClient: NSObject, URLSessionTaskDelegate, @unchecked 
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
 
+    /// Refuses every redirect: tests read the `Location` themselves.
     public func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void

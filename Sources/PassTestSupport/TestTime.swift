@@ -4,6 +4,7 @@ import Foundation
 /// it, since a sanitizer build runs several times slower), else 1. Tests multiply their wall-clock bounds by it, so
 /// a bound keeps its meaning ("other endpoints do not wait the injected second") in every kind of build.
 public enum TestTime {
+    /// The factor, read once per run.
     public static let scale: Double = {
         guard let text = ProcessInfo.processInfo.environment["PASS_TEST_TIME_SCALE"], let value = Double(text), value.isFinite
         else { return 1 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 
+/// `passconsole`: reads flags and `Config/`, connects the libraries, and runs one of the subcommands.
 @main
 struct PassConsoleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

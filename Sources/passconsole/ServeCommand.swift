@@ -62,9 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         let catalog = Console.Catalog(
             allowedMvpds: Dictionary(uniqueKeysWithValues: backendConfiguration.programmers.map { ($0.id, Set($0.mvpds)) }),
             verificationKey: verificationKey,
-            demoSubscribers: backendConfiguration.subscribers.map {
-                Console.DemoSubscriber(mvpd: $0.mvpd, username: $0.username, password: $0.password, entitlements: $0.entitlements)
-            },
+            demoSubscribers: backendConfiguration.subscribers,
             requestors: backendConfiguration.requestorConfigurations)
         let console = Console(configuration: configuration, history: historyDatabase, catalog: catalog, logger: logger)
         do { try console.start() } catch {

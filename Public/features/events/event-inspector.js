@@ -3,7 +3,7 @@
 import { h, badge, keyValues, tabs, timeEl } from '../../lib/dom.js';
 import { KINDS, exactTime, kindLabel, duration } from '../../lib/format.js';
 import { hashFor } from '../../lib/route.js';
-import { exchangeDetail, exchangeOf, statusBadge } from '../network/exchange-detail.js';
+import { exchangeDetail, exchangeOf, statusBadge } from '../../lib/exchange-detail.js';
 
 /** The payload of the event's kind: `{name, values}` from `{"callback": {...}}`-style JSON. */
 function kindPayload(event) {

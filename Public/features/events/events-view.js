@@ -6,13 +6,13 @@ import { KINDS, kindLabel, plural, dateTime } from '../../lib/format.js';
 import { get } from '../../lib/api.js';
 import { saveExport, revealToggle } from '../../lib/export.js';
 import * as live from '../../lib/live.js';
-import { createFeed } from './event-feed.js';
-import { createLiveTable } from './live-table.js';
+import { createFeed } from '../../lib/event-feed.js';
+import { createLiveTable } from '../../lib/live-table.js';
 import { eventInspector } from './event-inspector.js';
 import { renderFacets } from './facets.js';
 import { savedFilterBar } from './saved-filters.js';
 import { appLabel, loadAppNames } from '../../lib/apps.js';
-import { deviceCell, timeControls } from './time-controls.js';
+import { deviceCell, timeControls } from '../../lib/time-controls.js';
 
 export function mount(root, route, ctx) {
   let query = route.params.q ?? '';

@@ -3,7 +3,7 @@
 import { h, fill, badge, timeEl, code } from '../../lib/dom.js';
 import { hashFor } from '../../lib/route.js';
 import { shortID } from '../../lib/format.js';
-import { flowDiagram, isStuck } from './flow-diagram.js';
+import { flowDiagram, isStuck } from '../../lib/flow-diagram.js';
 import { pendingPanel } from './pending-panel.js';
 import { actionsSection } from './app-actions.js';
 

@@ -7,11 +7,11 @@ import { get } from '../../lib/api.js';
 import { saveExport, revealToggle } from '../../lib/export.js';
 import * as live from '../../lib/live.js';
 import { hashFor } from '../../lib/route.js';
-import { createFeed } from '../events/event-feed.js';
-import { createLiveTable } from '../events/live-table.js';
-import { exchangeDetail, exchangeOf, statusBadge } from './exchange-detail.js';
+import { createFeed } from '../../lib/event-feed.js';
+import { createLiveTable } from '../../lib/live-table.js';
+import { exchangeDetail, exchangeOf, statusBadge } from '../../lib/exchange-detail.js';
 import { appLabel, loadAppNames } from '../../lib/apps.js';
-import { deviceCell } from '../events/time-controls.js';
+import { deviceCell } from '../../lib/time-controls.js';
 
 const BASE = 'event:httpExchange';
 

@@ -6,7 +6,7 @@ import { saveExport, revealToggle } from '../../lib/export.js';
 import { KINDS, SEVERITY, SIDES, kindLabel, dateTime, exactTime, span } from '../../lib/format.js';
 import { hashFor } from '../../lib/route.js';
 import { toast } from '../../lib/ui.js';
-import { flowDiagram } from '../flows/flow-diagram.js';
+import { flowDiagram } from '../../lib/flow-diagram.js';
 
 const MAX_PAGES = 10;
 

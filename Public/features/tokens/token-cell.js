@@ -1,10 +1,11 @@
 // One Programmer × MVPD cell of the storage grid: the sign-in (AuthN) token, the authorizations (AuthZ) per
-// resource, and for each token the server's verdicts (TTL, issuer, device, version) as ✓/✗ with words: passing
+// resource, and for each token the server's verdicts (TTL, issuer, device, version; for a sign-in, whether the backend
+// accepts it for this Programmer) as ✓/✗ with words: passing
 // checks as compact chips (their explanation on hover), failing ones spelled out.
 import { h, badge, countdown, code } from '../../lib/dom.js';
 
-const RULES = { ttl: 'Time to live', issuer: 'Issuer allowed', device: 'Device matches', version: 'Storage version' };
-const FAILS = { ttl: 'Expired', issuer: 'Issuer not allowed', device: 'Device mismatch', version: 'Wrong storage version' };
+const RULES = { ttl: 'Time to live', issuer: 'Issuer allowed', device: 'Device matches', version: 'Storage version', requestor: 'Issued to this Programmer' };
+const FAILS = { ttl: 'Expired', issuer: 'Issuer not allowed', device: 'Device mismatch', version: 'Wrong storage version', requestor: 'Refused by the backend' };
 
 function verdicts(token) {
   return h('ul.verdicts', null, (token.verdicts ?? []).map((v) => h('li.verdict', {

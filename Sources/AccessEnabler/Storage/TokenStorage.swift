@@ -27,6 +27,7 @@ public struct TokenStorage: Codable, Sendable, Equatable {
         /// Tokens per MVPD.
         public var mvpds: [String: MVPDBucket] = [:]
 
+        /// Creates a Programmer's bucket.
         public init(currentMvpdID: String? = nil, mvpds: [String: MVPDBucket] = [:]) {
             self.currentMvpdID = currentMvpdID
             self.mvpds = mvpds
@@ -46,6 +47,7 @@ public struct TokenStorage: Codable, Sendable, Equatable {
         /// The last preauthorization answer: resource IDs the user may view.
         public var preauthorizedResources: [String]?
 
+        /// Creates a Programmer–MVPD bucket; empty by default.
         public init(
             authnToken: String? = nil, authzTokens: [String: String] = [:], canAuthenticate: Bool = false,
             userMeta: String? = nil, preauthorizedResources: [String]? = nil

@@ -24,6 +24,7 @@ public struct TokenStore: Sendable {
     public struct Unreadable: Error, Sendable, CustomStringConvertible {
         /// Why, in words.
         public var reason: String
+        /// The ``reason``.
         public var description: String { reason }
     }
 

@@ -2,8 +2,10 @@ import Foundation
 import Locking
 import PassProtocol
 
-/// Whether a stored token may be used (seed 002): its TTL has not run out and its issuer (MVPD) is one of the
-/// requestor's allowed MVPDs. A token that fails either counts as absent. Pure, so tests and the console share it.
+/// Whether a stored token may be used (seed 002): its TTL has not run out, its issuer (MVPD) is one of the
+/// requestor's allowed MVPDs and, when the device ID is given, it is bound to this device. A token that fails any
+/// counts as absent. Pure, so tests and the console share it: the console's verdicts are ``Rules``, the same rules
+/// each answered on its own.
 public enum TokenValidity: Sendable, Equatable {
     case valid
     case malformed(String)
@@ -32,22 +34,16 @@ public enum TokenValidity: Sendable, Equatable {
     ) -> (TokenValidity, AuthNToken?) {
         let token: AuthNToken
         do { token = try ParsedTokens.authN(serialized) } catch { return (.malformed(error.reason), nil) }
-        if token.isExpired(at: now) { return (.expired(token.expires), token) }
-        if let allowedMvpds, !allowedMvpds.contains(token.mvpdID) { return (.issuerNotAllowed(token.mvpdID), token) }
-        if let deviceID, !token.matches(deviceID: deviceID) { return (.boundToAnotherDevice, token) }
-        return (.valid, token)
+        return (Rules(token, allowedMvpds: allowedMvpds, now: now, deviceID: deviceID).verdict, token)
     }
 
-    /// Judges an authZ token string.
+    /// Judges an authZ token string, by the rules of ``authN(_:allowedMvpds:now:deviceID:)``.
     public static func authZ(
         _ serialized: String, allowedMvpds: Set<String>?, now: Date, deviceID: String? = nil
     ) -> (TokenValidity, AuthZToken?) {
         let token: AuthZToken
         do { token = try ParsedTokens.authZ(serialized) } catch { return (.malformed(error.reason), nil) }
-        if token.isExpired(at: now) { return (.expired(token.expires), token) }
-        if let allowedMvpds, !allowedMvpds.contains(token.mvpdID) { return (.issuerNotAllowed(token.mvpdID), token) }
-        if let deviceID, !token.matches(deviceID: deviceID) { return (.boundToAnotherDevice, token) }
-        return (.valid, token)
+        return (Rules(token, allowedMvpds: allowedMvpds, now: now, deviceID: deviceID).verdict, token)
     }
 }
 

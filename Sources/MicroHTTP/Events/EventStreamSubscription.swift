@@ -1,7 +1,7 @@
 import Foundation
 import Locking
 
-/// One client's place in an ``EventStream``: a bounded buffer of bytes not yet sent.
+/// One Server-Sent Events client's place in its owner's feed: a bounded buffer of bytes not yet sent.
 ///
 /// The server pulls bytes with ``read(into:maxLength:park:)``; when there is nothing to send it parks the
 /// connection, and the next ``enqueue(_:)`` wakes it. Both happen under one lock, so no wake-up is lost.
@@ -33,8 +33,8 @@ public final class EventStreamSubscription: Sendable {
 
     init(limit: Int) { self.limit = limit }
 
-    /// A subscription its owner feeds directly, without an ``EventStream``: a per-client feed (a filtered stream,
-    /// a resume read from a database). Answer a request with it through ``Response/eventStream(_:)``.
+    /// A subscription its owner feeds: a per-client feed (a filtered stream, a resume read from a database).
+    /// Answer a request with it through ``Response/eventStream(_:)``.
     /// - Parameter bufferLimit: bytes the client may have queued before it is cut off.
     public convenience init(bufferLimit: Int = 1 << 20) { self.init(limit: bufferLimit) }
 

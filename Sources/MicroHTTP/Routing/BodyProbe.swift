@@ -6,8 +6,11 @@ import Foundation
 public enum BodyProbe {
     /// A leaf of the body: its path (keys, and `0` for an array element) and what it holds.
     public struct Field: Sendable, Hashable {
+        /// The JSON type a leaf holds.
         public enum Kind: String, Sendable { case string, number, bool }
+        /// The keys from the root to the leaf (`0` for an array element).
         public var path: [String]
+        /// What the leaf holds.
         public var kind: Kind
     }
 

@@ -17,12 +17,15 @@ public final class RequestReadLog: Sendable {
 
     /// One input read.
     public struct Input: Sendable, Hashable {
+        /// Where the input was read from.
         public var source: Source
+        /// The parameter's or header's name.
         public var name: String
     }
 
     private let state = Mutex<(inputs: Set<Input>, body: [BodyProbe.Field]?)>(([], nil))
 
+    /// An empty log.
     public init() {}
 
     /// The inputs read so far.

@@ -57,9 +57,12 @@ public struct Router: HTTPResponder {
 
     /// A registered route: its method and pattern as given (`GET /api/sessions/{id}`).
     public struct RouteDescription: Sendable, Hashable {
+        /// `GET`, `POST`, ….
         public var method: String
+        /// The path pattern, with `{name}` for a path parameter.
         public var pattern: String
 
+        /// Describes the route `method pattern`.
         public init(method: String, pattern: String) {
             self.method = method
             self.pattern = pattern
@@ -147,6 +150,8 @@ public struct Router: HTTPResponder {
         do { return try handler(request) } catch { return errorRenderer(error, request) }
     }
 
+    /// Answers on the server's thread: inline routes, static files and refusals (404, 405); `nil` for a deferred
+    /// route, which ``respond(to:)`` runs.
     public func respondInline(to request: Request) -> Response? {
         switch match(request) {
         case .found(.inline(let handler), let parameters): return run(handler, parameters, request)
@@ -157,6 +162,7 @@ public struct Router: HTTPResponder {
         }
     }
 
+    /// Answers any request, running a deferred route's handler off the server's thread.
     public func respond(to request: Request) async -> Response {
         if case .found(.deferred(let handler), let parameters) = match(request) {
             var request = request

@@ -61,5 +61,6 @@ public struct HTTPServerConfiguration: Sendable {
 public struct HTTPServerError: Error, Sendable, CustomStringConvertible {
     /// What failed, in words.
     public var message: String
+    /// The ``message``.
     public var description: String { message }
 }

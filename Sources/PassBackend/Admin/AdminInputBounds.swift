@@ -22,6 +22,8 @@ public enum AdminInputBounds {
 }
 
 extension FaultSettings: ValidatedBody {
+    /// Checks every number against ``AdminInputBounds``.
+    /// - Throws: a `400` naming the field and its range.
     public func validate() throws(HTTPError) {
         let bound = AdminInputBounds.clockOffset
         try BoundedInput.check(clockOffsetSeconds, named: "clockOffsetSeconds", in: -bound...bound)
@@ -35,6 +37,8 @@ extension FaultSettings: ValidatedBody {
 }
 
 extension FaultRule: ValidatedBody {
+    /// Checks every number against ``AdminInputBounds``.
+    /// - Throws: a `400` naming the field and its range.
     public func validate() throws(HTTPError) {
         try BoundedInput.check(status, named: "status", in: AdminInputBounds.status)
         try BoundedInput.check(latencyMs, named: "latencyMs", in: AdminInputBounds.latencyMs)
@@ -43,6 +47,8 @@ extension FaultRule: ValidatedBody {
 }
 
 extension ThrottleSettings: ValidatedBody {
+    /// Checks every number against ``AdminInputBounds``.
+    /// - Throws: a `400` naming the field and its range.
     public func validate() throws(HTTPError) {
         try BoundedInput.check(requestsPerSecond, named: "throttle.requestsPerSecond", in: 0...1_000_000)
         try BoundedInput.check(burst, named: "throttle.burst", in: 1...1_000_000)

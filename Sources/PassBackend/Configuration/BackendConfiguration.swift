@@ -33,6 +33,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
         self.faults = faults
     }
 
+    /// Decodes `Config/demo.json`; `subscribers`, `tokens` and `faults` may be left out.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         programmers = try c.decode([Programmer].self, forKey: .programmers)
@@ -93,6 +94,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
 public struct ConfigurationError: Error, Sendable, CustomStringConvertible {
     /// What is wrong, naming the file and field.
     public var message: String
+    /// The ``message``.
     public var description: String { message }
 }
 

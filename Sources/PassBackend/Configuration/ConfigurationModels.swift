@@ -3,13 +3,16 @@ import PassProtocol
 
 /// A Programmer: one requestor ID and the MVPDs it integrates.
 public struct Programmer: Codable, Sendable, Equatable {
+    /// The requestor ID (`REF30`).
     public var id: String
+    /// The name shown to people (defaults to the ID).
     public var name: String
     /// IDs of the MVPDs this Programmer integrates, in picker order.
     public var mvpds: [String]
     /// Registered domains (second-screen `domain_name`).
     public var domains: [String]
 
+    /// Creates a Programmer.
     public init(id: String, name: String, mvpds: [String], domains: [String] = ["adobe.com"]) {
         self.id = id
         self.name = name
@@ -17,6 +20,7 @@ public struct Programmer: Codable, Sendable, Equatable {
         self.domains = domains
     }
 
+    /// Decodes one as `Config/demo.json` writes it; optional keys take the defaults of ``init(id:name:mvpds:domains:)``.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -28,8 +32,11 @@ public struct Programmer: Codable, Sendable, Equatable {
 
 /// An MVPD (TV provider) and how it behaves.
 public struct MVPD: Codable, Sendable, Equatable {
+    /// The MVPD ID (`Dish`).
     public var id: String
+    /// The name the provider picker shows (defaults to the ID).
     public var displayName: String
+    /// The logo the picker shows; empty for none.
     public var logoURL: String
     /// "Authentication per Requestor": tokens are bound to the Programmer that obtained them (no copy-SSO;
     /// passive authentication instead).
@@ -45,6 +52,7 @@ public struct MVPD: Codable, Sendable, Equatable {
     /// Authorization token lifetime in seconds.
     public var authzTTL: Int
 
+    /// Creates an MVPD; by default plain (copy-SSO, passive authentication allowed), 24 h sign-ins, 1 h authorizations.
     public init(
         id: String, displayName: String, logoURL: String = "", authPerRequestor: Bool = false,
         passiveAuthn: Bool = true, appleSSO: Bool = false, requiresSVC: Bool = false, authnTTL: Int = 86400,
@@ -61,6 +69,7 @@ public struct MVPD: Codable, Sendable, Equatable {
         self.authzTTL = authzTTL
     }
 
+    /// Decodes one as `Config/demo.json` writes it; optional keys take the defaults of ``init(id:displayName:logoURL:authPerRequestor:passiveAuthn:appleSSO:requiresSVC:authnTTL:authzTTL:)``.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -77,9 +86,12 @@ public struct MVPD: Codable, Sendable, Equatable {
 
 /// A protected resource.
 public struct Resource: Codable, Sendable, Equatable {
+    /// The resource ID apps ask authorization for (`sports`).
     public var id: String
+    /// Its title.
     public var title: String
 
+    /// Creates a resource.
     public init(id: String, title: String) {
         self.id = id
         self.title = title
@@ -89,58 +101,24 @@ public struct Resource: Codable, Sendable, Equatable {
 /// An app registered for the REST v1 API: the HMAC key pair of the legacy `Authorization` header, and the
 /// software statement it registers with (dynamic client registration).
 public struct RegisteredApp: Codable, Sendable, Equatable {
+    /// The app's name.
     public var name: String
+    /// The Programmer it belongs to.
     public var requestorID: String
+    /// The public half of the legacy HMAC key pair (named in the `Authorization` header).
     public var publicKey: String
+    /// The secret the legacy header's HMAC-SHA1 is keyed with.
     public var secret: String
+    /// The software statement for dynamic client registration (`/o/client/register`), if it has one.
     public var softwareStatement: String?
 
+    /// Creates a registered app.
     public init(name: String, requestorID: String, publicKey: String, secret: String, softwareStatement: String? = nil) {
         self.name = name
         self.requestorID = requestorID
         self.publicKey = publicKey
         self.secret = secret
         self.softwareStatement = softwareStatement
-    }
-}
-
-/// A demo subscriber of one MVPD.
-public struct Subscriber: Codable, Sendable, Equatable {
-    public var mvpd: String
-    public var username: String
-    public var password: String
-    /// The user ID the MVPD asserts (`userId` in REST answers).
-    public var userID: String
-    /// Resource IDs this subscriber may watch (`*` for all).
-    public var entitlements: [String]
-    /// User metadata (`zip`, `householdID`, `maxRating`, …).
-    public var metadata: [String: JSONValue]
-
-    public init(
-        mvpd: String, username: String, password: String, userID: String? = nil, entitlements: [String],
-        metadata: [String: JSONValue] = [:]
-    ) {
-        self.mvpd = mvpd
-        self.username = username
-        self.password = password
-        self.userID = userID ?? "\(mvpd)-\(username)"
-        self.entitlements = entitlements
-        self.metadata = metadata
-    }
-
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: CodingKeys.self)
-        mvpd = try c.decode(String.self, forKey: .mvpd)
-        username = try c.decode(String.self, forKey: .username)
-        password = try c.decode(String.self, forKey: .password)
-        userID = try c.decodeIfPresent(String.self, forKey: .userID) ?? "\(mvpd)-\(username)"
-        entitlements = try c.decodeIfPresent([String].self, forKey: .entitlements) ?? []
-        metadata = try c.decodeIfPresent([String: JSONValue].self, forKey: .metadata) ?? [:]
-    }
-
-    /// Whether this subscriber's package includes `resource`.
-    public func isEntitled(to resource: String) -> Bool {
-        entitlements.contains("*") || entitlements.contains(resource)
     }
 }
 
@@ -153,12 +131,14 @@ public struct TokenSettings: Codable, Sendable, Equatable {
     /// How long a legacy `Authorization` header's `request_time` stays acceptable, in seconds.
     public var requestFreshness: Int
 
+    /// Creates the settings; the defaults are the seed's (5 min media tokens, 30 min codes, 5 min freshness).
     public init(mediaTokenTTL: Int = 300, regcodeTTL: Int = 1800, requestFreshness: Int = 300) {
         self.mediaTokenTTL = mediaTokenTTL
         self.regcodeTTL = regcodeTTL
         self.requestFreshness = requestFreshness
     }
 
+    /// Decodes the settings; a key left out takes its default.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         mediaTokenTTL = try c.decodeIfPresent(Int.self, forKey: .mediaTokenTTL) ?? 300

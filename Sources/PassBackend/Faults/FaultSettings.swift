@@ -20,6 +20,7 @@ public struct FaultSettings: Codable, Sendable, Equatable {
     /// MVPDs whose login page refuses embedded web views (answers `403` to a web-view user agent).
     public var refuseEmbeddedBrowsers: [String]
 
+    /// Creates settings; by default no fault is active.
     public init(
         rules: [FaultRule] = [], throttle: ThrottleSettings? = nil, denials: [Denial] = [],
         mvpdOverrides: [String: MVPDOverride] = [:], logoutDropsRedirect: Bool = false, clockOffsetSeconds: Int = 0,
@@ -34,6 +35,7 @@ public struct FaultSettings: Codable, Sendable, Equatable {
         self.refuseEmbeddedBrowsers = refuseEmbeddedBrowsers
     }
 
+    /// Decodes settings as `Config/demo.json` and `/admin/faults` write them; every field may be left out.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         rules = try c.decodeIfPresent([FaultRule].self, forKey: .rules) ?? []
@@ -66,6 +68,7 @@ public struct FaultRule: Codable, Sendable, Equatable {
     /// Apply this many times, then stop; `nil` for always.
     public var remaining: Int?
 
+    /// Creates a rule for `path` (a prefix, or `*` for every path).
     public init(
         path: String, method: String? = nil, latencyMs: Int? = nil, status: Int? = nil, malformed: Bool? = nil,
         remaining: Int? = nil
@@ -86,9 +89,12 @@ public struct FaultRule: Codable, Sendable, Equatable {
 
 /// Token-bucket throttling per client IP, as the real service does (1 request/s, burst 10).
 public struct ThrottleSettings: Codable, Sendable, Equatable {
+    /// How fast the bucket refills.
     public var requestsPerSecond: Double
+    /// How many requests the bucket holds (a burst answered before `429`).
     public var burst: Int
 
+    /// Creates the settings; the defaults are the real service's.
     public init(requestsPerSecond: Double = 1, burst: Int = 10) {
         self.requestsPerSecond = requestsPerSecond
         self.burst = burst
@@ -97,10 +103,14 @@ public struct ThrottleSettings: Codable, Sendable, Equatable {
 
 /// An MVPD refusing one resource (package, parental control, region) with its own message.
 public struct Denial: Codable, Sendable, Equatable {
+    /// The MVPD that refuses; `nil` for every MVPD.
     public var mvpd: String?
+    /// The resource it refuses.
     public var resource: String
+    /// The MVPD's message, passed on to the app as its reason.
     public var message: String
 
+    /// Creates a denial.
     public init(mvpd: String? = nil, resource: String, message: String) {
         self.mvpd = mvpd
         self.resource = resource
@@ -110,10 +120,14 @@ public struct Denial: Codable, Sendable, Equatable {
 
 /// Per-MVPD overrides set at run time.
 public struct MVPDOverride: Codable, Sendable, Equatable {
+    /// Replaces the MVPD's authentication token lifetime (seconds).
     public var authnTTL: Int?
+    /// Replaces its authorization token lifetime (seconds).
     public var authzTTL: Int?
+    /// Replaces whether its login page must be shown in SFSafariViewController.
     public var requiresSVC: Bool?
 
+    /// Creates an override; `nil` leaves the configured value.
     public init(authnTTL: Int? = nil, authzTTL: Int? = nil, requiresSVC: Bool? = nil) {
         self.authnTTL = authnTTL
         self.authzTTL = authzTTL

@@ -15,13 +15,21 @@ struct LoginSession: Sendable, Equatable {
 
 /// An authenticated user on one device for one Programmer: what an authN token stands for on the server.
 public struct AuthSession: Sendable, Equatable, Codable {
+    /// The session's ID, the `guid` of its authentication token.
     public var guid: String
+    /// The Programmer it was obtained for.
     public var requestorID: String
+    /// The MVPD the user signed in with.
     public var mvpdID: String
+    /// The device it is bound to.
     public var deviceID: String
+    /// What the user typed on the login page.
     public var username: String
+    /// The user ID the MVPD asserts.
     public var userID: String
+    /// When it began.
     public var issued: Date
+    /// When its authentication token expires.
     public var expires: Date
     /// Ended on the server (logout elsewhere, revocation): tokens that name it are refused.
     public var revoked: Bool

@@ -19,7 +19,9 @@ import Locking
 /// Routes are answered by ``respond(to:)`` (in-process in tests, through libmicrohttpd once started); every request
 /// passes the ``AccessGuard`` first.
 public final class Console: HTTPResponder, Sendable {
+    /// Where the console listens, the device folders it shows, its limits and access rules.
     public let configuration: ConsoleConfiguration
+    /// The event history every page reads and the demo apps and `/api/ingest` write.
     public let history: HistoryDatabase
     let logger: Logger
     let accessGuard: AccessGuard
@@ -52,35 +54,24 @@ public final class Console: HTTPResponder, Sendable {
     /// What the console knows about the backend's configuration: each Programmer's MVPDs, and the key tokens are
     /// signed with (to check imported tokens). Empty when it runs without a local backend.
     public struct Catalog: Sendable {
+        /// Each Programmer's MVPDs (requestor ID → MVPD IDs): the issuer rule of the Tokens grid.
         public var allowedMvpds: [String: Set<String>]
+        /// The backend's public key, to check the signature of imported tokens; `nil` when not known.
         public var verificationKey: TokenVerificationKey?
         /// The local backend's demo subscribers: a replay signs in with one when no credentials are given.
-        public var demoSubscribers: [DemoSubscriber]
+        public var demoSubscribers: [Subscriber]
         /// Each Programmer's configuration as the SDK receives it (MVPDs and their per-requestor and passive flags):
         /// the Flows cards and the Devices page run the SDK's storage rules over it.
         public var requestors: [String: RequestorConfiguration]
+        /// Creates a catalog; everything defaults to unknown (a console without a local backend).
         public init(
-            allowedMvpds: [String: Set<String>] = [:], verificationKey: TokenVerificationKey? = nil, demoSubscribers: [DemoSubscriber] = [],
+            allowedMvpds: [String: Set<String>] = [:], verificationKey: TokenVerificationKey? = nil, demoSubscribers: [Subscriber] = [],
             requestors: [String: RequestorConfiguration] = [:]
         ) {
             self.allowedMvpds = allowedMvpds
             self.verificationKey = verificationKey
             self.demoSubscribers = demoSubscribers
             self.requestors = requestors
-        }
-    }
-
-    /// A demo subscriber of the local backend (Config/demo.json).
-    public struct DemoSubscriber: Sendable, Equatable {
-        public var mvpd: String
-        public var username: String
-        public var password: String
-        public var entitlements: [String]
-        public init(mvpd: String, username: String, password: String, entitlements: [String]) {
-            self.mvpd = mvpd
-            self.username = username
-            self.password = password
-            self.entitlements = entitlements
         }
     }
 
@@ -147,11 +138,15 @@ public final class Console: HTTPResponder, Sendable {
     /// Every API route the console answers (for tests that walk them all); files under `/` besides.
     public var registeredRoutes: [Router.RouteDescription] { routes.registeredRoutes }
 
+    /// Answers `request` on the server's thread when its route is cheap enough to (static files, small reads);
+    /// `nil` sends it on to ``respond(to:)``. Access rules are checked first, as there.
     public func respondInline(to request: Request) -> Response? {
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
         return routes.respondInline(to: request).map { Self.notFoundPage(for: request, $0) }
     }
 
+    /// Answers `request`: the access rules (``AccessGuard``; a read-only console refuses changes), then the route,
+    /// then a not-found page for a browser that asked for an unknown page.
     public func respond(to request: Request) async -> Response {
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
         return Self.notFoundPage(for: request, await routes.respond(to: request))

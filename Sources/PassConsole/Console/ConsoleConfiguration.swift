@@ -33,8 +33,11 @@ public struct ConsoleConfiguration: Sendable {
 
     /// How much history to keep: at most `maxEvents`, none older than `maxAge`.
     public struct Retention: Sendable {
+        /// The most events kept; the oldest go first.
         public var maxEvents = 1_000_000
+        /// The oldest an event may be (30 days by default).
         public var maxAge: Duration = .seconds(30 * 24 * 3600)
+        /// The default retention: a million events, 30 days.
         public init() {}
     }
 
@@ -54,8 +57,10 @@ public struct ConsoleConfiguration: Sendable {
 public struct ConsoleDevice: Sendable, Hashable {
     /// A plain name without `/` (it prefixes domain IDs: `tv/app:com.example.tv`).
     public var name: String
+    /// The device's folder: its profile and token storage files.
     public var folder: DeviceFolder
 
+    /// Creates a device named `name` over `folder`.
     public init(name: String, folder: DeviceFolder) {
         self.name = name
         self.folder = folder

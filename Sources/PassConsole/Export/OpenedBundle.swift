@@ -9,14 +9,19 @@ import PassHistory
 public struct OpenedBundle: Sendable {
     /// Why a file cannot be opened as a bundle, in words.
     public struct Unreadable: Error, CustomStringConvertible, Sendable {
+        /// What is wrong with the file and, where it helps, what to do.
         public var description: String
     }
 
     /// Where it was read from.
     public var file: String
+    /// When the bundle was made.
     public var createdAt: Date
+    /// The session the bundle is about.
     public var sessionID: UUID
+    /// The bundle ID of the session's app.
     public var bundleID: String
+    /// The session's events, as exported (personal data replaced unless it was revealed).
     public var events: [EntitlementEvent]
     /// The file as read (downloading the bundle again gives exactly it).
     var raw: Data

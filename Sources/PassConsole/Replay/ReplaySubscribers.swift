@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import MicroHTTP
+import PassProtocol
 
 /// Who a replay signs in as at each MVPD: the recorded user's own demo subscriber there, never a stand-in.
 ///
@@ -37,7 +38,7 @@ struct ReplaySubscribers {
     let plan: ReplayPlan
     /// The recorded session's device ID.
     let deviceID: String
-    let subscribers: [Console.DemoSubscriber]
+    let subscribers: [Subscriber]
     /// The backend's sign-ins; nil when it could not be asked.
     let signIns: [SignIn]?
 
@@ -86,7 +87,7 @@ struct ReplaySubscribers {
     struct Unknown: Error { var reason: String }
 
     /// The recording's own user at `mvpd`: by its tracked user ID, else the one user its device signed in as there.
-    private func recordedUser(at mvpd: String, among here: [Console.DemoSubscriber]) -> Result<SessionReplay.Credentials, Unknown> {
+    private func recordedUser(at mvpd: String, among here: [Subscriber]) -> Result<SessionReplay.Credentials, Unknown> {
         guard let signIns else { return .failure(Unknown(reason: "the backend's sign-ins could not be read")) }
         let hashes = Set(plan.logins.filter { $0.mvpd == mvpd || mvpd.isEmpty }.compactMap(\.userHash))
         let tracked = Set(signIns.filter { hashes.contains(TrackingEvent.userHash(of: $0.guid)) }.map(\.username))
@@ -109,7 +110,7 @@ struct ReplaySubscribers {
 }
 
 extension SessionReplay.Credentials {
-    init(_ subscriber: Console.DemoSubscriber, source: String) {
+    init(_ subscriber: Subscriber, source: String) {
         self.init(username: subscriber.username, password: subscriber.password, source: source)
     }
 }

@@ -10,7 +10,7 @@ struct TokenReport: Encodable, Sendable {
 
     /// One rule's outcome.
     struct Verdict: Encodable, Sendable, Equatable {
-        /// `ttl`, `issuer`, `device`, `version`.
+        /// `ttl`, `issuer`, `device`, `version`, and for a sign-in `requestor` (the backend's rule).
         var rule: String
         var ok: Bool
         var text: String
@@ -34,8 +34,10 @@ struct TokenReport: Encodable, Sendable {
     var fingerprint: String
 }
 
-/// Judges stored tokens by the seeds' rules: TTL alive, issuer among the Programmer's MVPDs, bound to the device ID
-/// of the apps that read it, storage version current.
+/// Judges stored tokens by the SDK's own rules, rule by rule: ``TokenValidity/Rules`` for the TTL, the issuer among
+/// the Programmer's MVPDs and the binding to the device ID of each app that reads the storage; the storage version
+/// the SDK reads (``TokenStorage/currentVersion``); and the service's ``RequestorBinding`` for a sign-in copied from
+/// another Programmer. Nothing here re-implements a rule: what the grid says is what the apps and the backend do.
 struct TokenJudge: Sendable {
     /// The Programmers' allowed MVPDs, when the console knows them (the local backend's configuration).
     var allowedMvpds: [String: Set<String>]
@@ -45,24 +47,35 @@ struct TokenJudge: Sendable {
     var now: Date
 
     func authN(_ serialized: String, requestor: String, mvpd: String) -> TokenReport {
-        let parsed = try? SignedToken<AuthNToken>.parse(serialized).body
+        let parsed = TokenValidity.authN(serialized, allowedMvpds: nil, now: now).1
         var report = base(.authn, serialized, requestor: requestor, mvpd: parsed?.mvpdID ?? mvpd, expires: parsed?.expires)
         report.userID = parsed?.guid
-        report.verdicts = verdicts(expires: parsed?.expires, issuer: parsed?.mvpdID, requestor: requestor,
-            matches: parsed.map { token in { token.matches(deviceID: $0) } }, unreadable: parsed == nil)
+        report.verdicts = parsed.map { token in
+            verdicts(expires: token.expires, issuer: token.mvpdID, requestor: requestor, sanitizer: true) {
+                TokenValidity.Rules(token, allowedMvpds: $0, now: now, deviceID: $1)
+            } + [binding(issuedTo: token.requestorID, requestor: requestor)]
+        } ?? [Self.unreadable]
         report.valid = report.verdicts.allSatisfy(\.ok)
-        report.next = report.valid
+        let sdkUses = report.verdicts.allSatisfy { $0.ok || $0.rule == Self.requestorRule }
+        report.next =
+            report.valid
             ? "Used as is: checkAuthentication answers 1 and no login page is shown."
-            : "Counts as absent: the next getAuthentication shows the provider picker (or the cached MVPD's login page)."
+            : sdkUses
+                ? "The SDK uses it (checkAuthentication answers 1), but the backend refuses it: the next "
+                    + "getAuthorization fails and the viewer signs in again."
+                : "Counts as absent: the next getAuthentication shows the provider picker (or the cached MVPD's login page)."
         return report
     }
 
     func authZ(_ serialized: String, requestor: String, mvpd: String, resource: String) -> TokenReport {
-        let parsed = try? SignedToken<AuthZToken>.parse(serialized).body
+        let parsed = TokenValidity.authZ(serialized, allowedMvpds: nil, now: now).1
         var report = base(.authz, serialized, requestor: requestor, mvpd: parsed?.mvpdID ?? mvpd, expires: parsed?.expires)
         report.resource = resource
-        report.verdicts = verdicts(expires: parsed?.expires, issuer: parsed?.mvpdID, requestor: requestor,
-            matches: parsed.map { token in { token.matches(deviceID: $0) } }, unreadable: parsed == nil)
+        report.verdicts = parsed.map { token in
+            verdicts(expires: token.expires, issuer: token.mvpdID, requestor: requestor, sanitizer: false) {
+                TokenValidity.Rules(token, allowedMvpds: $0, now: now, deviceID: $1)
+            }
+        } ?? [Self.unreadable]
         report.valid = report.verdicts.allSatisfy(\.ok)
         report.next = report.valid
             ? "The next getAuthorization(\(resource)) skips the authorization call and only fetches a media token."
@@ -79,47 +92,75 @@ struct TokenJudge: Sendable {
             next: "", preview: Self.preview(serialized), fingerprint: Self.fingerprint(serialized))
     }
 
+    static let unreadable = TokenReport.Verdict(rule: "ttl", ok: false, text: "The token cannot be read, so the SDK treats it as absent.")
+    /// The verdict name of the service's ``RequestorBinding``.
+    static let requestorRule = "requestor"
+
+    /// The TTL, issuer, device and version verdicts; `rules(allowedMvpds, deviceID)` answers the SDK's rules for the
+    /// token.
+    /// - Parameter sanitizer: true for an authN token (the token sanitizer removes one bound to another device), false
+    ///   for an authZ token (the SDK ignores it and asks the backend again).
     private func verdicts(
-        expires: Date?, issuer: String?, requestor: String, matches: ((String) -> Bool)?, unreadable: Bool
+        expires: Date, issuer: String, requestor: String, sanitizer: Bool, rules: (Set<String>?, String?) -> TokenValidity.Rules
     ) -> [TokenReport.Verdict] {
-        guard !unreadable, let expires, let issuer, let matches else {
-            return [.init(rule: "ttl", ok: false, text: "The token cannot be read, so the SDK treats it as absent.")]
-        }
         var result: [TokenReport.Verdict] = []
-        let left = expires.timeIntervalSince(now)
-        result.append(left > 0
-            ? .init(rule: "ttl", ok: true, text: "Alive: \(Duration.words(left)) left (until \(EntitlementEvent.Wire.format(expires))).")
-            : .init(rule: "ttl", ok: false, text: "Expired \(Duration.words(-left)) ago (at \(EntitlementEvent.Wire.format(expires)))."))
-        if let allowed = allowedMvpds[requestor] {
-            result.append(allowed.contains(issuer)
-                ? .init(rule: "issuer", ok: true, text: "Issued by \(issuer), one of \(requestor)'s MVPDs.")
-                : .init(rule: "issuer", ok: false, text: "Issued by \(issuer), which \(requestor) does not integrate: the SDK ignores it."))
+        let allowed = allowedMvpds[requestor]
+        let judged = rules(allowed, nil)
+        if case .expired(let expires) = judged.ttl {
+            result.append(.init(rule: "ttl", ok: false,
+                text: "Expired \(Duration.words(now.timeIntervalSince(expires))) ago (at \(EntitlementEvent.Wire.format(expires)))."))
         } else {
+            result.append(.init(rule: "ttl", ok: true,
+                text: "Alive: \(Duration.words(expires.timeIntervalSince(now))) left (until \(EntitlementEvent.Wire.format(expires)))."))
+        }
+        if allowed == nil {
             result.append(.init(rule: "issuer", ok: true,
                 text: "Issued by \(issuer); \(requestor)'s MVPD list is not known to this console, so this rule was not checked."))
-        }
-        if readers.isEmpty {
-            result.append(.init(rule: "device", ok: true,
-                text: "No app that reads this storage is known yet, so the device binding was not checked."))
+        } else if case .issuerNotAllowed = judged.issuer {
+            result.append(.init(rule: "issuer", ok: false, text: "Issued by \(issuer), which \(requestor) does not integrate: the SDK ignores it."))
         } else {
-            let matching = readers.filter { matches($0.deviceID) }.map(\.identity.bundleID)
-            let other = readers.filter { !matches($0.deviceID) }.map(\.identity.bundleID)
-            if other.isEmpty {
-                result.append(.init(rule: "device", ok: true,
-                    text: "Bound to this device ID (\(matching.joined(separator: ", ")))."))
-            } else if matching.isEmpty {
-                result.append(.init(rule: "device", ok: false, text: "Bound to another device ID: "
-                    + "\(other.joined(separator: ", ")) will remove it at the next setRequestor (token sanitizer, SEC412)."))
-            } else {
-                result.append(.init(rule: "device", ok: false, text: "Matches \(matching.joined(separator: ", ")) but not "
-                    + "\(other.joined(separator: ", ")) (another bundle-ID prefix, so another device ID): their sanitizer removes it."))
-            }
+            result.append(.init(rule: "issuer", ok: true, text: "Issued by \(issuer), one of \(requestor)'s MVPDs."))
         }
+        result.append(device(sanitizer: sanitizer) { rules(nil, $0).device.isValid })
         result.append(storageVersion == TokenStorage.currentVersion
             ? .init(rule: "version", ok: true, text: "In storage version \(storageVersion), the version this SDK reads.")
             : .init(rule: "version", ok: false, text: "In storage version \(storageVersion); this SDK reads "
                 + "\(TokenStorage.currentVersion), so it only reaches it through the token importer."))
         return result
+    }
+
+    /// The device verdict: `matches(deviceID)` is the SDK's device rule for each reader's device ID.
+    private func device(sanitizer: Bool, matches: (String) -> Bool) -> TokenReport.Verdict {
+        guard !readers.isEmpty else {
+            return .init(rule: "device", ok: true,
+                text: "No app that reads this storage is known yet, so the device binding was not checked.")
+        }
+        let matching = readers.filter { matches($0.deviceID) }.map(\.identity.bundleID)
+        let other = readers.filter { !matches($0.deviceID) }.map(\.identity.bundleID)
+        if other.isEmpty {
+            return .init(rule: "device", ok: true, text: "Bound to this device ID (\(matching.joined(separator: ", "))).")
+        }
+        let consequence = sanitizer
+            ? "will remove it at the next setRequestor (token sanitizer, SEC412)"
+            : "ignores it and asks the backend again"
+        if matching.isEmpty {
+            return .init(rule: "device", ok: false,
+                text: "Bound to another device ID: \(other.joined(separator: ", ")) \(consequence).")
+        }
+        return .init(rule: "device", ok: false, text: "Matches \(matching.joined(separator: ", ")) but not "
+            + "\(other.joined(separator: ", ")) (another bundle-ID prefix, so another device ID), which \(consequence).")
+    }
+
+    /// The service's rule for a sign-in held for `requestor`: ``RequestorBinding`` refuses a token issued to another
+    /// Programmer, which the SDK's silent SSO copies (and still counts).
+    private func binding(issuedTo: String, requestor: String) -> TokenReport.Verdict {
+        guard !RequestorBinding.accepts(tokenIssuedTo: issuedTo, presentedBy: requestor) else {
+            return .init(rule: Self.requestorRule, ok: true, text: "Issued to \(requestor), so the backend accepts it.")
+        }
+        let rule = TokenRejection.rule(forCode: RequestorBinding.rejectionCode) ?? RequestorBinding.rejectionCode
+        return .init(rule: Self.requestorRule, ok: false,
+            text: "Issued to \(issuedTo) and copied here (silent SSO): the SDK counts it for \(requestor), but the backend "
+                + "check “\(rule)” (\(RequestorBinding.rejectionCode)) refuses it, so \(requestor)'s next authorization fails.")
     }
 
     /// The first characters of a token and its length: enough to tell two apart, useless to replay.

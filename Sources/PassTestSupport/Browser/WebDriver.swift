@@ -13,6 +13,7 @@ import Foundation
 public final class WebDriver: @unchecked Sendable {
     /// Why the browser could not do something.
     public struct Failure: Error, CustomStringConvertible {
+        /// What failed, with the WebDriver's message.
         public var description: String
     }
 

@@ -106,6 +106,8 @@ struct FlowOptions: ParsableArguments {
 }
 
 extension Platform: ExpressibleByArgument {
+    /// `--platform ios` or `tvos`, in any case.
     public init?(argument: String) { self.init(rawValue: argument.lowercased()) }
+    /// The values `--help` lists.
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }

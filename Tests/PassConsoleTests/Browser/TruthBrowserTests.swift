@@ -39,6 +39,30 @@ extension ConsoleBrowserTests {
         }
     }
 
+    @Test func theTokensGridFlagsASignInCopiedFromAnotherProgrammerThatTheBackendRefuses() async throws {
+        try await withBrowser { fixture, browser in
+            // Given News signed in with Dish, and Sports One's SDK holding a silent SSO copy of that token
+            try await fixture.signIn("news-ios", mvpd: "Dish", user: "carol", password: "carol123")
+            #expect(await fixture.post("/api/apps/sports-ios/start").status == 200)
+            try await fixture.waitForApp("sports-ios") {
+                (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" }
+            }
+            try await fixture.call("sports-ios", "checkAuthentication")
+            try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
+            // When the Tokens page shows the team's storage
+            try await browser.open(fixture.console.baseURL + "/#/tokens")
+            // Then Sports One's copy is flagged with the backend's check, and News's own sign-in is not
+            let copy = #"[data-domain="phone/team:TEAM1234"][data-requestor="SPORTS1"][data-mvpd="Dish"] .token[data-token-kind="authn"]"#
+            let refused = copy + #" .verdict[data-rule="requestor"][data-ok="false"]"#
+            try await browser.waitFor(refused)
+            #expect(try await browser.text(refused)?.contains("token_requestor_mismatch") == true)
+            #expect(try await browser.text(copy + " .token-head")?.contains("refused by the backend") == true)
+            let own = #"[data-domain="phone/team:TEAM1234"][data-requestor="REF30"][data-mvpd="Dish"] .token[data-token-kind="authn"]"#
+            #expect(try await browser.count(own + #"[data-valid="true"]"#) == 1)
+            await browser.saveScreenshot("truth-tokens-copied-sign-in", root: Self.repository)
+        }
+    }
+
     @Test func aTokenOfAnotherProgrammerShowsTheBackendsCheckAndNoSignedInCard() async throws {
         try await withBrowser { fixture, browser in
             // Given News signed in with Dish, and Sports One told "1" after the SDK copied News's token

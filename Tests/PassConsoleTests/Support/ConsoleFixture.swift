@@ -61,9 +61,7 @@ struct ConsoleFixture {
             let catalog = Console.Catalog(
                 allowedMvpds: Dictionary(uniqueKeysWithValues: configuration.programmers.map { ($0.id, Set($0.mvpds)) }),
                 verificationKey: service.signingKey.publicKey,
-                demoSubscribers: configuration.subscribers.map {
-                    Console.DemoSubscriber(mvpd: $0.mvpd, username: $0.username, password: $0.password, entitlements: $0.entitlements)
-                },
+                demoSubscribers: configuration.subscribers,
                 requestors: configuration.requestorConfigurations)
             let history = try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
             let console = Console(configuration: settings, history: history, catalog: catalog, logger: TestServer.logger)

@@ -1,15 +1,16 @@
 import AccessEnabler
 import Foundation
 import MicroHTTP
+import PassProtocol
 import Testing
 @testable import PassConsole
 
 /// Who a replay signs in as at each MVPD: the recorded user, or a question, never a stand-in.
 struct ReplaySubscribersTests {
     static let subscribers = [
-        Console.DemoSubscriber(mvpd: "Dish", username: "carol", password: "carol123", entitlements: ["*"]),
-        Console.DemoSubscriber(mvpd: "Dish", username: "dave", password: "dave123", entitlements: ["kids"]),
-        Console.DemoSubscriber(mvpd: "Spectrum", username: "bob", password: "bob123", entitlements: ["news"]),
+        Subscriber(mvpd: "Dish", username: "carol", password: "carol123", entitlements: ["*"]),
+        Subscriber(mvpd: "Dish", username: "dave", password: "dave123", entitlements: ["kids"]),
+        Subscriber(mvpd: "Spectrum", username: "bob", password: "bob123", entitlements: ["news"]),
     ]
 
     static func plan(_ logins: [ReplayPlan.Login]) throws -> ReplayPlan {

@@ -1,9 +1,9 @@
 // Time on the Events page: a range picker that writes `since:`/`until:` into the filter (last 15 min, hour, day, or
 // a custom range), jump-to-time (the list shows the events before a moment, kept in the URL as `at=`), the size of
 // the window "Load older" reads, and the device cell the event tables share.
-import { h, fill } from '../../lib/dom.js';
-import { terms, parseTerm, withoutKey } from '../../lib/filter.js';
-import { shortID, dateTime } from '../../lib/format.js';
+import { h, fill } from './dom.js';
+import { terms, parseTerm, withoutKey } from './filter.js';
+import { shortID, dateTime } from './format.js';
 
 const RANGES = [['', 'Any time'], ['-15m', 'Last 15 min'], ['-1h', 'Last hour'], ['-1d', 'Last day'], ['custom', 'Custom range…']];
 export const WINDOWS = [[900, '15 minutes'], [3600, 'hour'], [86400, 'day']];

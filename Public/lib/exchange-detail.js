@@ -1,7 +1,7 @@
 // One HTTP exchange, in tabs: Overview / Request (parameters, headers) / Response (body). Values arrive already
 // redacted by the SDK; the browser never decodes a token.
-import { h, badge, keyValues, tabs } from '../../lib/dom.js';
-import { duration, httpStatus } from '../../lib/format.js';
+import { h, badge, keyValues, tabs } from './dom.js';
+import { duration, httpStatus } from './format.js';
 
 /** The exchange of an event, or null when it is not an HTTP exchange. */
 export const exchangeOf = (event) => event?.event?.kind?.httpExchange?.exchange ?? null;

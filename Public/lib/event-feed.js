@@ -1,8 +1,8 @@
 // Keeps a filtered event list current: first page (newest first), older pages on demand, and live events from the
 // one SSE stream, a frame's batch at a time. Without a filter, live events go straight in; with one, the server decides what matches (we ask
 // for `after=<newest id>`). While paused, arrivals are held and counted for the "N new events" pill.
-import { get } from '../../lib/api.js';
-import * as live from '../../lib/live.js';
+import { get } from './api.js';
+import * as live from './live.js';
 
 const PAGE = 200;
 // "Load older" reads a time window (see `windowSeconds`), at most this many events at once.

@@ -2,7 +2,7 @@
 // rows in view (and a few around) are in the DOM, between two spacer rows that keep the scroll height right. New
 // events are drawn at most once per animation frame, however many arrive; the view stays where the reader left it
 // (it only "follows" when you are already at the top). Rows `tr[data-event-id]`, keyboard selection.
-import { h, listNav } from '../../lib/dom.js';
+import { h, listNav } from './dom.js';
 
 const MAX_EVENTS = 5000;
 const OVERSCAN = 30;

@@ -1,7 +1,7 @@
 // The flow state machine of one app instance: requestor → queued calls → picker → MVPD login → redirect →
 // handleExternalURL → token → status, with the current step lit, how long it has been there, and the call queue.
-import { h, sinceEl } from '../../lib/dom.js';
-import { now } from '../../lib/format.js';
+import { h, sinceEl } from './dom.js';
+import { now } from './format.js';
 
 const STUCK_AFTER_MS = 30000;
 const RESTING = new Set(['status']);
