@@ -68,6 +68,7 @@ let package = Package(
             name: "PassSimulator",
             dependencies: [
                 "AccessEnabler", "PassProtocol", "PassStorage", "Locking",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -123,7 +124,9 @@ let package = Package(
         ),
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport", "Locking"]),
         .testTarget(name: "PassTestSupportTests", dependencies: ["PassTestSupport"]),
-        .testTarget(name: "PassSimulatorTests", dependencies: ["PassSimulator", "AccessEnabler"]),
+        .testTarget(
+            name: "PassSimulatorTests", dependencies: ["PassSimulator", "AccessEnabler", "PassStorage"]
+        ),
         .testTarget(
             name: "AccessEnablerTests",
             dependencies: [

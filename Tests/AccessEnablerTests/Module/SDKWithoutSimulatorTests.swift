@@ -19,7 +19,7 @@ import Testing
         #expect(sources.count > 20)
         let declarations = [
             "class HeadlessWebView", "struct SimulatedPlatformServices", "class SimulatedApp", "func simulated(",
-            "struct Form:", "import PassSimulator",
+            "struct Form:", "import PassSimulator", "struct DeviceProfile", "enum DeviceIdentity",
         ]
         for (path, text) in sources {
             for declaration in declarations {
