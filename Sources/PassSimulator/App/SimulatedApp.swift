@@ -32,9 +32,12 @@ public final class SimulatedApp: Sendable {
 
     /// A user name and password typed on an MVPD's login page.
     public struct Credentials: Sendable, Equatable {
+        /// Typed in the page's user field (the first input whose name contains "user").
         public var username: String
+        /// Typed in the page's password field.
         public var password: String
 
+        /// Credentials for the login form.
         public init(username: String, password: String) {
             self.username = username
             self.password = password
@@ -43,7 +46,9 @@ public final class SimulatedApp: Sendable {
 
     /// What the next `navigateToUrl` is: a login page for the user, or a logout chain the web view follows alone.
     public enum Navigation: Sendable, Equatable {
+        /// An MVPD login page: the player signs in (or the page waits for the person). The default.
         case signIn
+        /// A logout chain: followed to its end and handed to `handleExternalURL`, with nothing for the user to do.
         case logout
     }
 
