@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "PassBackend", targets: ["PassBackend"]),
         .library(name: "PassStorage", targets: ["PassStorage"]),
         .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
+        .library(name: "PassSimulator", targets: ["PassSimulator"]),
         .library(name: "PassHistory", targets: ["PassHistory"]),
         .library(name: "PassConsole", targets: ["PassConsole"]),
     ],
@@ -61,6 +62,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What stands in for an Apple device around the SDK: the headless web view, the simulated platform SSO, the
+        // device folder's configuration and the SimulatedApp driver. Never linked by an app on a device.
+        .target(
+            name: "PassSimulator",
+            dependencies: [
+                "AccessEnabler", "PassProtocol", "PassStorage", "Locking",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "PassHistory",
             dependencies: [
@@ -72,7 +83,7 @@ let package = Package(
         .target(
             name: "PassConsole",
             dependencies: [
-                "AccessEnabler", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage", "Locking",
+                "AccessEnabler", "PassSimulator", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,7 +91,8 @@ let package = Package(
         .executableTarget(
             name: "passconsole",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "PassBackend", "PassStorage", "AccessEnabler", "PassConsole", "PassHistory",
+                "MicroHTTP", "PassProtocol", "PassBackend", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory",
+                "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
@@ -116,9 +128,13 @@ let package = Package(
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport", "Locking"]),
         .testTarget(name: "PassTestSupportTests", dependencies: ["PassTestSupport"]),
         .testTarget(
+            name: "PassSimulatorTests", dependencies: ["PassSimulator", "AccessEnabler", "PassStorage"]
+        ),
+        .testTarget(
             name: "AccessEnablerTests",
             dependencies: [
-                "AccessEnabler", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking", "MicroHTTP",
+                "AccessEnabler", "PassSimulator", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking",
+                "MicroHTTP",
             ]
         ),
     ]

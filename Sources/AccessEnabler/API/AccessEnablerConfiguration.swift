@@ -6,7 +6,8 @@ import PassStorage
 public struct AccessEnablerConfiguration: Sendable {
     /// The app (bundle ID, team, platform).
     public var app: AppIdentity
-    /// The device ID sent to the backend and bound into tokens (see ``DeviceIdentity``).
+    /// The device ID sent to the backend and bound into tokens (the platform's: the vendor identifier, or the Wi-Fi MAC address before iOS 7; `PassSimulator`'s
+    /// `DeviceIdentity` computes it for a simulated device).
     public var deviceID: String
     /// Where the tokens live: the team's shared file on iOS, the app's private file on tvOS.
     public var storage: StorageFile

@@ -137,9 +137,12 @@ final class HTTPTransport: Sendable {
     }
 }
 
-/// Stops URLSession from following redirects: a redirect is an answer the caller judges.
-final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(
+/// Stops URLSession from following redirects: a redirect is an answer the caller judges (the SDK's transport and the
+/// simulator's web view).
+package final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
+    package override init() {}
+
+    package func urlSession(
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {

@@ -3,7 +3,7 @@ import PassProtocol
 
 /// The token sanitizer of SDK 1.7.5 (seed 002, spec §8.7): removes the tokens this device can no longer use.
 ///
-/// Runs during `setRequestor` with the device ID computed now (``DeviceIdentity``). Every stored authN token whose
+/// Runs during `setRequestor` with the device ID computed now (the configuration's `deviceID`). Every stored authN token whose
 /// device binding does not match it — typically a token obtained on iOS 6 (MAC-based ID) after the upgrade to
 /// iOS 7 (vendor-ID-based), or one obtained by an app of the same team with another bundle-ID prefix (seed 003) — is
 /// removed together with its whole Programmer–MVPD bucket, because the authZ tokens there are bound to the same

@@ -23,8 +23,8 @@ enum LoginRoutes {
                 .html(HTMLPage.page(title: "Signed in", heading: "Passive authentication finished", body: ""))
             }
         }
-        router.get("/mvpd/{mvpd}/login") { request in loginPage(request, service) }
-        router.post("/mvpd/{mvpd}/login") { request in submitLogin(request, service) }
+        router.get(MVPDEndpoint.login.route) { request in loginPage(request, service) }
+        router.post(MVPDEndpoint.login.route) { request in submitLogin(request, service) }
         router.get("/sp/saml/SAMLAssertionConsumer") { request in try consume(request, service) }
         router.post("/sp/saml/SAMLAssertionConsumer") { request in try consume(request, service) }
         LogoutRoutes.register(in: &router, service: service)

@@ -10,7 +10,7 @@ enum LogoutRoutes {
         for sp in SDKRoutes.prefixes {
             router.get("\(sp)/logout") { request in try logout(request, service) }
         }
-        router.get("/mvpd/{mvpd}/logout") { request in mvpdLogout(request, service) }
+        router.get(MVPDEndpoint.logout.route) { request in mvpdLogout(request, service) }
     }
 
     static func logout(_ request: Request, _ service: BackendService) throws -> Response {
@@ -22,7 +22,7 @@ enum LogoutRoutes {
         if let deviceID = request.parameter("device_id"), !deviceID.isEmpty {
             _ = service.state.withLock { $0.endSessions(deviceID: deviceID) }
         }
-        return .redirect(to: "/mvpd/\(mvpdID)/logout?return=\(FormEncoding.escape(redirectURL))")
+        return .redirect(to: "\(MVPDEndpoint.logout.path(mvpdID: mvpdID))?return=\(FormEncoding.escape(redirectURL))")
     }
 
     static func mvpdLogout(_ request: Request, _ service: BackendService) -> Response {

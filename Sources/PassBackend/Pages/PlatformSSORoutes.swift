@@ -13,7 +13,7 @@ enum PlatformSSORoutes {
     static let platformLoginID = "platform-sso"
 
     static func register(in router: inout Router, service: BackendService) {
-        router.post("/mvpd/{mvpd}/platform-signin") { request in try platformSignIn(request, service) }
+        router.post(MVPDEndpoint.platformSignIn.route) { request in try platformSignIn(request, service) }
         for sp in SDKRoutes.prefixes {
             router.post("\(sp)/tokens") { request in try exchange(request, service) }
         }

@@ -15,7 +15,7 @@ extension BackendService {
             id: UUID().uuidString, requestorID: requestorID, mvpdID: mvpdID, deviceID: deviceID,
             redirectURL: redirectURL, passive: passive, regcode: regcode, created: now())
         state.withLock { $0.logins[login.id] = login }
-        return "/mvpd/\(mvpdID)/login?login=\(login.id)"
+        return "\(MVPDEndpoint.login.path(mvpdID: mvpdID))?login=\(login.id)"
     }
 
     /// The login in progress with this ID.

@@ -2,10 +2,11 @@ import AccessEnabler
 import Foundation
 import Logging
 import MicroHTTP
+import PassSimulator
 import PassStorage
 import Locking
 
-/// A simulated app running inside the console on its demo device: a real ``AccessEnabler`` whose delegate is the
+/// A simulated app running inside the console on its demo device: a ``SimulatedApp`` played by the person at the
 /// page. The picker waits for a click, the MVPD login page for credentials typed in the page (or for the person to
 /// sign in on the backend's page in their own browser); every callback is kept for the page to show.
 final class ConsoleApp: Sendable {
@@ -18,8 +19,8 @@ final class ConsoleApp: Sendable {
     private let state = Mutex(State())
 
     struct State {
-        var enabler: AccessEnabler?
-        var delegate: ConsoleAppDelegate?
+        var app: SimulatedApp?
+        var callbacks: ConsoleAppCallbacks?
         var deviceID: String?
         var deviceIDSource: String?
         var sessionID: UUID?
@@ -40,7 +41,7 @@ final class ConsoleApp: Sendable {
         self.sink = sink
     }
 
-    var isRunning: Bool { state.withLock { $0.enabler != nil } }
+    var isRunning: Bool { state.withLock { $0.app != nil } }
 
     /// The identity the console judges tokens against (also while stopped: computed from the device profile).
     var known: KnownApp? {
@@ -57,12 +58,12 @@ final class ConsoleApp: Sendable {
     /// Launches the app: a new AccessEnabler (a new session) and its setRequestor.
     func start() throws {
         guard !isRunning else { return }
-        var (configuration, profile) = try AccessEnablerConfiguration.simulated(
-            app: spec.app, device: device.folder, serviceProvider: serviceProvider)
-        configuration.now = now
-        let delegate = ConsoleAppDelegate(webView: HeadlessWebView())
-        let enabler = AccessEnabler(configuration: configuration, delegate: delegate, statusDelegate: delegate, logger: logger)
-        delegate.attach(enabler)
+        let callbacks = ConsoleAppCallbacks()
+        let now = self.now
+        let app = try SimulatedApp(
+            app: spec.app, device: device.folder, serviceProvider: serviceProvider, player: .person,
+            configure: { $0.now = now }, logger: logger, onCallback: { callbacks.record($0) })
+        let enabler = app.enabler
         let events = enabler.events(replay: true)
         let (forHistory, history) = AsyncStream<EntitlementEvent>.makeStream()
         sink(forHistory)
@@ -77,27 +78,24 @@ final class ConsoleApp: Sendable {
             history.finish()
         }
         state.withLock { state in
-            state.enabler = enabler
-            state.delegate = delegate
-            state.deviceID = configuration.deviceID
-            state.deviceIDSource = DeviceIdentity.source(profile: profile, app: spec.app).description
+            state.app = app
+            state.callbacks = callbacks
+            state.deviceID = app.configuration.deviceID
+            state.deviceIDSource = DeviceIdentity.source(profile: app.profile, app: spec.app).description
             state.progress = FlowProgress()
             state.sessionID = nil
             state.progressTask = progressTask
         }
-        if spec.app.platform == .tvOS, let secret = spec.secret, let publicKey = spec.publicKey {
-            enabler.setRequestor(spec.requestorID, serviceProviders: [serviceProvider], secret: secret, publicKey: publicKey)
-        } else {
-            enabler.setRequestor(spec.requestorID, serviceProviders: [serviceProvider])
-        }
+        let signed = spec.app.platform == .tvOS
+        app.setRequestor(spec.requestorID, secret: signed ? spec.secret : nil, publicKey: signed ? spec.publicKey : nil)
     }
 
     /// Quits the app (its storage stays, as on a phone).
     func stop() {
         let task = state.withLock { state -> Task<Void, Never>? in
             defer {
-                state.enabler = nil
-                state.delegate = nil
+                state.app = nil
+                state.callbacks = nil
                 state.progressTask = nil
             }
             return state.progressTask
@@ -114,9 +112,10 @@ final class ConsoleApp: Sendable {
 
     /// Runs one API method of the seeds, as the app's code would call it.
     func call(_ method: String, arguments: [String: String]) throws(HTTPError) {
-        guard let enabler = state.withLock({ $0.enabler }) else {
+        guard let app = state.withLock({ $0.app }) else {
             throw HTTPError(.conflict, code: "app_not_running", message: "\(spec.name) is not running: start it first.")
         }
+        let enabler = app.enabler
         func resource() throws(HTTPError) -> String {
             guard let resource = arguments["resource"], !resource.isEmpty else {
                 throw HTTPError(.badRequest, code: "missing_argument", message: "\(method) needs a resource.")
@@ -139,17 +138,17 @@ final class ConsoleApp: Sendable {
             .merging(arguments.filter { $0.key != "key" && $0.key != "opCode" }) { $1 })
         case "setSelectedProvider":
             let mvpd = arguments["mvpd"].flatMap { $0.isEmpty || $0 == "nil" ? nil : $0 }
-            state.withLock { $0.delegate }?.providerAnswered()
+            app.providerAnswered()
             enabler.setSelectedProvider(mvpd)
         case "getSelectedProvider": enabler.getSelectedProvider()
         case "handleExternalURL":
             guard let url = arguments["url"], !url.isEmpty else {
                 throw HTTPError(.badRequest, code: "missing_argument", message: "handleExternalURL needs the url the login ended at.")
             }
-            state.withLock { $0.delegate }?.providerAnswered()
+            app.providerAnswered()
             enabler.handleExternalURL(url)
         case "logout":
-            state.withLock { $0.delegate }?.expectLogout()
+            app.expect(.logout)
             enabler.logout()
         default:
             throw HTTPError(.badRequest, code: "unknown_method",
@@ -162,11 +161,11 @@ final class ConsoleApp: Sendable {
     func settle(timeout: Duration = .seconds(20)) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            guard let (enabler, delegate) = state.withLock({ state in state.enabler.map { ($0, state.delegate) } }) else { return true }
+            guard let app = state.withLock({ $0.app }) else { return true }
             func idle() async -> Bool {
-                await enabler.settle()
-                let snapshot = await enabler.snapshot()
-                return delegate?.isBusy != true && !Self.isWorking(snapshot)
+                await app.enabler.settle()
+                let snapshot = await app.enabler.snapshot()
+                return !app.isFollowingLogout && !Self.isWorking(snapshot)
             }
             // A callback handled just now may have started more work: idle twice in a row to be sure.
             if await idle(), await idle() { return true }
@@ -182,30 +181,39 @@ final class ConsoleApp: Sendable {
     }
 
     /// Whether the app's web view is showing an MVPD login page (a sign-in can complete it).
-    var isAtLoginPage: Bool { state.withLock { $0.delegate }?.pendingLoginURL != nil }
+    var isAtLoginPage: Bool { state.withLock { $0.app }?.pendingLoginURL != nil }
 
     /// Completes the pending MVPD login with `username`/`password`, as the user would in the app's web view.
     func login(username: String, password: String) async throws(HTTPError) {
-        guard let delegate = state.withLock({ $0.delegate }) else {
+        guard let app = state.withLock({ $0.app }) else {
             throw HTTPError(.conflict, code: "app_not_running", message: "\(spec.name) is not running: start it first.")
         }
-        try await delegate.signIn(username: username, password: password)
+        do {
+            try await app.signIn(username: username, password: password)
+        } catch .signInFailed(let message) {
+            throw HTTPError(.unprocessableEntity, code: "login_failed", message: "The MVPD login page did not accept the sign-in.",
+                detail: message)
+        } catch {
+            throw HTTPError(.conflict, code: "no_login_pending",
+                message: "The app is not at an MVPD login page. Call getAuthentication and pick an MVPD first.")
+        }
     }
 
     /// What the page shows.
     var view: AppView {
         state.withLock { state in
-            let delegate = state.delegate
+            let app = state.app
             return AppView(
                 id: spec.id, name: spec.name, bundleID: spec.app.bundleID, teamID: spec.app.teamID,
-                platform: spec.app.platform.rawValue, requestorID: spec.requestorID, running: state.enabler != nil,
+                platform: spec.app.platform.rawValue, requestorID: spec.requestorID, running: app != nil,
                 sessionID: state.sessionID, deviceID: state.deviceID, deviceIDSource: state.deviceIDSource,
                 storageDomain: "\(device.name)/" + (spec.app.platform == .iOS ? "team:\(spec.app.teamID)" : "app:\(spec.app.bundleID)"),
                 resources: spec.resources, mvpds: spec.mvpds, flow: state.progress,
                 pending: AppView.Pending(
-                    providerDialog: delegate?.pendingProviders, loginURL: delegate?.pendingLoginURL,
+                    providerDialog: app?.pendingProviders?.map { .init(id: $0.ID, displayName: $0.displayName, logoURL: $0.logoURL) },
+                    loginURL: app?.pendingLoginURL,
                     regcode: state.progress.regcode.map { AppView.Regcode(code: $0) }),
-                callbacks: delegate?.recentCallbacks ?? [], authenticated: delegate?.authenticated)
+                callbacks: state.callbacks?.recent ?? [], authenticated: app?.authenticated)
         }
     }
 }

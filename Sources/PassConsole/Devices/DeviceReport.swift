@@ -2,6 +2,7 @@ import AccessEnabler
 import Foundation
 import MicroHTTP
 import PassProtocol
+import PassSimulator
 import PassStorage
 
 /// `GET /api/devices`: per app, how its device ID is made (algorithm and inputs) and the ID; which apps share tokens

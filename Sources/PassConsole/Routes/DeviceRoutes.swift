@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import MicroHTTP
+import PassSimulator
 
 extension Console {
     static func addDeviceRoutes(to router: inout Router, _ box: ConsoleBox) {

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import PassSimulator
 import PassStorage
 
 /// The fixed cast of the benchmark: the seeds' Programmer, MVPD, subscriber and resource from Config/demo.json.
@@ -11,30 +12,39 @@ struct BenchNames: Sendable {
     var resource = "news"
 }
 
-/// One simulated iOS app on its own device folder, with a delegate that plays the user: picks the MVPD and signs
-/// in on the login page in a ``HeadlessWebView``. With `countingRoundTrips`, counts its round trips: the SDK's HTTP
-/// exchanges (events, so it subscribes to them) plus the web view's requests; without, it runs as an app with no
-/// console attached.
+/// One simulated iOS app on its own device folder (a ``SimulatedApp`` whose script picks the MVPD and signs in on the
+/// login page). With `countingRoundTrips`, counts its round trips: the SDK's HTTP exchanges (events, so it subscribes
+/// to them) plus the web view's requests; without, it runs as an app with no console attached. A failed sign-in ends
+/// the login with `error=` so the waiting call throws instead of hanging.
 final class BenchApp: Sendable {
-    let enabler: AccessEnabler
-    let delegate: BenchDelegate
+    let app: SimulatedApp
+    let names: BenchNames
+    private let failures: SignInFailures
     private let exchanges: ExchangeCounter
     private let counting: Task<Void, Never>?
 
+    var enabler: AccessEnabler { app.enabler }
+
     init(device: URL, serviceProvider: URL, names: BenchNames, countingRoundTrips: Bool = true) throws {
-        let app = AppIdentity(bundleID: "com.example.news.ios", teamID: "TEAM1234", platform: .iOS)
-        let (configuration, _) = try AccessEnablerConfiguration.simulated(
-            app: app, device: DeviceFolder(root: device), serviceProvider: serviceProvider)
-        delegate = BenchDelegate(names: names)
-        enabler = AccessEnabler(configuration: configuration, delegate: delegate)
-        delegate.attach(enabler)
+        let failures = SignInFailures()
+        self.failures = failures
+        self.names = names
+        app = try SimulatedApp(
+            app: AppIdentity(bundleID: "com.example.news.ios", teamID: "TEAM1234", platform: .iOS),
+            device: DeviceFolder(root: device), serviceProvider: serviceProvider,
+            player: .script(
+                mvpd: names.mvpd, credentials: .init(username: names.user, password: names.password), endsLoginOnFailure: true),
+            onFailure: { failure in
+                let reason = if case .signInFailed(let message) = failure { message } else { "\(failure)" }
+                failures.add(reason)
+            })
         let exchanges = ExchangeCounter()
         self.exchanges = exchanges
         guard countingRoundTrips else {
             counting = nil
             return
         }
-        let events = enabler.events()  // subscribed before the first call
+        let events = app.enabler.events()  // subscribed before the first call
         counting = Task {
             for await event in events {
                 if case .httpExchange = event.kind { exchanges.add() }
@@ -44,10 +54,13 @@ final class BenchApp: Sendable {
 
     deinit { counting?.cancel() }
 
+    /// Why sign-ins failed, if any did.
+    var failure: String? { failures.first }
+
     /// setRequestor, then getAuthorization until setToken: the cold flow (picker and login included).
     func configureAndAuthorize() async throws -> String {
-        try await enabler.configure(delegate.names.requestor)
-        return try await enabler.authorization(for: delegate.names.resource)
+        try await enabler.configure(names.requestor)
+        return try await enabler.authorization(for: names.resource)
     }
 
     /// Round trips so far: SDK exchanges + web view requests. Waits (outside any timing) until the SDK's exchange
@@ -60,7 +73,7 @@ final class BenchApp: Sendable {
             if exchanges.value == last { break }
             last = exchanges.value
         }
-        return last + delegate.webView.requestCount
+        return last + app.webView.requestCount
     }
 
     /// Stops counting (the warm loop runs without an event subscriber, as an app without a console would).
@@ -75,36 +88,10 @@ final class ExchangeCounter: @unchecked Sendable {
     var value: Int { lock.withLock { count } }
 }
 
-/// The app's delegate: answers the picker with the MVPD, signs in on `navigateToUrl` and hands the end URL to
-/// `handleExternalURL`. A failed sign-in ends the login with `error=` so the waiting call throws instead of hanging.
-final class BenchDelegate: EntitlementDelegate, @unchecked Sendable {
-    let names: BenchNames
-    let webView = HeadlessWebView()
+/// Why the app's sign-ins failed, in order.
+final class SignInFailures: @unchecked Sendable {
     private let lock = NSLock()
-    private weak var enabler: AccessEnabler?
-    private var failures: [String] = []
-
-    init(names: BenchNames) { self.names = names }
-
-    func attach(_ enabler: AccessEnabler) { lock.withLock { self.enabler = enabler } }
-
-    /// Why sign-ins failed, if any did.
-    var failure: String? { lock.withLock { failures.first } }
-
-    func displayProviderDialog(_ mvpds: [MVPD]) {
-        lock.withLock { enabler }?.setSelectedProvider(names.mvpd)
-    }
-
-    func navigateToUrl(_ url: String) {
-        guard let enabler = lock.withLock({ enabler }) else { return }
-        let (webView, names) = (webView, names)
-        Task {
-            do {
-                enabler.handleExternalURL(try await webView.signIn(at: url, username: names.user, password: names.password))
-            } catch {
-                self.lock.withLock { self.failures.append("\(error)") }
-                enabler.handleExternalURL("adobepass://ios.app?error=bench_sign_in_failed")
-            }
-        }
-    }
+    private var reasons: [String] = []
+    func add(_ reason: String) { lock.withLock { reasons.append(reason) } }
+    var first: String? { lock.withLock { reasons.first } }
 }

@@ -263,7 +263,7 @@ struct FlowBench: Sendable {
     /// Runs an SDK call; a failure says why, with the web view's sign-in error when there was one.
     private func check<T>(_ app: BenchApp, _ call: () async throws -> T) async throws -> T {
         do { return try await call() } catch {
-            throw BareFlowClient.Failure(description: "the SDK failed: \(error)\(app.delegate.failure.map { " (sign-in: \($0))" } ?? "")")
+            throw BareFlowClient.Failure(description: "the SDK failed: \(error)\(app.failure.map { " (sign-in: \($0))" } ?? "")")
         }
     }
 

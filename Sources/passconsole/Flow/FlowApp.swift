@@ -2,6 +2,7 @@ import AccessEnabler
 import ArgumentParser
 import Foundation
 import Logging
+import PassSimulator
 import PassStorage
 
 /// What a `passconsole flow` run asks the SDK for.
@@ -34,17 +35,23 @@ enum FlowIntent: Sendable {
 /// The simulated app on the simulated device: its identity, storage and device ID, and the run of one intent.
 struct FlowApp {
     let options: FlowOptions
-    let profile: DeviceProfile
-    let configuration: AccessEnablerConfiguration
+    let app: SimulatedApp
+    private let relay: FlowRelay
 
-    /// Builds the app from the options: loads (or makes) the device's hardware profile, computes the device ID,
-    /// and picks the storage — the team's shared file on iOS, the app's private file on tvOS.
+    /// Builds the app from the options (see ``SimulatedApp``): loads (or makes) the device's hardware profile,
+    /// computes the device ID, and picks the storage — the team's shared file on iOS, the app's private file on tvOS.
+    /// The script picks `--mvpd` and signs in with `--user`/`--password`.
     init(options: FlowOptions) throws {
         self.options = options
-        let app = AppIdentity(bundleID: options.bundleID, teamID: options.team, platform: options.platform)
-        (configuration, profile) = try AccessEnablerConfiguration.simulated(
-            app: app, device: DeviceFolder(root: options.deviceURL), osVersion: options.osVersion,
-            serviceProvider: options.serviceProvider)
+        let relay = FlowRelay()
+        self.relay = relay
+        app = try SimulatedApp(
+            app: AppIdentity(bundleID: options.bundleID, teamID: options.team, platform: options.platform),
+            device: DeviceFolder(root: options.deviceURL), osVersion: options.osVersion, serviceProvider: options.serviceProvider,
+            player: .script(
+                mvpd: options.mvpd,
+                credentials: options.credentials.map { SimulatedApp.Credentials(username: $0.user, password: $0.password) }),
+            logger: Self.logger(), onCallback: { relay.callback($0) }, onFailure: { relay.fail($0) })
     }
 
     /// How long the run may take: `--timeout`, else 30 s (1800 s for a tvOS login, where a person types a code).
@@ -59,11 +66,8 @@ struct FlowApp {
     /// Runs `intent` from `setRequestor` to its terminal callback; `true` when it succeeded.
     func run(_ intent: FlowIntent, output: FlowOutput) async -> Bool {
         let (signals, continuation) = AsyncStream<FlowSignal>.makeStream()
-        let delegate = FlowDelegate(
-            output: output, mvpd: options.mvpd, credentials: options.credentials, signals: continuation)
-        let enabler = AccessEnabler(
-            configuration: configuration, delegate: delegate, statusDelegate: delegate, logger: Self.logger())
-        delegate.attach(enabler)
+        relay.connect(output, continuation)
+        let enabler = app.enabler
 
         // Subscribed before the first call, so the console sees the run from setRequestor on.
         var reporter: EventReporter?
@@ -87,7 +91,7 @@ struct FlowApp {
         }
 
         var runner = FlowRun(signals: signals, output: output, timeout: seconds)
-        let succeeded = await runner.run(intent, enabler: enabler, delegate: delegate, options: options)
+        let succeeded = await runner.run(intent, app: app, options: options)
         timer.cancel()
 
         // Let trailing callbacks (tracking data after a status) and events reach stdout before exiting.
@@ -142,7 +146,7 @@ struct FlowApp {
     }
 }
 
-/// One run's progress: consumes the delegate's signals and decides when the intent has succeeded or failed.
+/// One run's progress: consumes the app's signals and decides when the intent has succeeded or failed.
 struct FlowRun {
     private var iterator: AsyncStream<FlowSignal>.AsyncIterator
     private let output: FlowOutput
@@ -162,12 +166,9 @@ struct FlowRun {
         case failed
     }
 
-    mutating func run(_ intent: FlowIntent, enabler: AccessEnabler, delegate: FlowDelegate, options: FlowOptions) async -> Bool {
-        if let publicKey = options.publicKey, let secret = options.secret {
-            enabler.setRequestor(options.requestor, serviceProviders: [options.serviceProvider], secret: secret, publicKey: publicKey)
-        } else {
-            enabler.setRequestor(options.requestor, serviceProviders: [options.serviceProvider])
-        }
+    mutating func run(_ intent: FlowIntent, app: SimulatedApp, options: FlowOptions) async -> Bool {
+        let enabler = app.enabler
+        app.setRequestor(options.requestor, secret: options.secret, publicKey: options.publicKey)
         let configured = await wait(for: "setRequestorComplete") { callback in
             guard case .setRequestorComplete(let status) = callback else { return .wait }
             return status == 1 ? .succeeded : .failed
@@ -179,11 +180,11 @@ struct FlowRun {
             enabler.checkAuthentication()
             return await waitForAuthenticationStatus(1)
         case .login:
-            delegate.expect(.signIn)
+            app.expect(.signIn)
             enabler.getAuthentication()
             return await waitForAuthenticationStatus(1)
         case .authorize(let resources):
-            delegate.expect(.signIn)
+            app.expect(.signIn)
             if options.credentials != nil {
                 enabler.getAuthentication()
                 guard await waitForAuthenticationStatus(1) else { return false }
@@ -214,7 +215,7 @@ struct FlowRun {
                 return metadata == nil ? .failed : .succeeded
             }
         case .logout:
-            delegate.expect(.logout)
+            app.expect(.logout)
             enabler.logout()
             return await waitForAuthenticationStatus(0)
         }
@@ -238,7 +239,7 @@ struct FlowRun {
                 case .failed: return false
                 }
             case .failure:
-                return false  // already printed by the delegate
+                return false  // already printed by the relay
             case .timedOut:
                 timedOut = true
                 output.error("Timed out after \(Self.format(timeout)) s waiting for \(what).")

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import PassSimulator
 import Testing
 
 /// The device-ID rules of the SSO tech note (seed 003): the four combinations, iOS 6, and the 6 → 7 upgrade.

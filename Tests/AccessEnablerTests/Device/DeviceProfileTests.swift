@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import PassSimulator
 import PassTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import PassProtocol
+import PassSimulator
 import PassStorage
 import Testing
 

@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import PassProtocol
+import PassSimulator
 import Testing
 
 /// Apple SSO (cookbook): the system TV-provider picker, sign-in without a login page, the ways out, and logout's

@@ -2,6 +2,7 @@ import AccessEnabler
 import Foundation
 import PassBackend
 import PassProtocol
+import PassSimulator
 import PassStorage
 import PassTestSupport
 import Locking

@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import PassProtocol
+import PassSimulator
 
 /// Shared values of the token fixtures: one clock reading and one signing key, so failures are reproducible.
 enum TokenFixtures {

@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import PassProtocol
+import PassSimulator
 import Testing
 
 /// The token sanitizer (seed 002 §Token Sanitizer, spec §8.7).

@@ -3,6 +3,7 @@ import Foundation
 import MicroHTTP
 import PassBackend
 import PassProtocol
+import PassSimulator
 import PassStorage
 import PassTestSupport
 import Testing

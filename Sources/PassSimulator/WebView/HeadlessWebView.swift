@@ -1,3 +1,4 @@
+import AccessEnabler
 import Foundation
 import Locking
 #if canImport(FoundationNetworking)
@@ -24,8 +25,11 @@ public final class HeadlessWebView: Sendable {
 
     /// A loaded HTML page.
     public struct Page: Sendable, Equatable {
+        /// The URL the page was loaded from (after redirects).
         public var url: URL
+        /// Its HTTP status.
         public var status: Int
+        /// Its body.
         public var html: String
         /// The page's forms, in document order.
         public var forms: [Form] { Form.parse(html, base: url) }
@@ -37,7 +41,9 @@ public final class HeadlessWebView: Sendable {
 
     /// Why loading failed.
     public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// What went wrong, for a person (the page's alert, or the network error).
         public var message: String
+        /// The ``message``.
         public var description: String { message }
     }
 

@@ -1,49 +1,9 @@
 import Foundation
 
-/// An HTML form as the headless web view sees it: where it goes, how, its pre-filled fields and its buttons.
-public struct Form: Sendable, Equatable {
-    public var action: URL
-    public var method: String
-    /// Hidden and pre-filled inputs.
-    public var fields: [String: String]
-    /// Every input name (text, password, hidden).
-    public var inputNames: [String]
-    /// Submit buttons as name/value.
-    public var buttons: [(name: String, value: String)]
-    public var hasPasswordField: Bool
-
-    public static func == (a: Form, b: Form) -> Bool {
-        a.action == b.action && a.method == b.method && a.fields == b.fields && a.inputNames == b.inputNames
-            && a.buttons.map(\.name) == b.buttons.map(\.name) && a.buttons.map(\.value) == b.buttons.map(\.value)
-    }
-
-    static func parse(_ html: String, base: URL) -> [Form] {
-        HTMLText.elements("form", in: html[...]).compactMap { attributes, body in
-            let action = HTMLText.attribute("action", in: attributes).map(HTMLText.unescape) ?? base.absoluteString
-            guard let url = URL(string: action, relativeTo: base)?.absoluteURL else { return nil }
-            var fields: [String: String] = [:]
-            var names: [String] = []
-            var password = false
-            for input in HTMLText.tags("input", in: body) {
-                guard let name = HTMLText.attribute("name", in: input) else { continue }
-                names.append(name)
-                let type = HTMLText.attribute("type", in: input)?.lowercased() ?? "text"
-                if type == "password" { password = true }
-                if let value = HTMLText.attribute("value", in: input) { fields[name] = HTMLText.unescape(value) }
-            }
-            let buttons = HTMLText.tags("button", in: body).compactMap { tag -> (String, String)? in
-                guard let name = HTMLText.attribute("name", in: tag) else { return nil }
-                return (name, HTMLText.attribute("value", in: tag).map(HTMLText.unescape) ?? "")
-            }
-            let method = HTMLText.attribute("method", in: attributes)?.uppercased() ?? "GET"
-            return Form(action: url, method: method, fields: fields, inputNames: names, buttons: buttons, hasPasswordField: password)
-        }
-    }
-}
-
-/// Small text helpers for the headless web view's HTML reading.
-enum HTMLText {
-    static func matches(_ text: String, _ pattern: String) -> [[String]] {
+/// Small text helpers for reading HTML: the SDK's answers and redaction, and the simulator's headless web view
+/// (`package`: shared inside this package, not part of the SDK's public API).
+package enum HTMLText {
+    package static func matches(_ text: String, _ pattern: String) -> [[String]] {
         guard let regex = try? NSRegularExpression(pattern: pattern, options: [.caseInsensitive]) else { return [] }
         return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
             (1..<match.numberOfRanges).map { index in
@@ -52,13 +12,13 @@ enum HTMLText {
         }
     }
 
-    static func firstMatch(_ text: String, _ pattern: String) -> String? { matches(text, pattern).first?.first }
+    package static func firstMatch(_ text: String, _ pattern: String) -> String? { matches(text, pattern).first?.first }
 
     // MARK: Tags, read by scanning bytes (the web view reads every page it loads; regular expressions compiled per
     // page cost more than the rest of a login).
 
     /// The attribute text of each `<name …>` tag in `text` (ASCII case ignored).
-    static func tags(_ name: String, in text: Substring) -> [Substring] {
+    package static func tags(_ name: String, in text: Substring) -> [Substring] {
         var found: [Substring] = []
         var rest = text
         while let (attributes, after) = nextTag(name, in: rest) {
@@ -69,7 +29,7 @@ enum HTMLText {
     }
 
     /// Each `<name …>…</name>` element in `text`: its attribute text and its content (an unclosed element is skipped).
-    static func elements(_ name: String, in text: Substring) -> [(attributes: Substring, body: Substring)] {
+    package static func elements(_ name: String, in text: Substring) -> [(attributes: Substring, body: Substring)] {
         var found: [(Substring, Substring)] = []
         var rest = text
         while let (attributes, after) = nextTag(name, in: rest) {
@@ -82,7 +42,7 @@ enum HTMLText {
 
     /// The value of `name="…"` in a tag's attribute text, where `name` is a whole attribute name (after a space,
     /// not the end of `data-name`), ASCII case ignored.
-    static func attribute(_ name: String, in tag: Substring) -> String? {
+    package static func attribute(_ name: String, in tag: Substring) -> String? {
         var rest = tag
         while let match = range(of: name + "=\"", in: rest) {
             let startsWord = match.lowerBound == tag.startIndex || startsAttribute(after: tag.utf8[tag.utf8.index(before: match.lowerBound)])
@@ -112,7 +72,7 @@ enum HTMLText {
     }
 
     /// The first occurrence of the ASCII `needle` in `text`, ignoring ASCII case.
-    static func range(of needle: String, in text: Substring) -> Range<String.Index>? {
+    package static func range(of needle: String, in text: Substring) -> Range<String.Index>? {
         let pattern = Array(needle.utf8).map(lowercased)
         guard let head = pattern.first else { return nil }
         let bytes = text.utf8
@@ -142,14 +102,14 @@ enum HTMLText {
             || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "/")
     }
 
-    static func unescape(_ text: String) -> String {
+    package static func unescape(_ text: String) -> String {
         guard text.utf8.contains(UInt8(ascii: "&")) else { return text }
         return text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
             .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
             .replacingOccurrences(of: "&amp;", with: "&")
     }
 
-    static func formEscape(_ text: String) -> String {
+    package static func formEscape(_ text: String) -> String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text

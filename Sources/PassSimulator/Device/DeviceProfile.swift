@@ -1,3 +1,4 @@
+import AccessEnabler
 import Foundation
 
 /// The hardware profile of a simulated device: what the real SDK would read from `UIDevice` and the network stack.

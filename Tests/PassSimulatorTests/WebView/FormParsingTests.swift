@@ -1,6 +1,7 @@
 import Foundation
 import Testing
-@testable import AccessEnabler
+import AccessEnabler
+@testable import PassSimulator
 
 /// The headless web view reads login pages it has never seen: forms in any letter case and attribute order, several
 /// forms on a page, attributes whose names end other attributes' names.
