@@ -6,10 +6,10 @@ extension EntitlementEvent {
     /// `GET …/config/REF30 → 200 (12 ms)`. Stored in the `summary` column; `LIKE` filters search it.
     public var summary: String {
         switch kind {
-        case .apiCall(let name, let arguments):
-            return "call \(name)(\(Self.list(arguments)))"
+        case .apiCall(let method, let arguments):
+            return "call \(method.rawValue)(\(Self.list(arguments)))"
         case .stateChanged(let flow, let from, let to):
-            return "\(flow): \(from) → \(to)"
+            return "\(flow.rawValue): \(from.rawValue) → \(to.rawValue)"
         case .httpExchange(let exchange):
             let outcome = exchange.status.map(String.init) ?? "failed: \(exchange.failure ?? "no answer")"
             return "\(exchange.method) \(Self.shortURL(exchange.url)) → \(outcome) (\(Int(exchange.durationMs.rounded())) ms)"

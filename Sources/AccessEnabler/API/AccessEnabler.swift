@@ -169,8 +169,10 @@ final class QueuedCalls: Sendable {
 /// The observable state of one AccessEnabler's flows.
 public struct FlowSnapshot: Codable, Sendable, Equatable {
     public var requestorID: String?
-    public var requestor: String
-    public var authentication: String
+    /// The requestor flow's state (in JSON, its wire text: `configuring (2 queued)`).
+    public var requestor: FlowState
+    /// The authentication flow's state (in JSON, its wire text: `awaitingLogin(Dish)`).
+    public var authentication: FlowState
     public var waitingAuthorizations: [String]
     public var deviceID: String
 }
@@ -178,7 +180,7 @@ public struct FlowSnapshot: Codable, Sendable, Equatable {
 extension EntitlementEngine {
     func snapshot() -> FlowSnapshot {
         FlowSnapshot(
-            requestorID: requestor?.id ?? pendingRequestorID, requestor: requestorMachine.description,
-            authentication: authentication.description, waitingAuthorizations: waitingAuthorizations.map(\.resource), deviceID: deviceID)
+            requestorID: requestor?.id ?? pendingRequestorID, requestor: requestorMachine.flowState,
+            authentication: authentication.flowState, waitingAuthorizations: waitingAuthorizations.map(\.resource), deviceID: deviceID)
     }
 }

@@ -62,7 +62,7 @@ extension EntitlementEngine {
     }
 
     func setSelectedProvider(_ mvpdID: String?) async {
-        emit(.apiCall(name: "setSelectedProvider", arguments: ["mvpd": mvpdID ?? "nil"]))
+        emit(.apiCall(method: .setSelectedProvider, arguments: ["mvpd": mvpdID ?? "nil"]))
         guard let requestor else {
             fail(ErrorCode.internalError.rawValue, "setSelectedProvider needs a successful setRequestor first.")
             return
@@ -84,7 +84,7 @@ extension EntitlementEngine {
     }
 
     func getSelectedProvider() {
-        emit(.apiCall(name: "getSelectedProvider", arguments: [:]))
+        emit(.apiCall(method: .getSelectedProvider, arguments: [:]))
         let id = preselectedMvpd ?? requestor.flatMap { loadStorage().currentMvpd(requestor: $0.id) }
         callback(.selectedProvider(mvpd: id.flatMap { requestor?.mvpd($0) }))
     }
@@ -117,7 +117,7 @@ extension EntitlementEngine {
     }
 
     func handleExternalURL(_ url: String) async {
-        emit(.apiCall(name: "handleExternalURL", arguments: ["url": url]))
+        emit(.apiCall(method: .handleExternalURL, arguments: ["url": url]))
         let error = URLComponents(string: url)?.queryItems?.first(where: { $0.name == "error" })?.value
         switch advanceAuthentication({ $0.redirectReceived(error: error) }) {
         case .logoutFinished:

@@ -4,12 +4,12 @@ import PassProtocol
 /// `setRequestor`, `setOptions` and the call queue (spec §1.2, §1.3).
 extension EntitlementEngine {
     func setRequestor(_ requestorID: String, serviceProviders: [URL]?, secret: String?, publicKey: String?) {
-        emit(.apiCall(name: "setRequestor", arguments: ["requestorID": requestorID, "serviceProviders": (serviceProviders ?? []).map(\.absoluteString).joined(separator: ",")]))
+        emit(.apiCall(method: .setRequestor, arguments: ["requestorID": requestorID, "serviceProviders": (serviceProviders ?? []).map(\.absoluteString).joined(separator: ",")]))
         if let secret, let publicKey { tvosCredentials = (secret, publicKey) }
-        let before = requestorMachine.description
+        let before = requestorMachine.flowState
         requestorMachine.setRequestorStarted()
         pendingRequestorID = requestorID
-        transition("requestor", from: before, to: requestorMachine.description)
+        transition(.requestor, from: before, to: requestorMachine.flowState)
         let bases = serviceProviders.flatMap { $0.isEmpty ? nil : $0 } ?? [configuration.defaultServiceProvider]
         let clients = bases.map { client(base: $0) }
         Task { await self.configure(requestorID: requestorID, clients: clients) }
@@ -38,9 +38,9 @@ extension EntitlementEngine {
             fail(error.code.rawValue, error.message)
             if let advanced = error.advancedStatus { status(advanced, message: error.message) }
         }
-        let before = requestorMachine.description
+        let before = requestorMachine.flowState
         let action = requestorMachine.configurationFinished(success: requestor != nil)
-        transition("requestor", from: before, to: requestorMachine.description)
+        transition(.requestor, from: before, to: requestorMachine.flowState)
         switch action {
         case .complete(let draining):
             callback(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_SUCCESS))
@@ -129,7 +129,7 @@ extension EntitlementEngine {
     }
 
     func setOptions(_ options: [String: String]) {
-        emit(.apiCall(name: "setOptions", arguments: options.mapValues { $0.count > 64 ? String($0.prefix(64)) + "…" : $0 }))
+        emit(.apiCall(method: .setOptions, arguments: options.mapValues { $0.count > 64 ? String($0.prefix(64)) + "…" : $0 }))
         self.options.merge(options) { $1 }
         transport = nil  // The next request carries the new visitor ID / device info.
         dispatcher.handleSVC.withLock { $0 = (self.options["handleSVC"] ?? "false").lowercased() == "true" }
@@ -148,10 +148,10 @@ extension EntitlementEngine {
     /// Records the call and asks the requestor machine what to do: the operation to run, or nil while it waits for
     /// `setRequestor`.
     private func accept(_ call: PendingCall) -> (@Sendable () async -> Void)? {
-        emit(.apiCall(name: call.name, arguments: call.arguments))
-        let before = requestorMachine.description
+        emit(.apiCall(method: call.method, arguments: call.arguments))
+        let before = requestorMachine.flowState
         let action = requestorMachine.call(call)
-        transition("requestor", from: before, to: requestorMachine.description)
+        transition(.requestor, from: before, to: requestorMachine.flowState)
         switch action {
         case .run(let call): return { await self.perform(call) }
         case .enqueue:

@@ -116,7 +116,7 @@ actor EntitlementEngine {
         callback(.status(statusDictionary: dictionary))
     }
 
-    func transition(_ flow: String, from: String, to: String) {
+    func transition(_ flow: FlowKind, from: FlowState, to: FlowState) {
         guard from != to else { return }
         emit(.stateChanged(flow: flow, from: from, to: to))
     }
@@ -124,9 +124,9 @@ actor EntitlementEngine {
     /// Feeds the authentication machine one input and publishes the state change, if any.
     @discardableResult
     func advanceAuthentication<T>(_ input: (inout AuthenticationStateMachine) -> T) -> T {
-        let previous = authenticationMachine.description
+        let previous = authenticationMachine.flowState
         let result = input(&authenticationMachine)
-        transition("authentication", from: previous, to: authenticationMachine.description)
+        transition(.authentication, from: previous, to: authenticationMachine.flowState)
         return result
     }
 

@@ -60,19 +60,19 @@ struct FastJSONWriter {
 
     mutating func kind(_ kind: EntitlementEvent.Kind) {
         switch kind {
-        case .apiCall(let name, let arguments):
+        case .apiCall(let method, let arguments):
             output += "{\"apiCall\":{\"arguments\":"
             dictionary(arguments)
             output += ",\"name\":"
-            string(name)
+            string(method.rawValue)
             output += "}}"
         case .stateChanged(let flow, let from, let to):
             output += "{\"stateChanged\":{\"flow\":"
-            string(flow)
+            string(flow.rawValue)
             output += ",\"from\":"
-            string(from)
+            string(from.rawValue)
             output += ",\"to\":"
-            string(to)
+            string(to.rawValue)
             output += "}}"
         case .httpExchange(let exchange):
             output += "{\"httpExchange\":{\"exchange\":{\"durationMs\":"

@@ -21,11 +21,11 @@ extension EntitlementEvent {
             copy.kind = .httpExchange(exchange: exchange)
         case .callback(.setToken(let token, let resource)):
             copy.kind = .callback(callback: .setToken(token: Self.shorten(token), resource: resource))
-        case .apiCall(let name, var arguments):
+        case .apiCall(let method, var arguments):
             for (key, value) in arguments {
                 arguments[key] = Self.isSecret(key) ? Self.redactSecret(named: key, value) : Self.redactBody(value)
             }
-            copy.kind = .apiCall(name: name, arguments: arguments)
+            copy.kind = .apiCall(method: method, arguments: arguments)
         case .error(let code, let message):
             copy.kind = .error(code: code, message: Self.redactBody(message))
         case .storageChanged(let domain, let change):

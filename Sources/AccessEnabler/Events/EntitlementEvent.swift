@@ -39,10 +39,10 @@ public struct EntitlementEvent: Codable, Sendable, Equatable {
 
     /// What happened.
     public enum Kind: Codable, Sendable, Equatable {
-        /// The app called an API method.
-        case apiCall(name: String, arguments: [String: String])
-        /// A flow's state machine moved (`flow` is `requestor`, `authentication`, `authorization`, `logout`, …).
-        case stateChanged(flow: String, from: String, to: String)
+        /// The app called an API method. On the wire the method is `name` (`{"apiCall":{"arguments":…,"name":…}}`).
+        case apiCall(method: APIMethod, arguments: [String: String])
+        /// A flow's state machine moved.
+        case stateChanged(flow: FlowKind, from: FlowState, to: FlowState)
         /// One HTTP request and its answer (or failure).
         case httpExchange(exchange: HTTPExchange)
         /// Token storage changed: which domain file, what changed.
@@ -53,6 +53,24 @@ public struct EntitlementEvent: Codable, Sendable, Equatable {
         case tracking(event: TrackingEvent, data: [String])
         /// Something failed; `code` is the delegate error code or advanced status.
         case error(code: String, message: String)
+
+        /// The wire keeps the name it has always had: `name`.
+        enum ApiCallCodingKeys: String, CodingKey {
+            case method = "name"
+            case arguments
+        }
+
+        /// An API call named as on the wire (an event from another reporter, a test, a benchmark); the SDK itself
+        /// emits the typed case. A name this build does not know is kept as ``APIMethod/other(_:)``.
+        public static func apiCall(name: String, arguments: [String: String]) -> Kind {
+            .apiCall(method: APIMethod(rawValue: name), arguments: arguments)
+        }
+
+        /// A state change named as on the wire (see ``apiCall(name:arguments:)``); unknown text is kept as
+        /// ``FlowKind/other(_:)`` / ``FlowState/other(_:)``.
+        public static func stateChanged(flow: String, from: String, to: String) -> Kind {
+            .stateChanged(flow: FlowKind(rawValue: flow), from: FlowState(rawValue: from), to: FlowState(rawValue: to))
+        }
     }
 }
 

@@ -57,8 +57,8 @@ extension PersonalDataRedaction {
     public mutating func redact(_ event: EntitlementEvent) -> EntitlementEvent {
         var copy = event
         switch event.kind {
-        case .apiCall(let name, let arguments):
-            copy.kind = .apiCall(name: name, arguments: redact(arguments))
+        case .apiCall(let method, let arguments):
+            copy.kind = .apiCall(method: method, arguments: redact(arguments))
         case .httpExchange(var exchange):
             exchange.url = redact(exchange.url)
             exchange.parameters = redact(exchange.parameters)

@@ -21,22 +21,26 @@ struct AuthenticationStateMachine: Sendable, Equatable {
         /// The logout page is loading; `handleExternalURL` finishes it.
         case loggingOut
 
-        /// A name for logs, events and the console (`awaitingLogin(Dish)`).
-        var description: String {
+        /// The state as events report it to the console.
+        var flowState: FlowState {
             switch self {
-            case .idle: "idle"
-            case .pickingProvider: "pickingProvider"
-            case .awaitingLogin(let mvpd, _): "awaitingLogin(\(mvpd))"
-            case .polling(let mvpd, let code): "polling(\(mvpd), \(code))"
-            case .fetchingToken(let mvpd): "fetchingToken(\(mvpd))"
-            case .loggingOut: "loggingOut"
+            case .idle: .idle
+            case .pickingProvider: .pickingProvider
+            case .awaitingLogin(let mvpd, _): .awaitingLogin(mvpd: mvpd)
+            case .polling(let mvpd, let code): .polling(mvpd: mvpd, code: code)
+            case .fetchingToken(let mvpd): .fetchingToken(mvpd: mvpd)
+            case .loggingOut: .loggingOut
             }
         }
+
+        /// A name for logs (`awaitingLogin(Dish)`): ``flowState``'s wire text.
+        var description: String { flowState.rawValue }
     }
 
     private(set) var state = State.idle
 
     var description: String { state.description }
+    var flowState: FlowState { state.flowState }
 
     // MARK: - getAuthentication
 

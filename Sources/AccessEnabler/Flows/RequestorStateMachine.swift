@@ -10,17 +10,19 @@ enum PendingCall: Sendable, Equatable {
     case getMetadata(key: Int, arguments: [String: String]?)
     case logout
 
-    var name: String {
+    var method: APIMethod {
         switch self {
-        case .checkAuthentication: "checkAuthentication"
-        case .getAuthentication: "getAuthentication"
-        case .checkAuthorization: "checkAuthorization"
-        case .getAuthorization: "getAuthorization"
-        case .checkPreauthorizedResources: "checkPreauthorizedResources"
-        case .getMetadata: "getMetadata"
-        case .logout: "logout"
+        case .checkAuthentication: .checkAuthentication
+        case .getAuthentication: .getAuthentication
+        case .checkAuthorization: .checkAuthorization
+        case .getAuthorization: .getAuthorization
+        case .checkPreauthorizedResources: .checkPreauthorizedResources
+        case .getMetadata: .getMetadata
+        case .logout: .logout
         }
     }
+
+    var name: String { method.rawValue }
 }
 
 /// Gates API calls on setRequestor: calls made while it is in flight wait, then run in order; when it fails each
@@ -38,15 +40,18 @@ struct RequestorStateMachine: Sendable {
 
     private var state = State.unconfigured
 
-    /// A payload-free name for logs and the console.
-    var description: String {
+    /// The state as events report it to the console.
+    var flowState: FlowState {
         switch state {
-        case .unconfigured: "unconfigured"
-        case .configuring(let pending): pending.isEmpty ? "configuring" : "configuring (\(pending.count) queued)"
-        case .ready: "ready"
-        case .failed: "failed"
+        case .unconfigured: .unconfigured
+        case .configuring(let pending): .configuring(queued: pending.count)
+        case .ready: .ready
+        case .failed: .failed
         }
     }
+
+    /// A payload-free name for logs: ``flowState``'s wire text.
+    var description: String { flowState.rawValue }
 
     var isReady: Bool { if case .ready = state { true } else { false } }
 

@@ -176,8 +176,11 @@ final class ConsoleApp: Sendable {
 
     /// Whether a flow waits on the backend (setRequestor's configuration, a token, logout) rather than on a person.
     static func isWorking(_ snapshot: FlowSnapshot) -> Bool {
-        snapshot.requestor.hasPrefix("configuring") || snapshot.authentication.hasPrefix("fetchingToken")
-            || snapshot.authentication == "loggingOut"
+        if case .configuring = snapshot.requestor { return true }
+        switch snapshot.authentication {
+        case .fetchingToken, .loggingOut: return true
+        case .idle, .pickingProvider, .awaitingLogin, .polling, .unconfigured, .configuring, .ready, .failed, .other: return false
+        }
     }
 
     /// Whether the app's web view is showing an MVPD login page (a sign-in can complete it).

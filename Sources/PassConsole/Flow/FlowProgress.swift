@@ -38,38 +38,40 @@ struct FlowProgress: Encodable, Sendable, Equatable {
     /// Moves the flow on by one event.
     mutating func apply(_ event: EntitlementEvent) {
         switch event.kind {
-        case .apiCall(let name, let arguments):
-            let call = arguments.isEmpty ? name : "\(name)(\(arguments.sorted { $0.key < $1.key }.map(\.value).joined(separator: ", ")))"
-            if name == "setRequestor" {
+        case .apiCall(let method, let arguments):
+            let call = arguments.isEmpty ? method.rawValue : "\(method.rawValue)(\(arguments.sorted { $0.key < $1.key }.map(\.value).joined(separator: ", ")))"
+            if method == .setRequestor {
                 queued = []
                 move("requestor", at: event, detail: "Loading the configuration of \(arguments["requestorID"] ?? event.requestorID ?? "the Programmer").")
             } else if current == "requestor" || current == "queued" {
                 queued.append(call)
                 move("queued", at: event, detail: "\(queued.count) call(s) wait for setRequestorComplete.")
-            } else if name == "handleExternalURL" {
+            } else if method == .handleExternalURL {
                 move("redirect", at: event, detail: "The login ended at the app's redirect URL.")
                 move("handleExternalURL", at: event, detail: "The app handed the redirect URL to the SDK.")
             }
-        case .stateChanged(let flow, _, let to):
-            if flow == "requestor", to.hasPrefix("ready") || to.hasPrefix("failed") {
+        case .stateChanged(.requestor, _, let to), .stateChanged(.authentication, _, let to):
+            guard let name = to.name else { break }
+            let step = Self.step(litBy: name)
+            switch to {
+            case .ready, .failed:
                 queued = []
                 if current == "requestor" || current == "queued" {
-                    move(nil, at: event, detail: to.hasPrefix("failed") ? "setRequestor failed." : "Ready; waiting for the app's next call.")
+                    move(step, at: event, detail: to == .failed ? "setRequestor failed." : "Ready; waiting for the app's next call.")
                 }
-            } else if flow == "authentication" {
-                if to == "pickingProvider" {
-                    move("picker", at: event, detail: "The app shows the provider picker.")
-                } else if to.hasPrefix("awaitingLogin") {
-                    move("login", at: event, detail: "Waiting for the user at the MVPD's login page.")
-                } else if to.hasPrefix("polling") {
-                    regcode = Self.code(in: to)
-                    move("login", at: event, detail: "The TV shows the code \(regcode ?? "?"); waiting for the sign-in on a second screen.")
-                } else if to.hasPrefix("fetchingToken") {
-                    regcode = nil
-                    move("token", at: event, detail: "Fetching the authentication token.")
-                } else if to == "idle" {
-                    regcode = nil
-                }
+            case .pickingProvider:
+                move(step, at: event, detail: "The app shows the provider picker.")
+            case .awaitingLogin:
+                move(step, at: event, detail: "Waiting for the user at the MVPD's login page.")
+            case .polling(_, let code):
+                regcode = code
+                move(step, at: event, detail: "The TV shows the code \(code); waiting for the sign-in on a second screen.")
+            case .fetchingToken:
+                regcode = nil
+                move(step, at: event, detail: "Fetching the authentication token.")
+            case .idle:
+                regcode = nil
+            case .unconfigured, .configuring, .loggingOut, .other: break
             }
         case .callback(let callback):
             switch callback {
@@ -95,11 +97,16 @@ struct FlowProgress: Encodable, Sendable, Equatable {
         self.detail = detail
     }
 
-    /// `CODE` from `polling(MVPD, CODE)`.
-    static func code(in state: String) -> String? {
-        guard let open = state.firstIndex(of: "("), let close = state.lastIndex(of: ")") else { return nil }
-        let inside = state[state.index(after: open)..<close].split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        return inside.count == 2 ? inside[1] : nil
+    /// The diagram step each of the SDK's states lights (nil: none; `ready` and `failed` end the setRequestor
+    /// steps). The console's one table of flow states: exhaustive, so a state added to ``FlowState`` fails the build
+    /// here until the console places it.
+    static func step(litBy state: FlowState.Name) -> String? {
+        switch state {
+        case .pickingProvider: "picker"
+        case .awaitingLogin, .polling: "login"
+        case .fetchingToken: "token"
+        case .unconfigured, .configuring, .ready, .failed, .idle, .loggingOut: nil
+        }
     }
 
     /// The progress after `events`.

@@ -41,9 +41,9 @@ struct ReplayPlan: Sendable, Equatable {
     }
 
     init(events: [EntitlementEvent]) throws(HTTPError) {
-        let calls = events.enumerated().compactMap { index, event -> (name: String, arguments: [String: String], mvpd: String?, index: Int)? in
-            guard case .apiCall(let name, let arguments) = event.kind else { return nil }
-            return (name, arguments, event.mvpdID, index)
+        let calls = events.enumerated().compactMap { index, event -> (method: APIMethod, arguments: [String: String], mvpd: String?, index: Int)? in
+            guard case .apiCall(let method, let arguments) = event.kind else { return nil }
+            return (method, arguments, event.mvpdID, index)
         }
         guard let first = events.first else {
             throw HTTPError(.conflict, code: "nothing_to_replay", message: "This session has no events.")
@@ -53,7 +53,7 @@ struct ReplayPlan: Sendable, Equatable {
                 message: "tvOS sessions cannot be replayed: their sign-in needs a person to type the code on a second screen.",
                 detail: "Replay an iOS session, or run the tvOS app from the Flows page and activate its code.")
         }
-        guard let setRequestor = calls.first(where: { $0.name == "setRequestor" }),
+        guard let setRequestor = calls.first(where: { $0.method == .setRequestor }),
             let requestorID = setRequestor.arguments["requestorID"] ?? first.requestorID, !requestorID.isEmpty
         else {
             throw HTTPError(.conflict, code: "no_set_requestor",
@@ -68,38 +68,37 @@ struct ReplayPlan: Sendable, Equatable {
         var resources: [String] = []
         var afterSetRequestor = false
         for call in calls {
-            if call.name == "setRequestor" {
+            if Self.treatment(of: call.method) == .start {
                 if afterSetRequestor { skipped.append("a second setRequestor (the replay keeps the first)") }
                 afterSetRequestor = true
                 continue
             }
             guard afterSetRequestor else {
-                skipped.append("\(call.name) before setRequestor")
+                skipped.append("\(call.method.rawValue) before setRequestor")
                 continue
             }
-            if call.name == "handleExternalURL" {
+            switch Self.treatment(of: call.method) {
+            case .start: break
+            case .login:
                 let url = call.arguments["url"] ?? ""
                 let cancelled = URLComponents(string: url)?.queryItems?.contains { $0.name == "error" } == true
                 if cancelled {
-                    steps.append(Step(method: "handleExternalURL", arguments: ["url": url]))
+                    steps.append(Step(method: call.method.rawValue, arguments: ["url": url]))
                 } else if !Self.isLogoutEnd(after: steps) {
                     let mvpd = call.mvpd ?? Self.selectedMvpd(in: steps)
                     steps.append(Step(method: "signIn", arguments: mvpd.map { ["mvpd": $0] } ?? [:]))
                     logins.append(Login(mvpd: mvpd, userHash: mvpd.flatMap { Self.userHash(after: call.index, mvpd: $0, in: events) }))
                 }
-                continue
+            case .skip:
+                skipped.append(call.method.rawValue)
+            case .replay:
+                if call.method == .getAuthorization || call.method == .checkAuthorization, let resource = call.arguments["resource"],
+                    !resources.contains(resource)
+                {
+                    resources.append(resource)
+                }
+                steps.append(Step(method: call.method.rawValue, arguments: call.arguments))
             }
-            // The methods an app's code calls (callbacks and internal events are results, not calls).
-            guard ConsoleApp.callable.contains(call.name) else {
-                skipped.append(call.name)
-                continue
-            }
-            if call.name == "getAuthorization" || call.name == "checkAuthorization", let resource = call.arguments["resource"],
-                !resources.contains(resource)
-            {
-                resources.append(resource)
-            }
-            steps.append(Step(method: call.name, arguments: call.arguments))
         }
         self.steps = steps
         self.skipped = skipped
@@ -107,9 +106,34 @@ struct ReplayPlan: Sendable, Equatable {
         self.resources = resources
     }
 
+    /// What a replay does with a recorded call.
+    enum Treatment: Equatable {
+        /// `setRequestor`: the replay starts from the first.
+        case start
+        /// `handleExternalURL`: the person at the MVPD's login page (a sign-in, or the same cancel URL).
+        case login
+        /// A method an app's code calls: made again (``ConsoleApp/callable`` holds each).
+        case replay
+        /// Not made again.
+        case skip
+    }
+
+    /// The console's table of the SDK's methods for a replay. Exhaustive: a method added to ``APIMethod`` fails the
+    /// build here until the replay says what to do with it.
+    static func treatment(of method: APIMethod) -> Treatment {
+        switch method {
+        case .setRequestor: .start
+        case .handleExternalURL: .login
+        case .checkAuthentication, .getAuthentication, .checkAuthorization, .getAuthorization, .checkPreauthorizedResources,
+            .getMetadata, .setSelectedProvider, .getSelectedProvider, .logout:
+            .replay
+        case .setOptions, .other: .skip
+        }
+    }
+
     /// Whether the last step was `logout`: its `handleExternalURL` ends the logout chain, which the replay's own
     /// logout follows by itself.
-    private static func isLogoutEnd(after steps: [Step]) -> Bool { steps.last?.method == "logout" }
+    private static func isLogoutEnd(after steps: [Step]) -> Bool { steps.last?.method == APIMethod.logout.rawValue }
 
     /// The hashed user ID of the first successful authentication with `mvpd` the SDK tracked after event `index`.
     private static func userHash(after index: Int, mvpd: String, in events: [EntitlementEvent]) -> String? {
@@ -124,6 +148,6 @@ struct ReplayPlan: Sendable, Equatable {
 
     /// The MVPD of the latest `setSelectedProvider` among `steps`.
     private static func selectedMvpd(in steps: [Step]) -> String? {
-        steps.last { $0.method == "setSelectedProvider" }?.arguments["mvpd"].flatMap { $0 == "nil" ? nil : $0 }
+        steps.last { $0.method == APIMethod.setSelectedProvider.rawValue }?.arguments["mvpd"].flatMap { $0 == "nil" ? nil : $0 }
     }
 }

@@ -74,10 +74,10 @@ struct SessionReplay {
         do {
             try app.start()
             if !(await app.settle(timeout: stepTimeout)) {
-                steps.append(StepResult(method: "setRequestor", arguments: ["requestorID": plan.requestorID],
+                steps.append(StepResult(method: APIMethod.setRequestor.rawValue, arguments: ["requestorID": plan.requestorID],
                     note: "setRequestor did not finish in time; the replay stopped."))
             } else {
-                steps.append(StepResult(method: "setRequestor", arguments: ["requestorID": plan.requestorID]))
+                steps.append(StepResult(method: APIMethod.setRequestor.rawValue, arguments: ["requestorID": plan.requestorID]))
                 for step in plan.steps {
                     let note = await perform(step, on: app)
                     steps.append(StepResult(method: step.method, arguments: step.arguments, note: note))
@@ -89,7 +89,7 @@ struct SessionReplay {
                 }
             }
         } catch {
-            steps.append(StepResult(method: "setRequestor", arguments: [:], note: "The replay app could not start: \(error)"))
+            steps.append(StepResult(method: APIMethod.setRequestor.rawValue, arguments: [:], note: "The replay app could not start: \(error)"))
         }
         app.stop()
         let events = await collector.finished()

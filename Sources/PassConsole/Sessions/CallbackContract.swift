@@ -38,8 +38,8 @@ enum CallbackContract {
         var answers: Set<Int> = []
         for (index, event) in events.enumerated() {
             switch event.kind {
-            case .apiCall("checkAuthentication", _), .apiCall("getAuthentication", _): owed += 1
-            case .apiCall("logout", _): open.append((event, owed))
+            case .apiCall(.checkAuthentication, _), .apiCall(.getAuthentication, _): owed += 1
+            case .apiCall(.logout, _): open.append((event, owed))
             case .callback(.setAuthenticationStatus):
                 if var first = open.first {
                     if first.owedBefore > 0 {
@@ -73,7 +73,7 @@ enum CallbackContract {
         var early: [String] = []
         for event in events {
             switch event.kind {
-            case .apiCall("setRequestor", _): configuring = true; requestorChecks += 1
+            case .apiCall(.setRequestor, _): configuring = true; requestorChecks += 1
             case .callback(.setRequestorComplete): configuring = false
             case .callback(let callback) where configuring && isResult(callback):
                 early.append("\(callback.name) at \(at(event)) arrived before setRequestorComplete")
@@ -90,7 +90,7 @@ enum CallbackContract {
         var sawNetwork = false
         for event in events {
             switch event.kind {
-            case .apiCall("checkAuthentication", _):
+            case .apiCall(.checkAuthentication, _):
                 checkCalls += 1
                 pendingCheck = event
                 sawNetwork = false
@@ -110,7 +110,7 @@ enum CallbackContract {
         var authzResults = 0
         for event in events {
             switch event.kind {
-            case .apiCall(let name, let arguments) where name == "checkAuthorization" || name == "getAuthorization":
+            case .apiCall(.checkAuthorization, let arguments), .apiCall(.getAuthorization, let arguments):
                 asked[arguments["resource"] ?? "", default: 0] += 1
             case .callback(.setToken(_, let resource)), .callback(.tokenRequestFailed(let resource, _, _)):
                 authzResults += 1
@@ -171,7 +171,7 @@ enum CallbackContract {
         var logouts = 0
         var logoutViolations: [String] = []
         for (index, event) in events.enumerated() {
-            if case .apiCall("logout", _) = event.kind { logouts += 1 }
+            if case .apiCall(.logout, _) = event.kind { logouts += 1 }
             if logout.answers.contains(index), case .callback(.setAuthenticationStatus(let status, _)) = event.kind, status != 0 {
                 logoutViolations.append("a logout ended with setAuthenticationStatus(\(status)) at \(at(event))")
             }

@@ -12,9 +12,7 @@ enum SecondScreenCode {
     static func codes(in events: [EntitlementEvent]) -> [String] {
         var codes: [String] = []
         for event in events {
-            if case .stateChanged("authentication", _, let to) = event.kind, to.hasPrefix("polling") || to.hasPrefix("waiting"),
-                let code = FlowProgress.code(in: to), !codes.contains(code)
-            {
+            if case .stateChanged(.authentication, _, .polling(_, let code)) = event.kind, !codes.contains(code) {
                 codes.append(code)
             }
         }

@@ -57,12 +57,12 @@ enum SessionDiagnosis {
             case .callback(.navigateToUrl):
                 loginOpenedAt = event.timestamp
                 externalURLCalls = 0
-            case .apiCall("getAuthentication", _) where loginOpenedAt != nil:
+            case .apiCall(.getAuthentication, _) where loginOpenedAt != nil:
                 verdicts.append(Verdict(id: "login_never_cancelled", title: "Previous login never cancelled",
                     text: "getAuthentication was called again while the login page opened at "
                         + "\(HealthCard.clock(loginOpenedAt!)) was still pending; the app must call setSelectedProvider(nil) "
                         + "when the user closes the login view.", severity: "warning"))
-            case .apiCall("handleExternalURL", _):
+            case .apiCall(.handleExternalURL, _):
                 externalURLCalls += 1
                 if externalURLCalls == 2 {
                     verdicts.append(Verdict(id: "completion_twice", title: "Login completion called twice",

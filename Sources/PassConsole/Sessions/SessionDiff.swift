@@ -110,8 +110,9 @@ struct SessionDiff: Encodable, Sendable {
     /// `callback setAuthenticationStatus`, `call getAuthorization`). The outcome is compared separately.
     static func step(_ event: EntitlementEvent) -> String {
         switch event.kind {
-        case .apiCall(let name, _): "call \(name)"
-        case .stateChanged(let flow, _, let to): "\(flow) → \(to.split(separator: "(").first.map(String.init) ?? to)"
+        case .apiCall(let method, _): "call \(method.rawValue)"
+        case .stateChanged(let flow, _, let to):
+            "\(flow.rawValue) → \(to.name?.rawValue ?? to.rawValue.split(separator: "(").first.map(String.init) ?? to.rawValue)"
         case .httpExchange(let exchange): "\(exchange.method) \(URLComponents(string: exchange.url)?.path ?? exchange.url)"
         case .callback(let callback): "callback \(callback.name)"
         case .storageChanged(let domain, _): "storage \(domain)"

@@ -60,13 +60,15 @@ public enum SessionOutcome: String, Codable, Sendable, CaseIterable {
         /// Moves the outcome on by one event.
         public mutating func apply(_ event: EntitlementEvent) {
             switch event.kind {
-            case .stateChanged(let flow, _, let to):
-                if flow == "authentication" {
-                    let waits = ["pickingProvider", "awaitingLogin", "polling", "fetchingToken"].contains { to.hasPrefix($0) }
-                    if waits, waitingSince == nil { waitingSince = event.timestamp }
-                    if to == "idle" { waitingSince = nil }
-                } else if flow == "requestor", to.hasPrefix("failed") {
-                    settle(.error)
+            case .stateChanged(.authentication, _, let to), .stateChanged(.requestor, _, let to):
+                // Each name belongs to one flow (`failed` to the requestor's, the waits to authentication's).
+                guard let name = to.name else { break }
+                switch name {
+                case .pickingProvider, .awaitingLogin, .polling, .fetchingToken:
+                    if waitingSince == nil { waitingSince = event.timestamp }
+                case .idle: waitingSince = nil
+                case .failed: settle(.error)
+                case .unconfigured, .configuring, .ready, .loggingOut: break
                 }
             case .callback(let callback):
                 switch callback {

@@ -80,7 +80,7 @@ extension EntitlementEvent {
             if let visitor = exchange.headers["AP-Visitor-Identifier"], !visitor.isEmpty {
                 terms.append(SessionTerm(field: .visitorID, value: visitor))
             }
-        case .apiCall("setOptions", let arguments):
+        case .apiCall(.setOptions, let arguments):
             if let visitor = arguments["visitorID"], !visitor.isEmpty {
                 terms.append(SessionTerm(field: .visitorID, value: visitor))
             }

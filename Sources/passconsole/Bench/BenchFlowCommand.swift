@@ -251,7 +251,7 @@ struct FlowBench: Sendable {
     private static func describe(_ kind: EntitlementEvent.Kind) -> String {
         switch kind {
         case .httpExchange(let exchange): "http \(exchange.method) \(URL(string: exchange.url)?.path ?? exchange.url) \(exchange.status ?? 0)"
-        case .apiCall(let name, _): "call \(name)"
+        case .apiCall(let method, _): "call \(method.rawValue)"
         case .stateChanged(let flow, let from, let to): "state \(flow): \(from) → \(to)"
         case .storageChanged(_, let change): "storage: \(change)"
         case .callback(let callback): "callback \(String("\(callback)".prefix(60)))"

@@ -15,6 +15,9 @@ struct FastJSONTests {
         withBoarding.boardingStatus = "picker"
         var kinds: [EntitlementEvent.Kind] = [
             .stateChanged(flow: "authentication", from: "idle", to: "awaitingLogin(Dish)"),
+            .stateChanged(flow: .requestor, from: .configuring(queued: 3), to: .failed),
+            .stateChanged(flow: .other("authorization"), from: .polling(mvpd: "Dish", code: "A\"B"), to: .other("x\ny")),
+            .apiCall(method: .checkPreauthorizedResources, arguments: ["resources": "news,kids"]),
             .storageChanged(domain: "team T", change: "sanitizer removed 1 token(s)"),
             .tracking(event: .authorizationDetection, data: ["YES", "Dish", "", "NO"]),
             .error(code: "User Not Authorized Error", message: "0033: \"not\" in package"),

@@ -100,7 +100,7 @@ import Testing
                 _ = try await app.webView.signIn(at: app.delegate.lastURL ?? "", username: "carol", password: "wrong")
             }
             let snapshot = await app.enabler.snapshot()
-            #expect(snapshot.authentication == "awaitingLogin(Dish)")
+            #expect(snapshot.authentication == .awaitingLogin(mvpd: "Dish"))
         }
     }
 
@@ -139,7 +139,7 @@ import Testing
                 .setAuthenticationStatus(status: 0, errorCode: ErrorCode.providerNotSelected.rawValue),
             ])
             #expect(app.delegate.statuses.contains { $0["errorId"] == "N005" })
-            #expect(await app.enabler.snapshot().authentication == "idle")
+            #expect(await app.enabler.snapshot().authentication == .idle)
         }
     }
 }

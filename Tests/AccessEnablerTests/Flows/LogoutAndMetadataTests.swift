@@ -106,7 +106,17 @@ import Testing
             #expect(exchanges.allSatisfy { $0.headers["AP-Visitor-Identifier"] == "visitor-42" })
             let authorize = try #require(exchanges.first { $0.url.hasSuffix("authorizeDevice") })
             #expect(authorize.parameters["authentication_token"]?.contains("redacted") == true)
-            #expect(collected.contains { if case .stateChanged(flow: "authentication", _, to: "pickingProvider") = $0.kind { true } else { false } })
+            #expect(collected.contains { if case .stateChanged(flow: .authentication, _, to: .pickingProvider) = $0.kind { true } else { false } })
+            // Every name the SDK emits is one it knows: a method or state missing from `APIMethod.known` / `FlowState`
+            // would arrive as `.other`.
+            for event in collected {
+                switch event.kind {
+                case .apiCall(let method, _): #expect(method.isKnown, "\(method) is not in APIMethod.known")
+                case .stateChanged(let flow, let from, let to):
+                    #expect(FlowKind.known.contains(flow) && from.name != nil && to.name != nil, "\(event.kind)")
+                default: break
+                }
+            }
             let encoded = try JSONEncoder().encode(collected)
             #expect(try JSONDecoder().decode([EntitlementEvent].self, from: encoded) == collected)
         }

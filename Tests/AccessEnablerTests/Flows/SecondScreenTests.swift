@@ -71,7 +71,7 @@ import Testing
             #expect(abs(expires.timeIntervalSince(fixture.service.now()) - 1800) < 5, "ttl = configuration.regcodeTTL")
             #expect(status["message"]?.contains(code) == true)
             #expect(!app.delegate.names.contains("navigateToUrl"))
-            #expect(await app.enabler.snapshot().authentication == "polling(Dish, \(code))")
+            #expect(await app.enabler.snapshot().authentication == .polling(mvpd: "Dish", code: code))
             // When a person enters the code on a second screen and signs in with DISH
             let person = SecondScreenPerson(baseURL: fixture.baseURL)
             let done = try await person.signIn(code: code, provider: "DISH", username: "carol", password: "carol123")
@@ -82,7 +82,7 @@ import Testing
             #expect(!app.delegate.names.contains("navigateToUrl"))
             let tracking = try #require(app.delegate.tracking.last)
             #expect(tracking.0 == .authenticationDetection && tracking.1[0] == "YES" && tracking.1[1] == "Dish")
-            #expect(await app.enabler.snapshot().authentication == "idle")
+            #expect(await app.enabler.snapshot().authentication == .idle)
             // And the token is stored in the app's own storage, bound to this device
             app.enabler.waitForStorageWrites()
             let storage = try JSONDecoder().decode(
@@ -140,7 +140,7 @@ import Testing
                 app.delegate.main.last
                     == .setAuthenticationStatus(status: 0, errorCode: ErrorCode.providerNotSelected.rawValue))
             #expect(app.delegate.statuses.last?["id"] == "N005")
-            #expect(await app.enabler.snapshot().authentication == "idle")
+            #expect(await app.enabler.snapshot().authentication == .idle)
             // Then the code is freed on the backend
             #expect(
                 await eventually { (try? await RESTProbe(fixture).regcodeStatus(code)) == 404 },
@@ -171,7 +171,7 @@ import Testing
                 status: 0, errorCode: ErrorCode.genericAuthentication.rawValue)
             #expect(await app.wait(for: failed), "got \(app.delegate.names)")
             #expect(fixture.service.now() >= expires)
-            #expect(await app.enabler.snapshot().authentication == "idle")
+            #expect(await app.enabler.snapshot().authentication == .idle)
             #expect(app.delegate.tracking.last?.1.first == "NO")
         }
     }
@@ -218,7 +218,7 @@ import Testing
             // Then polling goes on past the 410 answers until the person signs in again
             try await Task.sleep(for: .milliseconds(500))
             #expect(!app.delegate.names.contains("setAuthenticationStatus"), "got \(app.delegate.names)")
-            #expect(await app.enabler.snapshot().authentication == "polling(Dish, \(code))")
+            #expect(await app.enabler.snapshot().authentication == .polling(mvpd: "Dish", code: code))
             _ = try await SecondScreenPerson(baseURL: fixture.baseURL).signIn(
                 code: code, provider: "DISH", username: "carol", password: "carol123")
             #expect(
@@ -240,7 +240,7 @@ import Testing
                 app.delegate.main.last
                     == .setAuthenticationStatus(status: 0, errorCode: ErrorCode.genericAuthentication.rawValue))
             #expect(!app.delegate.names.contains("navigateToUrl"))
-            #expect(await app.enabler.snapshot().authentication == "idle")
+            #expect(await app.enabler.snapshot().authentication == .idle)
         }
     }
 

@@ -78,7 +78,7 @@ struct TestApp {
         for _ in 0..<200 {
             await enabler.settle()
             let snapshot = await enabler.snapshot()
-            if !snapshot.requestor.hasPrefix("configuring") { break }
+            if case .configuring = snapshot.requestor { } else { break }
             try? await Task.sleep(for: .milliseconds(10))
         }
         await enabler.settle()

@@ -11,7 +11,7 @@ struct SecondScreenCodeTests {
             app: AppIdentity(bundleID: "com.kids.tv", teamID: "K", platform: .tvOS), requestorID: "KIDSNET", mvpdID: nil, kind: kind)
     }
     var shown: [EntitlementEvent] {
-        [event(.stateChanged(flow: "authentication", from: "registering", to: "waiting(Dish, ABC1234)"), at: 0)]
+        [event(.stateChanged(flow: "authentication", from: "pickingProvider", to: "polling(Dish, ABC1234)"), at: 0)]
             + (1...3).map { event(.httpExchange(exchange: HTTPExchange(method: "GET", url: "http://b/api/v1/tokens/authn", parameters: [:],
                 status: 404, responseBody: nil, failure: nil, durationMs: 2)), at: Double($0) * 10) }
     }
