@@ -168,12 +168,15 @@ final class QueuedCalls: Sendable {
 
 /// The observable state of one AccessEnabler's flows.
 public struct FlowSnapshot: Codable, Sendable, Equatable {
+    /// The Programmer set by `setRequestor` (nil before it is called).
     public var requestorID: String?
     /// The requestor flow's state (in JSON, its wire text: `configuring (2 queued)`).
     public var requestor: FlowState
     /// The authentication flow's state (in JSON, its wire text: `awaitingLogin(Dish)`).
     public var authentication: FlowState
+    /// Resources whose authorization waits for the authentication flow to finish.
     public var waitingAuthorizations: [String]
+    /// The device ID the SDK sends (from its configuration).
     public var deviceID: String
 }
 

@@ -42,6 +42,7 @@ public protocol EntitlementDelegate: AnyObject {
     func dismissTvProviderDialog()
 }
 
+/// Empty defaults: an app implements only the callbacks it needs (the seeds' delegate has optional methods).
 extension EntitlementDelegate {
     public func setRequestorComplete(_ status: Int) {}
     public func setAuthenticationStatus(_ status: Int, errorCode: String?) {}

@@ -10,6 +10,8 @@ public struct EntitlementError: Error, Sendable, CustomStringConvertible {
         /// Whether the app should authenticate again, accept a denial, or retry.
         public let category: Category
 
+        /// What the app should do about an error: authenticate again, accept a denial, retry, fix its setup, or nothing
+        /// (the user cancelled).
         public enum Category: String, Sendable { case authentication, authorization, transport, configuration, cancelled }
 
         /// No valid authentication for this Programmer: authenticate again.
@@ -36,12 +38,14 @@ public struct EntitlementError: Error, Sendable, CustomStringConvertible {
         public var description: String { rawValue }
     }
 
+    /// The error code the delegate receives, with its category.
     public var code: Code
     /// What happened and, where it helps, how to fix it.
     public var message: String
     /// The advanced status ID (spec §3.3), when one applies.
     public var advancedStatus: AdvancedStatusCode?
 
+    /// An error with its code, message and, when one applies, advanced status.
     public init(_ code: Code, _ message: String, advancedStatus: AdvancedStatusCode? = nil) {
         self.code = code
         self.message = message

@@ -76,7 +76,9 @@ public struct EntitlementEvent: Codable, Sendable, Equatable {
 
 /// One HTTP exchange of the SDK with the backend.
 public struct HTTPExchange: Codable, Sendable, Equatable {
+    /// The HTTP method (`GET`, `POST`).
     public var method: String
+    /// The URL requested, query included (redacted).
     public var url: String
     /// Form or query parameters sent (redacted).
     public var parameters: [String: String]
@@ -96,6 +98,7 @@ public struct HTTPExchange: Codable, Sendable, Equatable {
     /// `session_revoked`, … see PassProtocol's `TokenRejection`), so the console names the rule, not a guess.
     public var errorCode: String?
 
+    /// An exchange as the SDK's transport records it (values already redacted).
     public init(
         method: String, url: String, parameters: [String: String], headers: [String: String] = [:], status: Int?,
         responseBody: String?, failure: String?, durationMs: Double, serverDate: Date? = nil, errorCode: String? = nil
