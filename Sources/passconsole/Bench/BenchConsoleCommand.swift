@@ -61,11 +61,11 @@ struct BenchConsoleCommand: AsyncParsableCommand {
             + String(format: "%.1f", bareCPUPerEvent) + " µs CPU/event (SQLite alone: pre-encoded rows into the same event table) | "
             + String(format: "%.2f", ourRate / bareRate) + " | ≥ \(Int(Self.ingestTarget)) events/s: \(ourRate >= Self.ingestTarget ? "met" : "NOT met") |")
         let indexedRate = Double(events.count) / indexed
-        print(String(format: "ingest, SQLite alone with the indexes and FTS5 of a SQLite-only history: %.0f events/s, %.1f µs CPU/event",
+        print(String(format: "ingest, SQLite alone with the indexes of a SQLite-only history: %.0f events/s, %.1f µs CPU/event",
             indexedRate, indexedCPUPerEvent))
         lines.append("| SQLite ingest with SQLite's own indexes (no block index), batches of \(batch) | \(Int(ourRate)) events/s (ours, above) | "
             + "\(Int(indexedRate)) events/s, " + String(format: "%.1f", indexedCPUPerEvent)
-            + " µs CPU/event (pre-encoded rows into the event table with the indexes and FTS5 trigram index of SQLiteOnlyHistory) | "
+            + " µs CPU/event (pre-encoded rows into the event table with the indexes of SQLiteOnlyHistory) | "
             + String(format: "%.2f", ourRate / indexedRate) + " | — |")
 
         // 2. Page queries at `historyEvents` events.
