@@ -8,8 +8,9 @@ import PassHistory
 import PassStorage
 
 /// `passconsole bench-console`: the console's history measured against its targets, each beside a baseline run in
-/// the same process — SQLite ingest (events/s, batched) vs bare prepared inserts of the same rows; history page
-/// queries at 1M events; Server-Sent Events latency from a stored event to a connected client.
+/// the same process — SQLite ingest (events/s, batched) vs bare prepared inserts of the same rows (with and without
+/// SQLite's own indexes); history page queries at 1M events beside the same pages from SQLite's own indexes
+/// (``SQLiteOnlyHistory``); Server-Sent Events latency from a stored event to a connected client.
 struct BenchConsoleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-console", abstract: "Benchmark the console's history: ingest, page queries, live-feed latency.")
