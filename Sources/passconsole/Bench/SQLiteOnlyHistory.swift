@@ -18,7 +18,7 @@ struct SQLiteOnlyHistory {
         CREATE INDEX event_on_session ON event(sessionKey, id);
         """
 
-    /// One of the bench's page queries, in SQL: the condition on `event` (or the FTS5 match) and its arguments.
+    /// One of the bench's page queries, in SQL: the condition on `event` and its arguments.
     struct Query {
         var condition: String
         var arguments: StatementArguments = []
