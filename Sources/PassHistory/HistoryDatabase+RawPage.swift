@@ -17,6 +17,13 @@ public struct RawStoredEvent: Sendable, Equatable {
     public var http: HTTP?
 }
 
+/// A stored row for the live feed: the event as stored, and (when read with them) the facts a filter decides on.
+public struct RawEventRow: Sendable {
+    public var event: RawStoredEvent
+    /// Read by ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``; `nil` from the page reads.
+    public var facts: EventFacts?
+}
+
 /// One page for a list: the events and the counts a "filter on: N hidden" cue needs, read in one transaction.
 public struct RawPage: Sendable {
     public var events: [RawStoredEvent]
@@ -100,26 +107,58 @@ extension HistoryDatabase {
     {
         let limit = max(1, limit)
         let ids = try BlockScan.ids(db, matching: filter, above: above, below: below, newestFirst: newestFirst, limit: limit + 1)
+        let rows = try rawRows(db, ids: ids, newestFirst: newestFirst, facts: false)
+        let events = rows.prefix(limit).map(\.event)
+        return (events, rows.count > limit ? events.last?.id : nil)
+    }
+
+    /// Up to `limit` rows matching `filter` in `(cursor, last]`, oldest first, with their ``EventFacts``, and how far
+    /// the read got (`last` once nothing more matches up to it): what the live feed reads after a commit, or for a
+    /// client's gap. Nothing is decoded: the feed filters on the facts and sends the stored JSON.
+    public func newRawEvents(
+        matching filter: HistoryFilter = .all, after cursor: Int64, upTo last: Int64, limit: Int = 1000
+    ) async throws -> (events: [RawEventRow], reached: Int64) {
+        guard cursor < last else { return ([], cursor) }
+        let limit = max(1, limit)
+        let rows = try await writer.read { db in
+            let ids = try BlockScan.ids(db, matching: filter, above: cursor, below: last + 1, newestFirst: false, limit: limit)
+            return try Self.rawRows(db, ids: ids, newestFirst: false, facts: true)
+        }
+        // A short batch means nothing else matches up to `last`.
+        return (rows, rows.count < limit ? last : (rows.last?.event.id ?? last))
+    }
+
+    /// The rows with these IDs, in ID order; with `facts`, each with its ``EventFacts`` (a join with its session).
+    static func rawRows(_ db: Database, ids: [Int64], newestFirst: Bool, facts: Bool) throws -> [RawEventRow] {
+        guard !ids.isEmpty else { return [] }
         let exchange = "$.kind.httpExchange.exchange"
         let order = newestFirst ? "DESC" : "ASC"
-        let rows = ids.isEmpty ? [] : try Row.fetchAll(db, sql: """
-                SELECT id, summary, kind, payload, httpStatus,
-                    CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).method') END AS httpMethod,
-                    CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).url') END AS httpURL,
-                    CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).durationMs') END AS httpDuration,
-                    CASE WHEN kind = 'httpExchange' THEN json_extract(payload, '\(exchange).failure') END AS httpFailure
-                FROM event WHERE id IN (\(ids.map(String.init).joined(separator: ","))) ORDER BY id \(order)
-                """)
+        let factColumns = facts ? ", session.id, session.deviceID, session.bundleID, event.requestorID, event.mvpdID, event.timestamp" : ""
+        let join = facts ? "JOIN session ON session.key = event.sessionKey" : ""
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT event.id, event.summary, event.kind, event.payload, event.httpStatus,
+                CASE WHEN event.kind = 'httpExchange' THEN json_extract(event.payload, '\(exchange).method') END AS httpMethod,
+                CASE WHEN event.kind = 'httpExchange' THEN json_extract(event.payload, '\(exchange).url') END AS httpURL,
+                CASE WHEN event.kind = 'httpExchange' THEN json_extract(event.payload, '\(exchange).durationMs') END AS httpDuration,
+                CASE WHEN event.kind = 'httpExchange' THEN json_extract(event.payload, '\(exchange).failure') END AS httpFailure
+                \(factColumns)
+            FROM event \(join) WHERE event.id IN (\(ids.map(String.init).joined(separator: ","))) ORDER BY event.id \(order)
+            """)
         // Columns by position: by name, GRDB lowercases the name on every read.
-        let events = rows.prefix(limit).map { row -> RawStoredEvent in
+        return rows.map { row -> RawEventRow in
             var http: RawStoredEvent.HTTP?
+            let status: Int? = row[4]
             if let method: String = row[5] {
-                let status: Int? = row[4]
                 http = RawStoredEvent.HTTP(
                     method: method, url: row[6] ?? "", status: status == 0 ? nil : status, durationMs: row[7] ?? 0, failure: row[8])
             }
-            return RawStoredEvent(id: row[0], summary: row[1], kind: row[2], payload: row[3], http: http)
+            let event = RawStoredEvent(id: row[0], summary: row[1], kind: row[2], payload: row[3], http: http)
+            guard facts else { return RawEventRow(event: event, facts: nil) }
+            let sessionID: String = row[9]
+            return RawEventRow(event: event, facts: EventFacts(
+                sessionID: UUID(uuidString: sessionID) ?? UUID(), deviceID: row[10], bundleID: row[11], requestorID: row[12],
+                mvpdID: row[13], kind: EventKind(rawValue: event.kind) ?? .error, summary: event.summary, timestamp: row[14],
+                httpStatus: status))
         }
-        return (events, rows.count > limit ? events.last?.id : nil)
     }
 }

@@ -3,30 +3,32 @@ import Foundation
 
 extension HistoryFilter {
     /// Whether `stored` matches, decided in memory: the same answer as the history's query
-    /// (``request(after:upTo:)`` through ``BlockScan``), for the live feed, which reads each new event once and
-    /// filters it for every client (a property test checks the two agree).
-    ///
-    /// Device, app and session are the event's own: the history reads them from the event's session row, which
-    /// holds what the session's events carry (one app instance's run on one device).
+    /// (``request(after:upTo:)`` through ``BlockScan``). See ``matches(_:)-(EventFacts)``.
     public func matches(_ stored: StoredEvent) -> Bool {
-        let event = stored.event
+        matches(EventFacts(stored))
+    }
+
+    /// Whether the event with these row facts matches, decided in memory: the same answer as the history's query,
+    /// for the live feed, which reads each new row once and filters it for every client without decoding the event
+    /// (a property test checks this agrees with the query, for decoded events and for rows).
+    ///
+    /// Device, app and session are the session row's, which holds what the session's events carry (one app
+    /// instance's run on one device).
+    public func matches(_ event: EventFacts) -> Bool {
         if let sessionID, event.sessionID != sessionID { return false }
         if let deviceID, !Self.sameIgnoringASCIICase(event.deviceID, deviceID) { return false }
-        if let bundleID, !Self.sameIgnoringASCIICase(event.app.bundleID, bundleID) { return false }
+        if let bundleID, !Self.sameIgnoringASCIICase(event.bundleID, bundleID) { return false }
         if let requestorID, !Self.sameIgnoringASCIICase(event.requestorID, requestorID) { return false }
         if let mvpdID, !Self.sameIgnoringASCIICase(event.mvpdID, mvpdID) { return false }
-        let kind = EventKind(event.kind)
-        if !kinds.isEmpty, !kinds.contains(kind) { return false }
-        if excludedKinds.contains(kind) { return false }
-        if let text, !text.isEmpty, !Self.likeContains(stored.summary, text) { return false }
+        if !kinds.isEmpty, !kinds.contains(event.kind) { return false }
+        if excludedKinds.contains(event.kind) { return false }
+        if let text, !text.isEmpty, !Self.likeContains(event.summary, text) { return false }
         // The column holds seconds since 1970 as a double, compared as such.
-        let seconds = event.timestamp.timeIntervalSince1970
-        if let from, seconds < from.timeIntervalSince1970 { return false }
-        if let until, seconds >= until.timeIntervalSince1970 { return false }
+        if let from, event.timestamp < from.timeIntervalSince1970 { return false }
+        if let until, event.timestamp >= until.timeIntervalSince1970 { return false }
         if httpStatus != nil || httpStatusCodes != nil {
             // Only HTTP exchanges have a status (0: no answer); SQL's NULL matches no class and no range.
-            guard case .httpExchange(let exchange) = event.kind else { return false }
-            let status = exchange.status ?? 0
+            guard let status = event.httpStatus else { return false }
             if let range = httpStatus?.sqlRange {
                 if status < range.low || status > range.high { return false }
             } else if httpStatus == .error, status >= 200 && status < 400 {
@@ -36,7 +38,7 @@ extension HistoryFilter {
         }
         if let requestor = event.requestorID, excludedRequestorIDs.contains(where: { Self.sameIgnoringASCIICase(requestor, $0) }) { return false }
         if let mvpd = event.mvpdID, excludedMvpdIDs.contains(where: { Self.sameIgnoringASCIICase(mvpd, $0) }) { return false }
-        if excludedBundleIDs.contains(where: { Self.sameIgnoringASCIICase(event.app.bundleID, $0) }) { return false }
+        if excludedBundleIDs.contains(where: { Self.sameIgnoringASCIICase(event.bundleID, $0) }) { return false }
         return true
     }
 

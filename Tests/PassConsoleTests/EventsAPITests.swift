@@ -147,6 +147,37 @@ struct EventsAPITests {
         #expect(reporter.lastError != nil)
     }
 
+    @Test("a live event is sent as the same bytes GET /api/events sends for it (one view, written from the stored row)")
+    func liveEventIsThePageEvent() async throws {
+        try await ConsoleFixture.with { fixture in
+            try fixture.console.start()
+            let port = UInt16(URL(string: fixture.console.baseURL)!.port!)
+            let app = AppIdentity(bundleID: "com.live.same", teamID: "SAME1")
+            let session = UUID()
+            let exchange = EntitlementEvent(sequence: 0, timestamp: Date(timeIntervalSince1970: 1_790_000_000.123), sessionID: session,
+                deviceID: "d", app: app, requestorID: "REF30", mvpdID: "Dish", kind: .httpExchange(exchange: HTTPExchange(
+                    method: "GET", url: "http://127.0.0.1:1/api/v1/config?x=\"y\"", parameters: ["a": "b"], status: 403,
+                    responseBody: "{\"status\":403}", failure: nil, durationMs: 12)))
+            let call = EntitlementEvent(sequence: 1, timestamp: Date(timeIntervalSince1970: 1_790_000_001), sessionID: session,
+                deviceID: "d", app: app, requestorID: "REF30", mvpdID: nil, kind: .apiCall(name: "getAuthorization", arguments: ["r": "news"]))
+            // Given a browser watching the app's events
+            let connection = try RawConnection(port: port)
+            connection.send("GET /api/events/stream?q=app:com.live.same HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n")
+            _ = await connection.read(until: "retry: 2000")
+            // When an HTTP exchange and a call are stored
+            try await fixture.console.history.append([exchange, call])
+            let text = await connection.read(until: "getAuthorization(")
+            connection.closeNow()
+            let sent = text.components(separatedBy: "\n").filter { $0.hasPrefix("data: {\"event\"") }.map { String($0.dropFirst(6)) }
+            #expect(sent.count == 2)
+            // Then each live event's JSON is, byte for byte, that event's object in the page
+            let page = await fixture.get("/api/events?q=app:com.live.same&limit=10").text
+            for json in sent { #expect(page.contains(json), "\(json) not in \(page)") }
+            #expect(sent.first?.contains("\"http\":{\"durationMs\":") == true)
+            #expect(sent.last?.contains("\"http\":null") == true)
+        }
+    }
+
     @Test func theLiveFeedPushesNewEventsAndAReconnectResumesWithoutGaps() async throws {
         try await ConsoleFixture.with { fixture in
             try fixture.console.start()

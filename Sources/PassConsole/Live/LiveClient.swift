@@ -22,7 +22,7 @@ struct LiveClient {
     mutating func offer(_ events: some Sequence<LiveEvent>, heldLimit: Int, retryMilliseconds: Int) -> Bool {
         for event in events where event.id > cursor {
             if catchingUp {
-                guard !heldOverflowed, filter.matches(event.stored) else { continue }
+                guard !heldOverflowed, filter.matches(event.facts) else { continue }
                 if held.count < heldLimit {
                     held.append(event)
                 } else {
@@ -31,7 +31,7 @@ struct LiveClient {
                 }
                 continue
             }
-            if filter.matches(event.stored) {
+            if filter.matches(event.facts) {
                 let cursor = self.cursor
                 let taken = subscription.send(encoded: event.bytes) {
                     LiveEvent.resyncNotice(after: cursor, retryMilliseconds: retryMilliseconds)

@@ -2,20 +2,21 @@ import Foundation
 import MicroHTTP
 import PassHistory
 
-/// A stored event as the live feed hands it to every client: decoded once (for the clients' filters) and encoded
-/// once, in its Server-Sent Events wire form (`id`, `event: entitlement`, the ``EventView`` JSON). The bytes are one
-/// buffer however many clients queue them.
+/// A stored event as the live feed hands it to every client: the row's facts (for the clients' filters) and its
+/// Server-Sent Events wire form (`id`, `event: entitlement`, the ``EventView`` JSON, what `GET /api/events` sends
+/// for it too), written once from the stored row: nothing is decoded. The bytes are one buffer however many clients
+/// queue them.
 struct LiveEvent: Sendable {
-    let stored: StoredEvent
+    let id: Int64
+    let facts: EventFacts
     let bytes: Data
 
-    var id: Int64 { stored.id }
-
-    /// `nil` when the event cannot be encoded (it is then left out, as the per-client feed did).
-    init?(_ stored: StoredEvent, encoder: JSONEncoder) {
-        guard let json = try? encoder.encode(EventView(stored)) else { return nil }
-        self.stored = stored
-        bytes = ServerSentEvent(id: UInt64(stored.id), event: "entitlement", data: String(decoding: json, as: UTF8.self)).encoded
+    /// `nil` for a row read without its facts.
+    init?(_ row: RawEventRow) {
+        guard let facts = row.facts else { return nil }
+        id = row.event.id
+        self.facts = facts
+        bytes = ServerSentEvent(id: UInt64(row.event.id), event: "entitlement", data: EventView.json(row.event)).encoded
     }
 
     /// What a client too slow to keep up gets last: `event: resync` carrying, as its `id` (so `EventSource` sends it

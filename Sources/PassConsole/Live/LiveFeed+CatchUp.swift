@@ -7,7 +7,6 @@ extension LiveFeed {
     /// place in the shared feed: the events published meanwhile (held for it) follow, and it is live. When more
     /// arrived meanwhile than the feed holds, the gap grows to the feed's position and is read too.
     func catchUp(_ key: ObjectIdentifier, filter: HistoryFilter, subscription: EventStreamSubscription, from start: Int64, to end: Int64) async {
-        let encoder = APICoding.encoder()
         var cursor = start
         var target = end
         while true {
@@ -17,9 +16,9 @@ extension LiveFeed {
                     try? await Task.sleep(for: .milliseconds(10))
                 }
                 guard !subscription.isFinished, !Task.isCancelled else { return remove(key) }
-                let read: (events: [StoredEvent], reached: Int64)
+                let read: (events: [RawEventRow], reached: Int64)
                 do {
-                    read = try await history.newEvents(matching: filter, after: cursor, upTo: target, limit: 200)
+                    read = try await history.newRawEvents(matching: filter, after: cursor, upTo: target, limit: 200)
                 } catch {
                     logger.warning("live feed: reading a client's gap failed: \(error)")
                     remove(key)
@@ -28,8 +27,8 @@ extension LiveFeed {
                 }
                 // The read is of the client's matches only: before each, the client has every match up to the last sent.
                 var sent = cursor
-                for stored in read.events {
-                    guard let event = LiveEvent(stored, encoder: encoder) else { continue }
+                for row in read.events {
+                    guard let event = LiveEvent(row) else { continue }
                     let taken = subscription.send(encoded: event.bytes) {
                         LiveEvent.resyncNotice(after: sent, retryMilliseconds: limits.resyncRetryMilliseconds)
                     }

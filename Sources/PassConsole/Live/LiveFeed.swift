@@ -5,8 +5,9 @@ import PassHistory
 import Locking
 
 /// The console's live feed: one watcher of the history for every SSE client. After each commit it reads the new
-/// events once, encodes each once (``LiveEvent``), and hands them to every client, whose filter is checked in
-/// memory (``HistoryFilter/matches(_:)``). The cost follows events, not events × clients.
+/// rows once, writes each one's SSE bytes once from the stored JSON (``LiveEvent``, nothing decoded), and hands them
+/// to every client, whose filter is checked in memory on the row's facts (``HistoryFilter/matches(_:)-(EventFacts)``).
+/// The cost follows events, not events × clients.
 ///
 /// Each client has a bounded buffer. A client too slow to keep up is sent a resync notice (``LiveEvent/resyncNotice``)
 /// and its stream ends; it comes back with `Last-Event-ID`, reads its gap from the history on its own
@@ -140,7 +141,6 @@ public final class LiveFeed: Sendable {
 
     /// Publishes the events up to `last` (the newest ID after a commit), a batch at a time.
     private func advance(to last: Int64) async {
-        let encoder = APICoding.encoder()
         while !Task.isCancelled {
             let cursor = state.withLock { state -> Int64? in
                 guard state.cursor < last else { return nil }
@@ -152,15 +152,15 @@ public final class LiveFeed: Sendable {
                 return state.cursor
             }
             guard let cursor else { return }
-            let read: (events: [StoredEvent], reached: Int64)
+            let read: (events: [RawEventRow], reached: Int64)
             do {
-                read = try await history.newEvents(after: cursor, upTo: last, limit: limits.readBatch)
+                read = try await history.newRawEvents(after: cursor, upTo: last, limit: limits.readBatch)
             } catch {
                 logger.warning("live feed: reading new events failed: \(error)")
                 try? await Task.sleep(for: .milliseconds(200))
                 continue
             }
-            let events = read.events.compactMap { LiveEvent($0, encoder: encoder) }
+            let events = read.events.compactMap(LiveEvent.init)
             publish(events, reached: read.reached)
         }
     }

@@ -1,0 +1,46 @@
+import AccessEnabler
+import Foundation
+
+/// What a ``HistoryFilter`` decides on, as an event's row holds it: the indexed columns of the `event` row, its
+/// session's ID, device and app, and its summary. The live feed filters new events on these (read with the row,
+/// ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``) instead of decoding each event.
+public struct EventFacts: Sendable, Equatable {
+    public var sessionID: UUID
+    public var deviceID: String
+    public var bundleID: String
+    public var requestorID: String?
+    public var mvpdID: String?
+    public var kind: EventKind
+    /// The one-line summary (what text search looks in).
+    public var summary: String
+    /// Seconds since 1970, as the `timestamp` column holds them.
+    public var timestamp: Double
+    /// An HTTP exchange's status (0 when no answer came); `nil` for other kinds: the `httpStatus` column.
+    public var httpStatus: Int?
+
+    /// Creates the facts of a row.
+    public init(
+        sessionID: UUID, deviceID: String, bundleID: String, requestorID: String?, mvpdID: String?, kind: EventKind,
+        summary: String, timestamp: Double, httpStatus: Int?
+    ) {
+        self.sessionID = sessionID
+        self.deviceID = deviceID
+        self.bundleID = bundleID
+        self.requestorID = requestorID
+        self.mvpdID = mvpdID
+        self.kind = kind
+        self.summary = summary
+        self.timestamp = timestamp
+        self.httpStatus = httpStatus
+    }
+
+    /// The facts of a decoded event: the same values its row and session row hold (what the append writes).
+    public init(_ stored: StoredEvent) {
+        let event = stored.event
+        var status: Int?
+        if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
+        self.init(sessionID: event.sessionID, deviceID: event.deviceID, bundleID: event.app.bundleID,
+            requestorID: event.requestorID, mvpdID: event.mvpdID, kind: EventKind(event.kind), summary: stored.summary,
+            timestamp: event.timestamp.timeIntervalSince1970, httpStatus: status)
+    }
+}
