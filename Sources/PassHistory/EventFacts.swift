@@ -5,11 +5,17 @@ import Foundation
 /// session's ID, device and app, and its summary. The live feed filters new events on these (read with the row,
 /// ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``) instead of decoding each event.
 public struct EventFacts: Sendable, Equatable {
+    /// The session (app run) the event belongs to.
     public var sessionID: UUID
+    /// The device the app ran on.
     public var deviceID: String
+    /// The app's bundle ID.
     public var bundleID: String
+    /// The Programmer, when the event names one.
     public var requestorID: String?
+    /// The MVPD, when the event names one.
     public var mvpdID: String?
+    /// What kind of event it is (call, state change, HTTP exchange, …).
     public var kind: EventKind
     /// The one-line summary (what text search looks in).
     public var summary: String

@@ -3,6 +3,7 @@ import GRDB
 
 /// One thing a person did in the console: clear, import, export, reveal, undo. Kept in the `audit` table.
 public struct AuditEntry: Codable, Sendable, Equatable, Identifiable, FetchableRecord, PersistableRecord {
+    /// The table the entries live in.
     public static let databaseTableName = "audit"
 
     /// Increases with every entry.

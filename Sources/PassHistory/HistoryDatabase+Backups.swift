@@ -16,6 +16,7 @@ public struct StorageBackup: Codable, Sendable, Equatable, Identifiable {
         /// undo compares them with the file as it is now to tell what the change did from what happened since.
         public var after: Data?
 
+        /// A file's bytes before a change (`contents`, nil when it did not exist) and, when known, after it.
         public init(domain: String, path: String, contents: Data?, after: Data? = nil) {
             self.domain = domain
             self.path = path
@@ -33,6 +34,7 @@ public struct StorageBackup: Codable, Sendable, Equatable, Identifiable {
     /// The files it restores.
     public var documents: [Document]
 
+    /// A backup of `documents`, taken now unless `at` says otherwise.
     public init(id: String = UUID().uuidString, at: Date = Date(), reason: String, documents: [Document]) {
         self.id = id
         self.at = at

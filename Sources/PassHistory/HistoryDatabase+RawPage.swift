@@ -8,17 +8,21 @@ public struct RawStoredEvent: Sendable, Equatable {
     /// The HTTP fields a network list shows, read by SQLite from the stored JSON: the SDK's own summary of an exchange.
     public typealias HTTP = HTTPExchange.Summary
 
+    /// The event's ID in the history (its place in the order of arrival).
     public var id: Int64
+    /// The one-line summary lists show.
     public var summary: String
     /// The ``EventKind`` raw value.
     public var kind: String
     /// The event's stored JSON (dates as seconds since 2001).
     public var payload: String
+    /// For an HTTP exchange, the fields a network list shows; nil for other events.
     public var http: HTTP?
 }
 
 /// A stored row for the live feed: the event as stored, and (when read with them) the facts a filter decides on.
 public struct RawEventRow: Sendable {
+    /// The event as stored.
     public var event: RawStoredEvent
     /// Read by ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``; `nil` from the page reads.
     public var facts: EventFacts?
@@ -26,7 +30,9 @@ public struct RawEventRow: Sendable {
 
 /// One page for a list: the events and the counts a "filter on: N hidden" cue needs, read in one transaction.
 public struct RawPage: Sendable {
+    /// The page's events, newest first.
     public var events: [RawStoredEvent]
+    /// Where the next (older) page starts; nil when this is the last.
     public var nextCursor: Int64?
     /// Every stored event.
     public var total: Int

@@ -18,12 +18,14 @@ public struct HistoryProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case busy
     }
 
+    /// What went wrong, as a kind the console words for people.
     public var kind: Kind
     /// The history file, when known.
     public var file: String?
     /// SQLite's own words (`attempt to write a readonly database`) or the check's findings.
     public var detail: String
 
+    /// A problem of `kind` with the history `file`, in SQLite's own words (`detail`).
     public init(kind: Kind, file: String?, detail: String) {
         self.kind = kind
         self.file = file

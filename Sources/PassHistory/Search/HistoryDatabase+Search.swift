@@ -4,6 +4,7 @@ import GRDB
 
 /// A session found by a search, with what each word matched.
 public struct SessionMatch: Encodable, Sendable, Equatable {
+    /// The session found.
     public var session: HistorySession
     /// One per word of the search, the most specific field first (``SessionField``'s order).
     public var matches: [FieldMatch]
@@ -12,12 +13,17 @@ public struct SessionMatch: Encodable, Sendable, Equatable {
 /// Where one word of a search matched: the field, the whole value, and the value cut around the match so a page can
 /// highlight it (`before` + `matched` + `after` is the value).
 public struct FieldMatch: Codable, Sendable, Equatable {
+    /// Which field the word matched.
     public var field: SessionField
     /// The field's words (``SessionField/label``).
     public var label: String
+    /// The field's whole value.
     public var value: String
+    /// The value before the match.
     public var before: String
+    /// The matched part (to highlight).
     public var matched: String
+    /// The value after the match.
     public var after: String
 
     init(field: SessionField, value: String, offset: Int, length: Int) {
@@ -35,11 +41,16 @@ public struct FieldMatch: Codable, Sendable, Equatable {
 /// signed in as, the console knows an app's name. A search word that starts `shown` finds the sessions whose
 /// `field` is `value`, and the result names `shownField` and `shown`.
 public struct SessionAlias: Sendable, Equatable {
+    /// The field the result names (e.g. username).
     public var shownField: SessionField
+    /// The value people know (e.g. `carol`).
     public var shown: String
+    /// The field the history holds.
     public var field: SessionField
+    /// The value the history holds for it (e.g. her user ID).
     public var value: String
 
+    /// `shown` (a `shownField`) stands for `value` of `field`.
     public init(shownField: SessionField, shown: String, field: SessionField, value: String) {
         self.shownField = shownField
         self.shown = shown
