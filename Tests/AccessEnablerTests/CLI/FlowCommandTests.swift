@@ -134,7 +134,8 @@ struct FlowCLI {
         let err = scratch.appendingPathComponent("stderr")
         let process = try ChildProcess(
             binary.path(percentEncoded: false),
-            ["flow"] + arguments + ["--backend", backend, "--device", device, "--timeout", "20"],
+            // A guard against a hung flow, not a speed bound: a loaded machine once took past 20 s.
+            ["flow"] + arguments + ["--backend", backend, "--device", device, "--timeout", String(Int(TestTime.seconds(60)))],
             stdout: .file(out), stderr: .file(err))
         let status = await process.exited()
         return Result(
