@@ -44,7 +44,8 @@ export function withRange(query, since, until) {
 
 /**
  * The time bar: `onQuery(nextQuery)` when the range changes, `onJump(iso|null)` for jump-to-time. Returns
- * `{el, sync(query, at), windowSeconds()}`.
+ * `{el, sync(query, at), windowSeconds()}`. Without `onJump` (a page that pages by a fixed window, as Network) the
+ * bar holds only the range.
  */
 export function timeControls({ onQuery, onJump }) {
   let query = '';
@@ -65,14 +66,16 @@ export function timeControls({ onQuery, onJump }) {
     onQuery(withRange(query, range.value || null, null));
   });
   apply.addEventListener('click', () => onQuery(withRange(query, isoOf(from.value), isoOf(to.value))));
-  const go = () => { if (jump.value) onJump(isoOf(jump.value)); };
+  const go = () => { if (jump.value && onJump) onJump(isoOf(jump.value)); };
   jumpButton.addEventListener('click', go);
   jump.addEventListener('keydown', (event) => { if (event.key === 'Enter') go(); });
 
   const el = h('div.time-bar', null,
     h('label.filter-label', { for: 'time-range' }, 'Time'), range, custom,
-    h('span.sep', { 'aria-hidden': 'true' }, ' · '), h('label.filter-label', { for: 'jump-to' }, 'Jump to'), jump, jumpButton, jumped,
-    h('span.sep', { 'aria-hidden': 'true' }, ' · '), h('label.filter-label', { for: 'older-window' }, 'Load older reads'), olderWindow);
+    onJump ? [
+      h('span.sep', { 'aria-hidden': 'true' }, ' · '), h('label.filter-label', { for: 'jump-to' }, 'Jump to'), jump, jumpButton, jumped,
+      h('span.sep', { 'aria-hidden': 'true' }, ' · '), h('label.filter-label', { for: 'older-window' }, 'Load older reads'), olderWindow,
+    ] : null);
 
   return {
     el,

@@ -11,7 +11,7 @@ import { createFeed } from '../../lib/event-feed.js';
 import { createLiveTable } from '../../lib/live-table.js';
 import { exchangeDetail, exchangeOf, statusBadge } from '../../lib/exchange-detail.js';
 import { appLabel, loadAppNames } from '../../lib/apps.js';
-import { deviceCell } from '../../lib/time-controls.js';
+import { deviceCell, timeControls } from '../../lib/time-controls.js';
 
 const BASE = 'event:httpExchange';
 
@@ -61,12 +61,15 @@ export function mount(root, route, ctx) {
     type: 'button', 'data-action': 'export-har', title: 'Download the exchanges the filter shows as a HAR 1.2 file (secrets stay redacted; personal data too unless ticked)',
     onclick: () => saveExport('/api/network/har', { q: query }, 'passconsole.har', { revealPersonal: reveal.checked }),
   }, '⤓ Export HAR');
+  // The time range writes since:/until: into the filter, as on Events (no jump-to-time here).
+  const time = timeControls({ onQuery: (q) => go(q, null, false) });
+  time.sync(query, null);
   const countLine = h('span.count-line', { role: 'status' });
   const message = h('div.table-message');
   const older = h('button.load-older', { type: 'button', 'data-action': 'load-older', hidden: true, onclick: () => feed.older() }, 'Load the hour before these exchanges');
   const detail = h('aside.pane.inspector', { 'aria-label': 'Exchange details', hidden: true });
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Network'), bar.el,
+    h('div.view-head', null, h('h2', null, 'Network'), bar.el, time.el,
       h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), har, reveal.el)),
     h('div.two-pane', null, h('div.pane.center', null, message, table.el, older), detail));
 
@@ -151,6 +154,7 @@ export function mount(root, route, ctx) {
       if (q !== query) {
         query = q;
         bar.setValue(q);
+        time.sync(q, null);
         // A new filter may hide the open exchange: the pane follows the address, which names none after a filter change.
         if (!sel) detail.hidden = true;
         selectedId = sel;

@@ -117,6 +117,13 @@ extension ConsoleBrowserTests {
             #expect(try await browser.text("#jumped")?.contains("Showing events before") == true)
             try await browser.click(#"button[data-action="back-to-now"]"#)
             try await browser.waitUntil("back to now", "return !location.hash.includes('at=') && [...document.querySelectorAll(arguments[0])].some(e => e.innerText.includes('optimumMarker'));", [summaries])
+            // The Network page has the same time range (and no jump-to-time: it pages by the hour)
+            try await browser.open(fixture.console.baseURL + "/#/network")
+            try await browser.waitFor("#time-range")
+            #expect(try await browser.count("#jump-to") == 0)
+            try await browser.run("const s = document.getElementById('time-range'); s.value = '-1h'; s.dispatchEvent(new Event('change'));")
+            try await browser.waitUntil("the range in the filter", "return location.hash.startsWith('#/network') && location.hash.includes('since:-1h');")
+            #expect(try await browser.run("return document.getElementById('time-range').value;") as? String == "-1h")
         }
     }
 }
