@@ -59,8 +59,7 @@ struct DiagnosisReplayTests {
                 requestorID: "REF30", resources: ["news"], mvpds: [.init(id: "Cablevision", displayName: "Optimum")])
             try fixture.console.addApp(other, device: "phone", serviceProvider: URL(string: fixture.backendURL + "/adobe-services")!)
             // When it starts, its token sanitizer removes the token bound to the first app's device ID
-            #expect(await fixture.post("/api/apps/other-ios/start").status == 200)
-            try await fixture.waitForApp("other-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            try await fixture.start("other-ios")
             // Then the other app's session names it in words
             let found = try await verdicts(fixture, app: "com.example.other.app", naming: ["device_id_changed"])
             let verdict = try #require(found.first { $0["id"] as? String == "device_id_changed" })
@@ -117,8 +116,7 @@ struct DiagnosisReplayTests {
                     requestorID: "REF30_STAGING", resources: ["news"], mvpds: []), device: device, serviceProvider: provider)
             }
             // When it starts on the first device only, it is one user's problem: no banner
-            #expect(await fixture.post("/api/apps/staging-phone/start").status == 200)
-            try await fixture.waitForApp("staging-phone") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            try await fixture.start("staging-phone")
             try await Task.sleep(for: .milliseconds(200))
             #expect((await fixture.get("/api/overview").json["fleet"] as? [Any])?.isEmpty == true)
             // When it fails on the second device too, the overview carries one banner for the app
@@ -147,8 +145,7 @@ struct DiagnosisReplayTests {
     @Test func aSecondScreenCodeThatNeverActivatesSaysWhyFromTheBackendsAttempts() async throws {
         try await ConsoleFixture.with { fixture in
             // Given the TV app showing a registration code
-            #expect(await fixture.post("/api/apps/kids-tvos/start").status == 200)
-            try await fixture.waitForApp("kids-tvos") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            try await fixture.start("kids-tvos")
             try await fixture.call("kids-tvos", "getAuthentication")
             try await fixture.waitForApp("kids-tvos") { pending($0)["providerDialog"] is [Any] || pending($0)["regcode"] is [String: Any] }
             if try await pending(fixture.app("kids-tvos"))["regcode"] == nil {

@@ -20,8 +20,7 @@ struct SchemaFindingsAPITests {
 
     @Test func forceAuthnIsTrueOrFalseAndAResourceIsNeededWhereTheCallTakesOne() async throws {
         try await ConsoleFixture.with { fixture in
-            #expect(await fixture.post("/api/apps/news-ios/start").status == 200)
-            try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            try await fixture.start("news-ios")
             let bad = await fixture.post("/api/apps/news-ios/call", json: #"{"method":"getAuthentication","arguments":{"forceAuthn":"banana"}}"#)
             #expect(bad.status == 400)
             #expect(bad.json["error"] as? String == "invalid_argument")

@@ -37,6 +37,8 @@ public enum APIMethod: Hashable, Sendable {
     public var isKnown: Bool { if case .other = self { false } else { true } }
 }
 
+/// Codable as its bare wire string: the standard library's coding of a `String`-backed `RawRepresentable` (whose
+/// `init(rawValue:)` never fails here, so any name decodes).
 extension APIMethod: RawRepresentable, Codable, CustomStringConvertible {
     /// The method named `rawValue`, or ``other(_:)`` when this build does not know it; never fails.
     public init(rawValue: String) {
@@ -63,13 +65,4 @@ extension APIMethod: RawRepresentable, Codable, CustomStringConvertible {
     }
 
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }

@@ -14,6 +14,8 @@ public enum FlowKind: Hashable, Sendable {
     public static let known: [FlowKind] = [.requestor, .authentication]
 }
 
+/// Codable as its bare wire string: the standard library's coding of a `String`-backed `RawRepresentable` (whose
+/// `init(rawValue:)` never fails here, so any name decodes).
 extension FlowKind: RawRepresentable, Codable, CustomStringConvertible {
     /// The flow named `rawValue`, or ``other(_:)``; never fails.
     public init(rawValue: String) {
@@ -33,15 +35,6 @@ extension FlowKind: RawRepresentable, Codable, CustomStringConvertible {
     }
 
     public var description: String { rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
-    }
 }
 
 /// A state of one of the SDK's flows, as a `stateChanged` event reports it, with the payload the console shows
@@ -104,6 +97,8 @@ public enum FlowState: Hashable, Sendable {
     }
 }
 
+/// Codable as its bare wire string: the standard library's coding of a `String`-backed `RawRepresentable` (whose
+/// `init(rawValue:)` never fails here, so any name decodes).
 extension FlowState: RawRepresentable, Codable, CustomStringConvertible {
     /// The state `rawValue` writes, or ``other(_:)`` when it does not read back to exactly `rawValue`; never fails.
     public init(rawValue: String) {
@@ -155,14 +150,5 @@ extension FlowState: RawRepresentable, Codable, CustomStringConvertible {
             return .polling(mvpd: String(inside[..<comma.lowerBound]), code: String(inside[comma.upperBound...]))
         default: return nil
         }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        self.init(rawValue: try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 }

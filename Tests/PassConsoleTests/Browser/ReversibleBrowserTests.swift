@@ -23,8 +23,7 @@ struct ReversibleBrowserTests {
         try await ConsoleBrowserTests().withBrowser { fixture, browser in
             // Given Sports One signed in with DISH, and News signed in by single sign-on from it (the shared storage)
             try await fixture.signIn("sports-ios", mvpd: "Dish", user: "carol", password: "carol123")
-            #expect(await fixture.post("/api/apps/news-ios/start").status == 200)
-            try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+            try await fixture.start("news-ios")
             try await fixture.call("news-ios", "checkAuthentication")
             try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == true }
             try await browser.open(fixture.console.baseURL + "/#/tokens")

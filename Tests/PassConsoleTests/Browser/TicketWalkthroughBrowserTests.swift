@@ -70,10 +70,7 @@ struct TicketWalkthroughBrowserTests {
         // Given what the customer did: carol signed in to News with DISH; Sports One (same team, shared storage)
         // took that sign-in by single sign-on, and its authorization for "sports" was refused
         try await fixture.signIn("news-ios", mvpd: "Dish", user: "carol", password: "carol123")
-        #expect(await fixture.post("/api/apps/sports-ios/start").status == 200)
-        try await fixture.waitForApp("sports-ios") {
-            (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" }
-        }
+        try await fixture.start("sports-ios")
         try await fixture.call("sports-ios", "checkAuthentication")
         try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
         try await fixture.call("sports-ios", "getAuthorization", ["resource": "sports"])

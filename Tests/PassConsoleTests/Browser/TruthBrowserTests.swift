@@ -43,10 +43,7 @@ extension ConsoleBrowserTests {
         try await withBrowser { fixture, browser in
             // Given News signed in with Dish, and Sports One's SDK holding a silent SSO copy of that token
             try await fixture.signIn("news-ios", mvpd: "Dish", user: "carol", password: "carol123")
-            #expect(await fixture.post("/api/apps/sports-ios/start").status == 200)
-            try await fixture.waitForApp("sports-ios") {
-                (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" }
-            }
+            try await fixture.start("sports-ios")
             try await fixture.call("sports-ios", "checkAuthentication")
             try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
             // When the Tokens page shows the team's storage

@@ -62,10 +62,7 @@ struct HistoryHealthAPITests {
         try await ConsoleFixture.with { fixture in
             try await HistoryFaults.readOnly(fixture.console.history, true)
             // When a demo app starts (setRequestor: a dozen events) while the history cannot be written
-            #expect(await fixture.post("/api/apps/news-ios/start").status == 200)
-            try await fixture.waitForApp("news-ios") {
-                (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" }
-            }
+            try await fixture.start("news-ios")
             // Then they wait (counted as pending, none dropped) and the overview says why
             var overview: [String: Any] = [:]
             for _ in 0..<100 {

@@ -154,11 +154,16 @@ struct ConsoleFixture {
         Issue.record("app \(id) never reached the expected state: \(try await app(id))")
     }
 
-    /// Starts `app`, signs in through the picker and the MVPD's login page, and waits for status 1.
-    func signIn(_ app: String = "news-ios", mvpd: String = "Cablevision", user: String = "alice", password: String = "alice123") async throws {
+    /// Starts `app` and waits until its setRequestor completed.
+    func start(_ app: String) async throws {
         let started = await post("/api/apps/\(app)/start")
         try #require(started.status == 200, "\(started.text)")
         try await waitForApp(app) { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
+    }
+
+    /// Starts `app`, signs in through the picker and the MVPD's login page, and waits for status 1.
+    func signIn(_ app: String = "news-ios", mvpd: String = "Cablevision", user: String = "alice", password: String = "alice123") async throws {
+        try await start(app)
         try await call(app, "getAuthentication")
         try await waitForApp(app) { pending($0)["providerDialog"] is [Any] }
         try await call(app, "setSelectedProvider", ["mvpd": mvpd])
