@@ -50,6 +50,7 @@ public final class BackendService: Sendable {
             mvpd.authnTTL = override.authnTTL ?? mvpd.authnTTL
             mvpd.authzTTL = override.authzTTL ?? mvpd.authzTTL
             mvpd.requiresSVC = override.requiresSVC ?? mvpd.requiresSVC
+            mvpd.authPerRequestor = override.authPerRequestor ?? mvpd.authPerRequestor
         }
         return mvpd
     }
@@ -84,6 +85,12 @@ public final class BackendService: Sendable {
                     enablePlatformServices: mvpd.appleSSO, requiresSVC: mvpd.requiresSVC,
                     authenticationTTLSeconds: mvpd.authnTTL)
             })
+    }
+
+    /// Every Programmer's requestor configuration as the SDK receives it now (iOS), run-time overrides applied: what
+    /// the console judges sign-ins by.
+    public func requestorConfigurations(clientType: String = "ios") -> [String: RequestorConfiguration] {
+        Dictionary(configuration.programmers.map { ($0.id, requestorConfiguration($0, clientType: clientType)) }) { a, _ in a }
     }
 
     // MARK: - State

@@ -67,18 +67,3 @@ public enum TokenRejection: Error, Sendable, Equatable {
         }
     }
 }
-
-/// The service's rule for an authentication token a Programmer presents: it accepts only a token issued to that same
-/// Programmer (spec §8.4: "Adobe can also disable SSO for a requestor/MVPD pair server-side (token bound to that
-/// pair)"; this service does so for every pair). The SDK's silent SSO copy (``TokenRejection/wrongRequestor(token:presented:)``
-/// when refused) therefore never works against it: only passive authentication, which gets a token issued to the
-/// second Programmer, gives single sign-on. The backend checks tokens with it and the console predicts SSO with it.
-public enum RequestorBinding {
-    /// Whether the service accepts an authN token issued to `issuedTo` when `presentedBy` presents it.
-    public static func accepts(tokenIssuedTo issuedTo: String, presentedBy: String) -> Bool {
-        issuedTo == presentedBy
-    }
-
-    /// The ``TokenRejection/code`` of a refusal by this rule.
-    public static let rejectionCode = "token_requestor_mismatch"
-}

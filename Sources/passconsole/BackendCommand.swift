@@ -28,7 +28,7 @@ struct BackendCommand: AsyncParsableCommand {
             adminToken = adminToken ?? AdminToken.random()
             try ServeCommand.writeSecret(adminToken!, to: adminTokenFile)
         }
-        let (server, _) = try Bootstrap.startBackend(
+        let (server, _, _) = try Bootstrap.startBackend(
             configPath: options.config, host: host, port: port, signingKeyPath: signingKey,
             admin: AdminAccess(token: adminToken, boundHost: host), logger: logger)
         print("PassBackend on \(server.baseURL)")
@@ -52,7 +52,7 @@ enum Bootstrap {
         configPath: String, host: String = "127.0.0.1", port: UInt16, signingKeyPath: String?, admin: AdminAccess = AdminAccess(),
         logger: Logger
     ) throws
-        -> (server: HTTPServer, verificationKey: TokenVerificationKey)
+        -> (server: HTTPServer, verificationKey: TokenVerificationKey, service: BackendService)
     {
         let configuration = try BackendConfiguration.load(path: configPath)
         var key = TokenSigningKey()
@@ -69,7 +69,7 @@ enum Bootstrap {
         do { try server.start() } catch {
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
         }
-        return (server, key.publicKey)
+        return (server, key.publicKey, service)
     }
 
     /// Returns when the process gets SIGINT or SIGTERM.

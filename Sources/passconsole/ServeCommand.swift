@@ -48,7 +48,7 @@ struct ServeCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: historyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         let historyDatabase = try await Self.openHistory(history, recover: historyRecover, logger: logger)
 
-        let (backend, verificationKey) = try Bootstrap.startBackend(
+        let (backend, verificationKey, service) = try Bootstrap.startBackend(
             configPath: options.config, port: backendPort, signingKeyPath: signingKey, logger: logger)
         let devices = try setup.consoleDevices(root: deviceRoot)
         var configuration = ConsoleConfiguration(device: devices[0].folder, named: devices[0].name, more: Array(devices.dropFirst()))
@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
             allowedMvpds: Dictionary(uniqueKeysWithValues: backendConfiguration.programmers.map { ($0.id, Set($0.mvpds)) }),
             verificationKey: verificationKey,
             demoSubscribers: backendConfiguration.subscribers,
-            requestors: backendConfiguration.requestorConfigurations)
+            liveRequestors: { service.requestorConfigurations() })
         let console = Console(configuration: configuration, history: historyDatabase, catalog: catalog, logger: logger)
         do { try console.start() } catch {
             await backend.shutdown()

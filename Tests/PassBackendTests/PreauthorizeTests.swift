@@ -54,6 +54,7 @@ struct PreauthorizeTests {
             #expect(forged.status == 401)
             #expect(forged.header("Authzf-Error-Code") == "token_signature_invalid")
 
+            // alice's Optimum token is bound to REF30 (authentication per requestor)
             let wrongRequestor = try await sdk.preauthorize(requestor: "SPORTS1", device: nil, resources: ["news"], authn: authn)
             #expect(wrongRequestor.header("Authzf-Error-Code") == "token_requestor_mismatch")
 

@@ -77,15 +77,38 @@ struct TokenRejectionTests {
         }
     }
 
-    @Test func tokenOfAnotherProgrammerIsARequestorMismatch() async throws {
+    @Test func tokenOfAnotherProgrammerIsARequestorMismatchOnlyForAnMVPDWithAuthenticationPerRequestor() async throws {
         try await BackendFixture.with { _, client async throws in
             let sdk = SDKClient(client: client)
-            // DISH is integrated by both Reference Network and Sports One, so only the requestor differs.
-            let authn = try await sdk.signIn(Demo.carol, requestor: "REF30")
-            let answer = try await sdk.authorize(requestor: "SPORTS1", resource: "sports", authn: authn)
-            let details = Self.expectRejected(answer, code: "token_requestor_mismatch")
+            // Optimum (Cablevision) binds tokens to the Programmer that obtained them; both Programmers integrate it,
+            // so only the requestor differs.
+            let alice = try await sdk.signIn(Demo.alice, requestor: "REF30")
+            let refused = try await sdk.authorize(requestor: "SPORTS1", resource: "sports", authn: alice)
+            let details = Self.expectRejected(refused, code: "token_requestor_mismatch")
             #expect(details.contains("REF30"))
             #expect(details.contains("SPORTS1"))
+            // DISH signs in once for every Programmer (no authentication per requestor): the same presentation of
+            // REF30's token by SPORTS1 is single sign-on, accepted (issue #17 B.0)
+            let carol = try await sdk.signIn(Demo.carol, requestor: "REF30")
+            let accepted = try await sdk.authorize(requestor: "SPORTS1", resource: "sports", authn: carol)
+            #expect(accepted.status == 200, "\(accepted.text)")
+            // SPORTS1 does not integrate Spectrum: a Spectrum token of REF30 is refused by the issuer rule instead
+            let bob = try await sdk.signIn(Demo.bob, requestor: "REF30")
+            Self.expectRejected(
+                try await sdk.authorize(requestor: "SPORTS1", resource: "sports", authn: bob), code: "issuer_not_allowed")
+        }
+    }
+
+    @Test func aDishTokenOfAnotherProgrammerIsRefusedOnceDishSwitchesToAuthenticationPerRequestor() async throws {
+        try await BackendFixture.with { service, client async throws in
+            let sdk = SDKClient(client: client)
+            let carol = try await sdk.signIn(Demo.carol, requestor: "REF30")
+            #expect(try await sdk.authorize(requestor: "SPORTS1", resource: "sports", authn: carol).status == 200)
+            service.faults.mvpdOverrides["Dish"] = MVPDOverride(authPerRequestor: true)
+            Self.expectRejected(
+                try await sdk.authorize(requestor: "SPORTS1", resource: "sports", authn: carol), code: "token_requestor_mismatch")
+            // The Programmer that obtained it keeps using it
+            #expect(try await sdk.authorize(requestor: "REF30", resource: "news", authn: carol).status == 200)
         }
     }
 

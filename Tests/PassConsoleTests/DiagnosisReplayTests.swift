@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import PassBackend
+import PassProtocol
 import PassTestSupport
 import Testing
 @testable import PassConsole
@@ -28,7 +29,7 @@ struct DiagnosisReplayTests {
     @Test func anMVPDDenialIsToldApartFromANetworkFailure() async throws {
         try await ConsoleFixture.with { fixture in
             fixture.backend.faults.denials = [Denial(mvpd: "Cablevision", resource: "movies", message: "0033: Movies are not in your package")]
-            fixture.backend.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 503, remaining: 1)]
+            fixture.backend.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 503, remaining: 1 + PassConstants.HTTP_RETRY_LIMIT)]
             try await fixture.signIn()
             // The first authorization meets the outage, the second the MVPD's refusal
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
@@ -204,7 +205,7 @@ struct DiagnosisReplayTests {
             try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setToken" } }
             let first = try #require(try await fixture.app("news-ios")["sessionID"] as? String)
             #expect(await fixture.post("/api/apps/news-ios/stop").status == 200)
-            fixture.backend.faults.rules = [FaultRule(path: "/adobe-services/1.0/deviceShortAuthorize", status: 503, remaining: 1)]
+            fixture.backend.faults.rules = [FaultRule(path: "/adobe-services/1.0/deviceShortAuthorize", status: 503, remaining: 1 + PassConstants.HTTP_RETRY_LIMIT)]
             #expect(await fixture.post("/api/apps/news-ios/start").status == 200)
             try await fixture.waitForApp("news-ios") { ($0["sessionID"] as? String) != first && (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setRequestorComplete" } }
             let second = try #require(try await fixture.app("news-ios")["sessionID"] as? String)

@@ -16,7 +16,8 @@ import Testing
 /// 3. #22/#23 not in your package vs throttling vs network — DiagnosisReplayTests.anMVPDDenialIsToldApart… (sides
 ///    asserted) and here: throttled.
 /// 4. #30 local token valid, server says no — DiagnosisReplayTests.aSessionRevokedOnTheServer… (rule asserted); and
-///    here the other backend check people mistake for it: a token issued to another Programmer.
+///    here the other backend check people mistake for it: a token issued to another Programmer (an SSO copy whose
+///    MVPD switched to authentication per requestor after the app's setRequestor).
 /// 5. #19/#20 Apple SSO surprises — NOT produced end to end: the console's demo apps run without a platform TV
 ///    provider (`AccessEnablerConfiguration.platformServices` is nil), so no VSA status can happen; tested from
 ///    recorded events in TruthfulDiagnosisUnitTests.appleSSOStatusesAreNamedByTheirCode.
@@ -68,7 +69,12 @@ struct TruthfulAnswersTests {
             // When Sports One checks: the SDK copies REF30's Dish token (silent SSO) and answers 1
             try await fixture.call("sports-ios", "checkAuthentication")
             try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
-            // Then its card does not say "Signed in": the backend refuses a token of REF30 for SPORTS1
+            // Then its card says signed in: DISH signs in once for every Programmer (issue #17 B.0)
+            let sso = signIn(try await fixture.app("sports-ios"))
+            #expect(sso["state"] as? String == "signedIn", "\(sso)")
+            // When DISH switches to authentication per requestor on the service, after Sports One's setRequestor
+            fixture.backend.faults.mvpdOverrides["Dish"] = MVPDOverride(authPerRequestor: true)
+            // Then its card no longer says "Signed in": the backend now refuses a token of REF30 for SPORTS1
             let before = signIn(try await fixture.app("sports-ios"))
             #expect(before["state"] as? String == "deviceOnly", "\(before)")
             #expect((before["text"] as? String)?.contains("issued to REF30") == true)
@@ -130,7 +136,7 @@ struct TruthfulAnswersTests {
         }
     }
 
-    @Test func theDevicesPageSaysWhereSingleSignOnBetweenNewsAndSportsOneWorksAndWhereItFails() async throws {
+    @Test func theDevicesPageSaysHowSingleSignOnBetweenNewsAndSportsOneWorksPerMVPD() async throws {
         try await ConsoleFixture.with { fixture in
             try await started(fixture, "news-ios")
             let relations = await fixture.get("/api/devices").json["relations"] as? [[String: Any]] ?? []
@@ -140,19 +146,23 @@ struct TruthfulAnswersTests {
                         "com.example.news.ios", "com.example.news.sports",
                     ]
                 })
-            // Not "✓ Single sign-on": with Dish the SDK's copy is refused by the backend's requestor binding
-            #expect(pair["outcome"] as? String == "partialSSO", "\(pair)")
+            // Single sign-on with both MVPDs the two Programmers share: Dish (no authentication per requestor) by
+            // the SDK's copy, which the backend accepts (issue #17 B.0), Optimum (Cablevision, per requestor) by
+            // passive authentication, a token of SPORTS1's own
+            #expect(pair["outcome"] as? String == "sso", "\(pair)")
             let paths = pair["mvpds"] as? [[String: Any]] ?? []
             let dish = try #require(paths.first { $0["mvpd"] as? String == "Dish" })
-            #expect(dish["outcome"] as? String == "refused")
-            #expect(dish["side"] as? String == "backend")
-            #expect(dish["rule"] as? String == "token issued to another Programmer")
-            // Optimum (Cablevision) signs in per Programmer with passive authentication: a token of SPORTS1's own
+            #expect(dish["outcome"] as? String == "sso")
             let cablevision = try #require(paths.first { $0["mvpd"] as? String == "Cablevision" })
             #expect(cablevision["outcome"] as? String == "passive")
-            #expect(
-                (pair["reason"] as? String)?.contains("Single sign-on for REF30 ↔ SPORTS1 with Cablevision only")
-                    == true)
+            #expect((pair["reason"] as? String)?.contains("Single sign-on with Cablevision, Dish.") == true, "\(pair)")
+            // When DISH switches to authentication per requestor on the service, the page follows at once
+            fixture.backend.faults.mvpdOverrides["Dish"] = MVPDOverride(authPerRequestor: true)
+            let after = await fixture.get("/api/devices").json["relations"] as? [[String: Any]] ?? []
+            let changed = try #require(after.first { $0["a"] as? String == pair["a"] as? String && $0["b"] as? String == pair["b"] as? String })
+            let dishAfter = try #require((changed["mvpds"] as? [[String: Any]] ?? []).first { $0["mvpd"] as? String == "Dish" })
+            // Dish per requestor (passive authentication allowed by default): the second app gets its own token
+            #expect(dishAfter["outcome"] as? String == "passive", "\(dishAfter)")
             // The Apple TV app stays isolated whatever the MVPDs
             #expect(
                 relations.contains {

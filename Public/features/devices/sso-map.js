@@ -5,6 +5,7 @@ export const OUTCOMES = {
   sso: { icon: '✓', text: 'Single sign-on', cls: 'ok', long: 'Signing in with one app signs in the other when it next starts: its SDK finds the sign-in in the shared storage (a silent copy the service accepts, or passive authentication).' },
   partialSSO: { icon: '⚠', text: 'Single sign-on with some MVPDs', cls: 'warn', long: 'Shared storage and device ID, but with some MVPDs the sign-in does not reach the other app: see each MVPD below.' },
   noSSO: { icon: '✗', text: 'Shared, no single sign-on', cls: 'warn', long: 'Shared storage and device ID, yet no MVPD both Programmers integrate carries the sign-in over: see each MVPD below.' },
+  sharedStorageSignInEach: { icon: '⚠', text: 'Shared, sign in once each', cls: 'warn', long: 'They share storage but not the device ID: the viewer signs in once in each app, and both stay signed in (AccessEnabler 1.7).' },
   sharedStorageReauth: { icon: '⚠', text: 'Shared, sign in again', cls: 'warn', long: 'They share storage, but the other app wipes it: the viewer signs in again.' },
   isolated: { icon: '⊘', text: 'Isolated', cls: 'neutral', long: 'Nothing shared: each app signs in on its own.' },
 };
@@ -26,7 +27,6 @@ export function relationList(relations) {
 const PATHS = {
   sso: ['✓', 'SSO (copied)', 'ok'],
   passive: ['✓', 'SSO (passive authentication)', 'ok'],
-  refused: ['✗', 'Refused by the backend', 'bad'],
   signInAgain: ['✗', 'Sign in again', 'warn'],
 };
 

@@ -4,7 +4,7 @@
 // checks as compact chips (their explanation on hover), failing ones spelled out.
 import { h, badge, countdown, code } from '../../lib/dom.js';
 
-const RULES = { ttl: 'Time to live', issuer: 'Issuer allowed', device: 'Device matches', version: 'Storage version', requestor: 'Issued to this Programmer' };
+const RULES = { ttl: 'Time to live', issuer: 'Issuer allowed', device: 'Device matches', version: 'Storage version', requestor: 'Accepted from this Programmer' };
 const FAILS = { ttl: 'Expired', issuer: 'Issuer not allowed', device: 'Device mismatch', version: 'Wrong storage version', requestor: 'Refused by the backend' };
 
 function verdicts(token) {

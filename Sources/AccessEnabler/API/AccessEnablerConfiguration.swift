@@ -32,6 +32,14 @@ public struct AccessEnablerConfiguration: Sendable {
     public var platformServices: (any PlatformServices)?
     /// HTTP timeout per request (seconds).
     public var requestTimeout: TimeInterval = 20
+    /// The AccessEnabler release whose storage rules this app follows (``SDKRelease``; the token sanitizer differs).
+    public var sdkRelease: SDKRelease = .current
+    /// Device IDs this device computed before the current one (the MAC-based ID of iOS 6 and earlier): the 1.7
+    /// sanitizer removes tokens bound to them.
+    public var formerDeviceIDs: Set<String> = []
+    /// Which failed calls are sent again and how often: `HTTP_RETRY_LIMIT` retries of a connection failure or a
+    /// `502`/`503`/`504` (``RetryPolicy``).
+    public var retry = RetryPolicy()
     /// How long a storage change may wait for the disk while the call that made it still runs (it lands at once when
     /// the call ends). AccessEnablers on one storage file share its writer: the first one's value counts.
     public var storageWriteDeadline: Duration = .milliseconds(50)

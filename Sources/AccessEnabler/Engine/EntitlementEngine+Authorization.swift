@@ -52,12 +52,27 @@ extension EntitlementEngine {
                 updateStorage("authN for \(requestor.id)/\(mvpd) refused by the server: tokens cleared", mvpd: mvpd) {
                     $0.clearTokens(requestor: requestor.id, mvpd: mvpd)
                 }
+                learnRequestorBinding(error, token: authentication.token)
             }
             fail(code.rawValue, "Authorization of \(resource) failed: \(description.isEmpty ? code.rawValue : description)", mvpd: mvpd)
             if code == .userNotAuthorized { status(.Z100, message: description) }
             callback(.tokenRequestFailed(resource: resource, errorCode: code.rawValue, errorDescription: description), mvpd: mvpd)
             trackAuthorization(success: false, mvpd: mvpd, guid: nil, cached: false, code: code.rawValue, details: description)
         }
+    }
+
+    /// The service refused a single sign-on copy because the token's MVPD binds tokens to the Programmer that
+    /// obtained them (``RequestorBinding``): the MVPD switched to authentication per requestor after this app's
+    /// `setRequestor`. Until the next `setRequestor` brings the new configuration, the SDK treats the MVPD as per
+    /// requestor, so the next check does not copy the refused token back (it would be refused again, in a loop).
+    func learnRequestorBinding(_ failure: SDKClient.Failure, token: AuthNToken) {
+        guard case .status(401, _, RequestorBinding.rejectionCode?) = failure, let id = requestor?.id, token.requestorID != id,
+            let index = requestor?.mvpds.firstIndex(where: { $0.ID == token.mvpdID }), requestor?.mvpds[index].hasAuthNPerRequestor == false
+        else { return }
+        requestor?.mvpds[index].hasAuthNPerRequestor = true
+        emit(.storageChanged(domain: store.domain,
+            change: "\(token.mvpdID) now binds tokens to their Programmer (the service refused \(token.requestorID)'s copy): no more SSO copies of it until the next setRequestor"),
+            mvpd: token.mvpdID)
     }
 
     /// AuthN error vs AuthZ error vs network error (spec §5.2.5–5.2.6).

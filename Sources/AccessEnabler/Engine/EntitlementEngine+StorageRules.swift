@@ -43,7 +43,10 @@ extension EntitlementEngine {
         let context = ssoContext(requestor)
         runImporter(requestor, context: context)
         var removed: [RemovedToken] = []
-        updateStorageNow("sanitizer") { removed = TokenSanitizer.sanitize(&$0, deviceID: deviceID) }
+        updateStorageNow("sanitizer") {
+            removed = TokenSanitizer.sanitize(
+                &$0, deviceID: deviceID, release: configuration.sdkRelease, formerDeviceIDs: configuration.formerDeviceIDs)
+        }
         if !removed.isEmpty {
             let list = removed.map { "\($0.requestorID)/\($0.mvpdID): \($0.explanation)" }.joined(separator: "; ")
             emit(.storageChanged(domain: store.domain, change: "sanitizer removed \(removed.count) token(s): \(list)"))

@@ -189,7 +189,7 @@ actor EntitlementEngine {
         let visitorID = options["visitorID"]
         let profile = options["applicationProfile"]
         return HTTPTransport(
-            timeout: configuration.requestTimeout,
+            timeout: configuration.requestTimeout, retry: configuration.retry,
             commonHeaders: {
                 var headers = ["User-Agent": "AdobePassNativeClient/\(AccessEnabler.version) (PassConsole)"]
                 if let deviceInfo { headers["X-Device-Info"] = deviceInfo }

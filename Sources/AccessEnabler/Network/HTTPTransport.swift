@@ -18,7 +18,11 @@ final class HTTPTransport: Sendable {
     }
 
     /// Why no answer came.
-    struct Unreachable: Error, Sendable { var reason: String }
+    struct Unreachable: Error, @unchecked Sendable {
+        var reason: String
+        /// The URLSession error (for ``RetryPolicy``).
+        var underlying: any Error
+    }
 
     private let session: URLSession
     /// The newest answer's `Date` header and when it arrived.
@@ -27,8 +31,14 @@ final class HTTPTransport: Sendable {
     /// stream, whatever the caller does with it (the callback it leads to).
     let record: nonisolated(nonsending) @Sendable (HTTPExchange) async -> Void
     let commonHeaders: @Sendable () -> [String: String]
+    /// Which failures are sent again, and how often (`HTTP_RETRY_LIMIT`).
+    let retry: RetryPolicy
 
-    init(timeout: TimeInterval, commonHeaders: @escaping @Sendable () -> [String: String], record: nonisolated(nonsending) @escaping @Sendable (HTTPExchange) async -> Void) {
+    init(
+        timeout: TimeInterval, retry: RetryPolicy = RetryPolicy(), commonHeaders: @escaping @Sendable () -> [String: String],
+        record: nonisolated(nonsending) @escaping @Sendable (HTTPExchange) async -> Void
+    ) {
+        self.retry = retry
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
@@ -67,7 +77,25 @@ final class HTTPTransport: Sendable {
         return try await send(request, parameters: query, headers: headers)
     }
 
+    /// Sends `request`, and again as ``RetryPolicy`` allows: each try is recorded as its own exchange; the caller sees
+    /// the last answer (or failure).
     private nonisolated(nonsending) func send(_ request: URLRequest, parameters: [(String, String)], headers: [String: String]) async throws(Unreachable)
+        -> Answer
+    {
+        var attempt = 1
+        while true {
+            do {
+                let answer = try await sendOnce(request, parameters: parameters, headers: headers)
+                guard retry.shouldRetry(status: answer.status, attempt: attempt) else { return answer }
+            } catch {
+                guard retry.shouldRetry(error: error.underlying, attempt: attempt) else { throw error }
+            }
+            attempt += 1
+            try? await Task.sleep(for: retry.delay)
+        }
+    }
+
+    private nonisolated(nonsending) func sendOnce(_ request: URLRequest, parameters: [(String, String)], headers: [String: String]) async throws(Unreachable)
         -> Answer
     {
         var request = request
@@ -99,7 +127,7 @@ final class HTTPTransport: Sendable {
         } catch {
             let reason = (error as NSError).localizedDescription
             await record(exchange(status: nil, body: nil, failure: reason))
-            throw Unreachable(reason: reason)
+            throw Unreachable(reason: reason, underlying: error)
         }
     }
 

@@ -23,13 +23,22 @@ public enum TokenSanitizer {
     /// Buckets without an authN token are left alone, and so is everything of tokens that match.
     ///
     /// - Returns: What was removed, sorted by requestor and MVPD; empty when the storage was already clean.
-    public static func sanitize(_ storage: inout TokenStorage, deviceID: String) -> [RemovedToken] {
+    ///
+    /// - Parameters:
+    ///   - release: ``SDKRelease/v1_8`` (the default) removes tokens of every other device ID; ``SDKRelease/v1_7``
+    ///     removes only those bound to one of `formerDeviceIDs` (the ID the device computed before iOS 7), and leaves
+    ///     tokens of other apps' device IDs for those apps.
+    ///   - formerDeviceIDs: the device IDs this device computed before (1.7's sanitizer removes tokens bound to them).
+    public static func sanitize(
+        _ storage: inout TokenStorage, deviceID: String, release: SDKRelease = .current, formerDeviceIDs: Set<String> = []
+    ) -> [RemovedToken] {
         var removed: [RemovedToken] = []
         for (requestor, mvpd, serialized) in storage.authnTokens {
             let reason: RemovedToken.Reason
             do {
                 let token = try SignedToken<AuthNToken>.parse(serialized).body
                 guard !token.matches(deviceID: deviceID) else { continue }
+                if !release.sanitizerRemovesEveryOtherDevice, !formerDeviceIDs.contains(where: token.matches(deviceID:)) { continue }
                 reason = .boundToAnotherDevice
             } catch {
                 reason = .unreadable(error.reason)

@@ -38,6 +38,17 @@ public struct SSOContext: Sendable, Equatable {
     }
 }
 
+extension SSOContext {
+    /// Whether the service accepts `token` when this requestor presents it (``RequestorBinding``): issued to this
+    /// requestor, or by an MVPD without Authentication per Requestor. The silent SSO copy takes only such tokens, and
+    /// the clean-up removes copies that stopped being such.
+    public func accepts(_ token: AuthNToken) -> Bool {
+        RequestorBinding.accepts(
+            tokenIssuedTo: token.requestorID, presentedBy: requestorID,
+            authnPerRequestor: authnPerRequestorMvpds.contains(token.mvpdID))
+    }
+}
+
 /// A silent SSO copy made by ``TokenStorage/copySSOToken(_:)``.
 public struct SSOCopy: Sendable, Equatable, Codable {
     /// The requestor whose bucket held the token.
@@ -59,7 +70,8 @@ extension TokenStorage {
     ///
     /// Does nothing when the current requestor already holds a valid authN token. Otherwise looks in the **other**
     /// requestors' buckets for a valid token (unexpired, issued by an MVPD of ``SSOContext/allowedMvpds``, bound to
-    /// this device when ``SSOContext/deviceID`` is given) whose MVPD does **not** have Authentication per Requestor,
+    /// this device when ``SSOContext/deviceID`` is given) that the service accepts from the current requestor
+    /// (``SSOContext/accepts(_:)``, ``RequestorBinding``: its MVPD does **not** have Authentication per Requestor),
     /// restricted to the current MVPD when one is stored. The token that expires last wins. It is copied with
     /// `canAuthenticate = true`, the source's user metadata and preauthorized resources (not its authZ tokens, which
     /// name the other requestor), and its MVPD becomes the current one.
@@ -70,7 +82,7 @@ extension TokenStorage {
         guard !hasValidAuthn(context) else { return nil }
         let current = currentMvpd(requestor: context.requestorID)
         let sources = validForeignTokens(context).filter { candidate in
-            !context.authnPerRequestorMvpds.contains(candidate.mvpd) && (current == nil || candidate.mvpd == current)
+            context.accepts(candidate.token) && (current == nil || candidate.mvpd == current)
         }
         guard let source = sources.max(by: { $0.token.expires < $1.token.expires }),
             let bucket = bucket(requestor: source.requestor, mvpd: source.mvpd)
@@ -120,7 +132,7 @@ extension TokenStorage {
             guard let serialized = buckets[mvpd]?.authnToken,
                 let token = try? SignedToken<AuthNToken>.parse(serialized).body
             else { return false }
-            return token.requestorID != context.requestorID && context.authnPerRequestorMvpds.contains(token.mvpdID)
+            return !context.accepts(token)
         }
         if !stale.isEmpty { requestors[context.requestorID] = nil }
         return stale

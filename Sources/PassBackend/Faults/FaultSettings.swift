@@ -126,11 +126,15 @@ public struct MVPDOverride: Codable, Sendable, Equatable {
     public var authzTTL: Int?
     /// Replaces whether its login page must be shown in SFSafariViewController.
     public var requiresSVC: Bool?
+    /// Replaces whether it has authentication per requestor: `true` simulates an MVPD that switches to it while apps
+    /// still hold single sign-on copies of its tokens (the backend then refuses them, spec §8.4).
+    public var authPerRequestor: Bool?
 
     /// Creates an override; `nil` leaves the configured value.
-    public init(authnTTL: Int? = nil, authzTTL: Int? = nil, requiresSVC: Bool? = nil) {
+    public init(authnTTL: Int? = nil, authzTTL: Int? = nil, requiresSVC: Bool? = nil, authPerRequestor: Bool? = nil) {
         self.authnTTL = authnTTL
         self.authzTTL = authzTTL
         self.requiresSVC = requiresSVC
+        self.authPerRequestor = authPerRequestor
     }
 }

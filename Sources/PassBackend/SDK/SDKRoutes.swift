@@ -89,7 +89,11 @@ enum SDKRoutes {
                 serialized, requestorID: requestorID, resource: request.parameter("resource_id"), deviceID: deviceID)
         } catch { return failure(error, status: .unauthorized) }
         let guid = request.parameter("session_guid") ?? ""
-        let session = service.state.withLock { $0.session(requestorID, deviceID) }
+        // A Programmer signed in by single sign-on has no session of its own: the user's session is the one whose
+        // GUID its authN token carries (RequestorBinding).
+        let session = service.state.withLock { state in
+            state.session(requestorID, deviceID) ?? (guid.isEmpty ? nil : state.sessions.values.first { $0.guid == guid })
+        }
         if let session, session.revoked { return failure(.sessionRevoked, status: .unauthorized) }
         let token = service.issueMediaToken(
             sessionGUID: guid.isEmpty ? (session?.guid ?? "") : guid, requestorID: requestorID,

@@ -39,7 +39,8 @@ extension BackendService {
     // MARK: - Checking
 
     /// Checks an authentication token a client presents, in the order a support person would: readable,
-    /// signed by us, for this Programmer, issuer allowed, alive, this device, session still open.
+    /// signed by us, for this Programmer (``RequestorBinding``: any Programmer for an MVPD without authentication per
+    /// requestor), issuer allowed, alive, this device, session still open.
     ///
     /// - Parameter deviceID: The device ID presented, or `nil` when the client sent none (preauthorization
     ///   may omit it): then only the device check is skipped.
@@ -51,7 +52,11 @@ extension BackendService {
         do { signed = try SignedToken<AuthNToken>.parse(serialized) } catch { throw .malformed(error.reason) }
         guard signed.verify(with: signingKey.publicKey) else { throw .badSignature }
         let token = signed.body
-        guard RequestorBinding.accepts(tokenIssuedTo: token.requestorID, presentedBy: requestorID) else {
+        // An MVPD without authentication per requestor signs in once for every Programmer (single sign-on); one with
+        // it binds the token to the Programmer that obtained it. An unknown MVPD counts as binding.
+        let perRequestor = mvpd(token.mvpdID)?.authPerRequestor ?? true
+        guard RequestorBinding.accepts(tokenIssuedTo: token.requestorID, presentedBy: requestorID, authnPerRequestor: perRequestor)
+        else {
             throw .wrongRequestor(token: token.requestorID, presented: requestorID)
         }
         guard integrates(requestorID, token.mvpdID) else {

@@ -53,12 +53,12 @@ struct SignInState: Encodable, Sendable, Equatable {
     private static func judge(_ storage: TokenStorage, _ context: SSOContext) -> SignInState {
         let requestor = context.requestorID
         if storage.hasValidAuthn(context), let (mvpd, token) = ownToken(storage, context) {
-            return accepted(token, mvpd: mvpd, requestor: requestor, how: "stored for \(requestor)")
+            return accepted(token, mvpd: mvpd, context: context, how: "stored for \(requestor)")
         }
         var copy = storage
         if let sso = copy.copySSOToken(context), let (mvpd, token) = ownToken(copy, context) {
             return accepted(
-                token, mvpd: mvpd, requestor: requestor,
+                token, mvpd: mvpd, context: context,
                 how: "held for \(sso.sourceRequestorID), which the SDK copies for \(requestor) by silent single sign-on"
             )
         }
@@ -96,14 +96,16 @@ struct SignInState: Encodable, Sendable, Equatable {
         return nil
     }
 
-    private static func accepted(_ token: AuthNToken, mvpd: String, requestor: String, how: String) -> SignInState {
-        guard RequestorBinding.accepts(tokenIssuedTo: token.requestorID, presentedBy: requestor) else {
+    private static func accepted(_ token: AuthNToken, mvpd: String, context: SSOContext, how: String) -> SignInState {
+        let requestor = context.requestorID
+        guard context.accepts(token) else {
             let rule = TokenRejection.rule(forCode: RequestorBinding.rejectionCode) ?? RequestorBinding.rejectionCode
             return SignInState(
                 state: .deviceOnly, mvpd: mvpd, expires: token.expires,
                 text: "Signed in on this device only: the SDK counts the \(mvpd) token (\(how)), but it was issued to "
-                    + "\(token.requestorID), and the backend check “\(rule)” refuses it for \(requestor): its next "
-                    + "authorization fails and the SDK clears it.")
+                    + "\(token.requestorID) and \(mvpd) now signs in per Programmer, so the backend check “\(rule)” refuses "
+                    + "it for \(requestor): its next authorization fails and the SDK clears it (its next setRequestor "
+                    + "removes the copy).")
         }
         return SignInState(
             state: .signedIn, mvpd: mvpd, expires: token.expires,

@@ -60,18 +60,40 @@ public final class Console: HTTPResponder, Sendable {
         public var verificationKey: TokenVerificationKey?
         /// The local backend's demo subscribers: a replay signs in with one when no credentials are given.
         public var demoSubscribers: [Subscriber]
-        /// Each Programmer's configuration as the SDK receives it (MVPDs and their per-requestor and passive flags):
-        /// the Flows cards and the Devices page run the SDK's storage rules over it.
-        public var requestors: [String: RequestorConfiguration]
+        /// Each Programmer's configuration as the SDK receives it **now** (MVPDs and their per-requestor and passive
+        /// flags): the Flows cards, the Tokens grid and the Devices page run the SDK's storage rules and the service's
+        /// ``RequestorBinding`` over it. Read at every use, so a run-time override of the backend (an MVPD switching to
+        /// authentication per requestor) shows at once.
+        public var requestors: [String: RequestorConfiguration] { requestorSource() }
+        private let requestorSource: @Sendable () -> [String: RequestorConfiguration]
+
+        /// The MVPDs with authentication per requestor, by ID (the flag is the MVPD's, the same for every Programmer).
+        var perRequestorMvpds: Set<String>? {
+            let all = requestors
+            guard !all.isEmpty else { return nil }
+            return Set(all.values.flatMap(\.mvpds).filter(\.authPerAggregator).map(\.id))
+        }
+
         /// Creates a catalog; everything defaults to unknown (a console without a local backend).
         public init(
             allowedMvpds: [String: Set<String>] = [:], verificationKey: TokenVerificationKey? = nil, demoSubscribers: [Subscriber] = [],
             requestors: [String: RequestorConfiguration] = [:]
         ) {
+            self.init(
+                allowedMvpds: allowedMvpds, verificationKey: verificationKey, demoSubscribers: demoSubscribers,
+                liveRequestors: { requestors })
+        }
+
+        /// Creates a catalog whose requestor configurations are read from `liveRequestors` at every use (the local
+        /// backend's `requestorConfigurations()`, overrides applied).
+        public init(
+            allowedMvpds: [String: Set<String>], verificationKey: TokenVerificationKey?, demoSubscribers: [Subscriber],
+            liveRequestors: @escaping @Sendable () -> [String: RequestorConfiguration]
+        ) {
             self.allowedMvpds = allowedMvpds
             self.verificationKey = verificationKey
             self.demoSubscribers = demoSubscribers
-            self.requestors = requestors
+            self.requestorSource = liveRequestors
         }
     }
 

@@ -22,7 +22,8 @@ struct DeviceReport: Encodable, Sendable {
         var a: String
         var b: String
         /// `sso`, `partialSSO` (with some MVPDs only), `noSSO` (shared storage and device ID, yet no MVPD gives single
-        /// sign-on), `sharedStorageReauth`, `isolated`.
+        /// sign-on), `sharedStorageSignInEach` (shared storage, other device IDs, AccessEnabler 1.7: each signs in once
+        /// and both stay signed in), `sharedStorageReauth` (the same with 1.8+: one wipes the other), `isolated`.
         var outcome: String
         var reason: String
         /// For apps that share storage and device ID and whose Programmers are known: each MVPD both integrate, and
@@ -57,7 +58,7 @@ struct DeviceReport: Encodable, Sendable {
             let profile = known.device.flatMap { loaded[$0] }
             return describe(known, profile: profile)
         }
-        return DeviceReport(profiles: profiles, apps: rows, relations: relations(apps, requestors: requestors, now: now))
+        return DeviceReport(profiles: profiles, apps: rows, relations: relations(apps, profiles: loaded, requestors: requestors, now: now))
     }
 
     static func describe(_ known: KnownApp, profile: DeviceProfile?) -> App {
@@ -76,11 +77,16 @@ struct DeviceReport: Encodable, Sendable {
 
     /// The tech note's four combinations for every pair of apps, then, for a pair that shares storage and device ID,
     /// what the SDK and the backend make of a sign-in with each MVPD (``SSOPrediction``).
-    static func relations(_ apps: [KnownApp], requestors: [String: RequestorConfiguration] = [:], now: Date = Date()) -> [Relation] {
+    static func relations(
+        _ apps: [KnownApp], profiles: [String: DeviceProfile] = [:], requestors: [String: RequestorConfiguration] = [:], now: Date = Date()
+    ) -> [Relation] {
         var result: [Relation] = []
         for (index, a) in apps.enumerated() {
             for b in apps[(index + 1)...] {
-                result.append(refined(relation(a.identity, b.identity, devices: (a.device, b.device)), a, b, requestors: requestors, now: now))
+                let profile = (a.device ?? b.device).flatMap { profiles[$0] }
+                let relation = relation(
+                    a.identity, b.identity, devices: (a.device, b.device), profile: profile, releases: (a.sdkRelease ?? .current, b.sdkRelease ?? .current))
+                result.append(refined(relation, a, b, requestors: requestors, now: now))
             }
         }
         return result
@@ -115,9 +121,20 @@ struct DeviceReport: Encodable, Sendable {
         return refined
     }
 
-    /// How two apps share sign-in. `devices` names the device each is installed on, when known: apps on two
-    /// devices share nothing, whatever their team and bundle IDs.
-    static func relation(_ a: AppIdentity, _ b: AppIdentity, devices: (String?, String?) = (nil, nil)) -> Relation {
+    /// How two apps share sign-in, by the SSO tech note's rows (seed 003) as the simulator's own rules give them: the
+    /// storage each app's SDK opens (``TokenStorageLocation``), the device ID each computes (``DeviceIdentity``) and
+    /// what each one's token sanitizer removes (``SDKRelease``).
+    ///
+    /// - Parameters:
+    ///   - devices: the device each is installed on, when known: apps on two devices share nothing, whatever their
+    ///     team and bundle IDs.
+    ///   - profile: the device's hardware profile (its OS version decides the rules); `nil` judges as a current iOS
+    ///     device.
+    ///   - releases: the AccessEnabler release of each app.
+    static func relation(
+        _ a: AppIdentity, _ b: AppIdentity, devices: (String?, String?) = (nil, nil), profile: DeviceProfile? = nil,
+        releases: (SDKRelease, SDKRelease) = (.current, .current)
+    ) -> Relation {
         if let first = devices.0, let second = devices.1, first != second {
             return Relation(a: a.bundleID, b: b.bundleID, outcome: "isolated",
                 reason: "On different devices (\(first), \(second)): nothing is shared; each signs in on its own.")
@@ -126,16 +143,42 @@ struct DeviceReport: Encodable, Sendable {
             return Relation(a: a.bundleID, b: b.bundleID, outcome: "isolated",
                 reason: "tvOS keeps tokens private to each app: each signs in on its own.")
         }
-        guard a.teamID == b.teamID else {
+        let phone = profile.flatMap { $0.platform == .iOS ? $0 : nil } ?? Self.currentPhone
+        let legacy = TokenStorageLocation.scope(profile: phone, app: a) == .device
+        guard TokenStorageLocation.scope(profile: phone, app: a) == TokenStorageLocation.scope(profile: phone, app: b) else {
             return Relation(a: a.bundleID, b: b.bundleID, outcome: "isolated",
                 reason: "Different teams (\(a.teamID), \(b.teamID)): separate storage, each keeps its own session.")
         }
-        guard a.bundlePrefix == b.bundlePrefix else {
-            return Relation(a: a.bundleID, b: b.bundleID, outcome: "sharedStorageReauth",
-                reason: "Same team, different bundle-ID prefixes (\(a.bundlePrefix), \(b.bundlePrefix)): they share storage but "
-                    + "not the device ID, so each must sign in and each one's sanitizer removes the other's tokens.")
+        guard DeviceIdentity.deviceID(profile: phone, app: a) == DeviceIdentity.deviceID(profile: phone, app: b) else {
+            let prefixes = "Same team, different bundle-ID prefixes (\(a.bundlePrefix), \(b.bundlePrefix)): they share storage but "
+                + "not the device ID, so each must sign in once"
+            switch (releases.0.sanitizerRemovesEveryOtherDevice, releases.1.sanitizerRemovesEveryOtherDevice) {
+            case (false, false):
+                return Relation(a: a.bundleID, b: b.bundleID, outcome: "sharedStorageSignInEach",
+                    reason: prefixes + "; with AccessEnabler 1.7 both then stay signed in (each sees the other's token and "
+                        + "leaves it alone).")
+            case (true, true):
+                return Relation(a: a.bundleID, b: b.bundleID, outcome: "sharedStorageReauth",
+                    reason: prefixes + ", and each one's sanitizer (AccessEnabler 1.8 and later) removes the other's tokens: "
+                        + "switching apps signs the user out.")
+            case (let first, _):
+                let (wiper, wiped) = first ? (a.bundleID, b.bundleID) : (b.bundleID, a.bundleID)
+                return Relation(a: a.bundleID, b: b.bundleID, outcome: "sharedStorageReauth",
+                    reason: prefixes + ", and \(wiper)'s sanitizer (AccessEnabler 1.8 and later) removes \(wiped)'s tokens "
+                        + "(1.7 leaves them): opening \(wiper) signs \(wiped) out.")
+            }
+        }
+        if legacy {
+            return Relation(a: a.bundleID, b: b.bundleID, outcome: "sso",
+                reason: "iOS \(phone.osVersion) (6 and earlier): one pasteboard for every app and the device ID from the "
+                    + "Wi-Fi MAC address — single sign-on between any apps, whatever their team.")
         }
         return Relation(a: a.bundleID, b: b.bundleID, outcome: "sso",
             reason: "Same team and bundle-ID prefix (\(a.bundlePrefix)): shared storage and the same device ID — single sign-on.")
     }
+
+    /// A current iPhone, for apps whose device profile is not known: only whether two apps' IDs are equal matters.
+    static let currentPhone = DeviceProfile(
+        hardwareAddress: "a4:83:e7:00:00:00", model: "iPhone15,2",
+        osVersion: DeviceProfile.defaultOSVersion, vendorSeed: String(repeating: "0", count: 64), advertisingID: "")
 }

@@ -5,16 +5,16 @@ import PassProtocol
 /// Whether a sign-in made in one Programmer's app reaches another Programmer's app on the same shared storage, MVPD
 /// by MVPD. Not a table of guesses: the SDK's own storage rules run over a storage holding that one sign-in
 /// (``TokenStorage/copySSOToken(_:)`` for silent SSO, ``TokenStorage/passiveAuthenticationCandidate(_:)`` for
-/// passive authentication, both with ``TokenValidity``), then the service's ``RequestorBinding`` judges the token the
-/// second app would present.
+/// passive authentication, both with ``TokenValidity``); the copy takes only tokens the service's ``RequestorBinding``
+/// accepts from the second Programmer, so a copied sign-in is one the backend honours.
 enum SSOPrediction {
     /// One MVPD's way from the first Programmer to the second.
     struct Path: Encodable, Sendable, Equatable {
         var mvpd: String
         /// `sso` (the SDK copies the token and the service accepts it), `passive` (passive authentication gets a token
-        /// of the second Programmer's own), `refused` (the SDK copies it, the service refuses it), `signInAgain`.
+        /// of the second Programmer's own), `signInAgain`.
         var outcome: String
-        /// The side that stops it, for `refused` and `signInAgain`.
+        /// The side that stops it, for `signInAgain`.
         var side: Refusal.Side?
         var rule: String?
         var reason: String
@@ -46,19 +46,12 @@ enum SSOPrediction {
         let context = SSOContext(second, requestorID: target, storage: storage, deviceID: deviceID, now: now)
         var copied = storage
         if copied.copySSOToken(context) != nil {
-            guard RequestorBinding.accepts(tokenIssuedTo: source, presentedBy: target) else {
-                let rule =
-                    TokenRejection.rule(forCode: RequestorBinding.rejectionCode) ?? RequestorBinding.rejectionCode
-                return Path(
-                    mvpd: mvpd, outcome: "refused", side: .backend, rule: rule,
-                    reason:
-                        "\(mvpd): the SDK copies \(source)'s token for \(target) (silent SSO), but the backend check "
-                        + "“\(rule)” (\(RequestorBinding.rejectionCode)) refuses a token issued to \(source) when \(target) "
-                        + "presents it: the first authorization fails and the viewer signs in again.")
-            }
+            // The copy takes only a token the service accepts from the second Programmer (RequestorBinding).
             return Path(
                 mvpd: mvpd, outcome: "sso",
-                reason: "\(mvpd): the SDK copies \(source)'s token for \(target) (silent SSO).")
+                reason:
+                    "\(mvpd) signs in once for every Programmer (no authentication per requestor): the SDK copies "
+                    + "\(source)'s token for \(target) (silent SSO) and the backend accepts it.")
         }
         if storage.passiveAuthenticationCandidate(context) == mvpd {
             return Path(

@@ -85,7 +85,8 @@ extension Console {
     /// The storage of every device, each token judged at `now`.
     func storageReport(now: Date) async throws -> StorageReport {
         await waitForAppStorageWrites()
-        return try StorageReport.build(devices: configuration.devices, apps: await knownApps(), allowedMvpds: catalog.allowedMvpds, now: now)
+        return try StorageReport.build(devices: configuration.devices, apps: await knownApps(), allowedMvpds: catalog.allowedMvpds,
+            perRequestorMvpds: catalog.perRequestorMvpds, now: now)
     }
 
     /// The session's health card over `storage`, with the backend's record of each registration code its TV showed.

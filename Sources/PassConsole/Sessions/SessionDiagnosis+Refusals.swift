@@ -6,7 +6,8 @@ import PassProtocol
 extension SessionDiagnosis {
     /// The SDK cleared a token because the backend refused it: which backend check, read from the recorded
     /// `Authzf-Error-Code`. A server session that ended (revoked, signed out elsewhere) is told apart from a token the
-    /// service never accepts for this Programmer (an SSO copy of another Programmer's token).
+    /// service does not accept for this Programmer (an SSO copy of another Programmer's token whose MVPD binds tokens to
+    /// their Programmer, ``RequestorBinding``).
     static func serverRefusedToken(
         _ refusal: Refusal?, at event: EntitlementEvent, change: String, ssoCopy: (source: String, mvpd: String)?
     ) -> Verdict {
@@ -25,8 +26,11 @@ extension SessionDiagnosis {
             let origin =
                 ssoCopy.map { copy in
                     " The token came to \(requestor) from \(copy.source) by the SDK's silent single sign-on (an SSO copy of the "
-                        + "\(copy.mvpd) token): the SDK accepts it, but this service accepts an authentication token only from the "
-                        + "Programmer it was issued to, so single sign-on with \(copy.mvpd) does not reach \(requestor)."
+                        + "\(copy.mvpd) token): the SDK counted it, but the service now treats \(copy.mvpd) as signing in per "
+                        + "Programmer (authentication per requestor, switched on after \(requestor)'s setRequestor read its "
+                        + "configuration), and accepts such a token only from the Programmer it was issued to. The SDK stops "
+                        + "copying it; \(requestor)'s next setRequestor reads the new configuration (passive authentication, "
+                        + "where \(copy.mvpd) allows it, gets a sign-in of its own)."
                 } ?? ""
             return Verdict(
                 id: "token_other_programmer", title: "The service refused a token issued to another Programmer",

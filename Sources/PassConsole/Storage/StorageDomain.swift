@@ -103,4 +103,6 @@ struct KnownApp: Hashable, Sendable, Codable {
     var device: String?
     /// The Programmer its setRequestor names, when known.
     var requestorID: String? = nil
+    /// The AccessEnabler release whose storage rules it follows; `nil` for this SDK's own (``SDKRelease/current``).
+    var sdkRelease: SDKRelease? = nil
 }

@@ -58,7 +58,8 @@ struct StorageReport: Encodable, Sendable {
 
     /// Reads every storage file of `device` (and the empty files the known apps would use) and judges each token.
     static func build(
-        devices: [ConsoleDevice], apps: [KnownApp], allowedMvpds: [String: Set<String>], now: Date
+        devices: [ConsoleDevice], apps: [KnownApp], allowedMvpds: [String: Set<String>], perRequestorMvpds: Set<String>? = nil,
+        now: Date
     ) throws -> StorageReport {
         var domains = try StorageDomain.all(in: devices)
         for app in apps {
@@ -71,10 +72,12 @@ struct StorageReport: Encodable, Sendable {
         return StorageReport(
             deviceFolder: devices[0].folder.root.path(percentEncoded: false), now: now,
             devices: Dictionary(uniqueKeysWithValues: devices.map { ($0.name, $0.folder.root.path(percentEncoded: false)) }),
-            domains: domains.map { domain($0, apps: apps, allowedMvpds: allowedMvpds, now: now) })
+            domains: domains.map { domain($0, apps: apps, allowedMvpds: allowedMvpds, perRequestorMvpds: perRequestorMvpds, now: now) })
     }
 
-    static func domain(_ domain: StorageDomain, apps: [KnownApp], allowedMvpds: [String: Set<String>], now: Date) -> Domain {
+    static func domain(
+        _ domain: StorageDomain, apps: [KnownApp], allowedMvpds: [String: Set<String>], perRequestorMvpds: Set<String>? = nil, now: Date
+    ) -> Domain {
         let readers = apps.filter { domain.isUsed(by: $0) }
         var result = Domain(
             id: domain.id, label: domain.label, kind: domain.kind, owner: domain.owner, device: domain.device, file: domain.file.path,
@@ -87,7 +90,8 @@ struct StorageReport: Encodable, Sendable {
             return result
         }
         result.version = storage.version
-        let judge = TokenJudge(allowedMvpds: allowedMvpds, readers: readers, storageVersion: storage.version, now: now)
+        let judge = TokenJudge(
+            allowedMvpds: allowedMvpds, perRequestorMvpds: perRequestorMvpds, readers: readers, storageVersion: storage.version, now: now)
         result.programmers = storage.requestors.sorted { $0.key < $1.key }.map { requestor, bucket in
             Programmer(
                 requestorID: requestor, selectedMvpd: bucket.currentMvpdID,

@@ -41,6 +41,9 @@ struct TokenReport: Encodable, Sendable {
 struct TokenJudge: Sendable {
     /// The Programmers' allowed MVPDs, when the console knows them (the local backend's configuration).
     var allowedMvpds: [String: Set<String>]
+    /// The MVPDs with authentication per requestor, when the console knows them: the service's ``RequestorBinding``
+    /// refuses their tokens to any other Programmer.
+    var perRequestorMvpds: Set<String>? = nil
     /// The apps that read the domain the token is in.
     var readers: [KnownApp]
     var storageVersion: Int
@@ -53,7 +56,7 @@ struct TokenJudge: Sendable {
         report.verdicts = parsed.map { token in
             verdicts(expires: token.expires, issuer: token.mvpdID, requestor: requestor, sanitizer: true) {
                 TokenValidity.Rules(token, allowedMvpds: $0, now: now, deviceID: $1)
-            } + [binding(issuedTo: token.requestorID, requestor: requestor)]
+            } + [binding(issuedTo: token.requestorID, mvpd: token.mvpdID, requestor: requestor)]
         } ?? [Self.unreadable]
         report.valid = report.verdicts.allSatisfy(\.ok)
         let sdkUses = report.verdicts.allSatisfy { $0.ok || $0.rule == Self.requestorRule }
@@ -151,16 +154,28 @@ struct TokenJudge: Sendable {
             + "\(other.joined(separator: ", ")) (another bundle-ID prefix, so another device ID), which \(consequence).")
     }
 
-    /// The service's rule for a sign-in held for `requestor`: ``RequestorBinding`` refuses a token issued to another
-    /// Programmer, which the SDK's silent SSO copies (and still counts).
-    private func binding(issuedTo: String, requestor: String) -> TokenReport.Verdict {
-        guard !RequestorBinding.accepts(tokenIssuedTo: issuedTo, presentedBy: requestor) else {
+    /// The service's rule for a sign-in held for `requestor`: ``RequestorBinding`` accepts a token issued to another
+    /// Programmer (a silent SSO copy) only when its MVPD has no authentication per requestor.
+    private func binding(issuedTo: String, mvpd: String, requestor: String) -> TokenReport.Verdict {
+        if issuedTo == requestor {
             return .init(rule: Self.requestorRule, ok: true, text: "Issued to \(requestor), so the backend accepts it.")
+        }
+        guard let perRequestorMvpds else {
+            return .init(rule: Self.requestorRule, ok: true,
+                text: "Issued to \(issuedTo) and copied here (silent SSO); whether \(mvpd) signs in per Programmer is not "
+                    + "known to this console, so the backend's rule was not checked.")
+        }
+        let perRequestor = perRequestorMvpds.contains(mvpd)
+        guard !RequestorBinding.accepts(tokenIssuedTo: issuedTo, presentedBy: requestor, authnPerRequestor: perRequestor) else {
+            return .init(rule: Self.requestorRule, ok: true,
+                text: "Issued to \(issuedTo) and copied here (silent SSO): \(mvpd) signs in once for every Programmer, so "
+                    + "the backend accepts it from \(requestor).")
         }
         let rule = TokenRejection.rule(forCode: RequestorBinding.rejectionCode) ?? RequestorBinding.rejectionCode
         return .init(rule: Self.requestorRule, ok: false,
-            text: "Issued to \(issuedTo) and copied here (silent SSO): the SDK counts it for \(requestor), but the backend "
-                + "check “\(rule)” (\(RequestorBinding.rejectionCode)) refuses it, so \(requestor)'s next authorization fails.")
+            text: "Issued to \(issuedTo) and copied here (silent SSO), but \(mvpd) now signs in per Programmer: the SDK counts "
+                + "it for \(requestor) until its next setRequestor, and the backend check “\(rule)” "
+                + "(\(RequestorBinding.rejectionCode)) refuses it, so \(requestor)'s next authorization fails.")
     }
 
     /// The first characters of a token and its length: enough to tell two apart, useless to replay.

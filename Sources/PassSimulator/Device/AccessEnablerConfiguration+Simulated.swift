@@ -6,29 +6,27 @@ extension AccessEnablerConfiguration {
     /// The configuration of an app on a simulated device folder (what `passconsole flow --device DIR` uses).
     ///
     /// Loads or makes the device's hardware profile, computes the device ID the way the platform does
-    /// (``DeviceIdentity``), and picks the storage: the team's shared file on iOS, the app's private file on tvOS.
-    /// Older storage generations are read from `DIR/legacy/storage-v2.json` and `storage-v1.json`; the importer's
-    /// "previously imported" marker lives in the app's private folder.
+    /// (``DeviceIdentity``), and picks the storage by ``TokenStorageLocation``: the device's one pasteboard on iOS 6 and
+    /// earlier, the team's from iOS 7, the app's private file on tvOS. Older storage generations are read from
+    /// `DIR/legacy/storage-v2.json` and `storage-v1.json`; the importer's "previously imported" marker lives in the
+    /// app's private folder.
     ///
-    /// - Parameter osVersion: the device's OS version; a new value updates the stored profile (an OS upgrade).
+    /// - Parameters:
+    ///   - osVersion: the device's OS version; a new value updates the stored profile (an OS upgrade, with its effects
+    ///     on the storage: ``OSUpgrade``).
+    ///   - sdkRelease: the AccessEnabler release whose storage rules the app follows (``SDKRelease``).
     /// - Throws: ``PassStorage/StorageError`` or ``DeviceProfile/LoadError`` when the folder cannot be used.
     public static func simulated(
-        app: AppIdentity, device folder: DeviceFolder, osVersion: String? = nil, serviceProvider: URL
+        app: AppIdentity, device folder: DeviceFolder, osVersion: String? = nil, sdkRelease: SDKRelease = .current,
+        serviceProvider: URL
     ) throws -> (configuration: AccessEnablerConfiguration, profile: DeviceProfile) {
         let profile = try DeviceProfile.loadOrCreate(in: folder, platform: app.platform, osVersion: osVersion)
-        let storage: StorageFile
-        let domain: String
-        switch app.platform {
-        case .iOS:
-            storage = try folder.teamShared(teamID: app.teamID)
-            domain = "team \(app.teamID)"
-        case .tvOS:
-            storage = try folder.appPrivate(bundleID: app.bundleID)
-            domain = "app \(app.bundleID)"
-        }
+        let (storage, scope) = try TokenStorageLocation.open(profile: profile, app: app, in: folder)
         var configuration = AccessEnablerConfiguration(
-            app: app, deviceID: DeviceIdentity.deviceID(profile: profile, app: app), storage: storage, storageDomain: domain,
-            defaultServiceProvider: serviceProvider)
+            app: app, deviceID: DeviceIdentity.deviceID(profile: profile, app: app), storage: storage,
+            storageDomain: scope.description, defaultServiceProvider: serviceProvider)
+        configuration.sdkRelease = sdkRelease
+        configuration.formerDeviceIDs = DeviceIdentity.formerDeviceIDs(profile: profile, app: app)
         configuration.legacyStorage = [try folder.legacy("storage-v2.json"), try folder.legacy("storage-v1.json")]
         configuration.importMarker = try folder.appPrivate(bundleID: app.bundleID, name: "importer.json")
         return (configuration, profile)

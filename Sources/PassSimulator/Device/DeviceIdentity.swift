@@ -61,6 +61,13 @@ public enum DeviceIdentity {
         }
     }
 
+    /// The device IDs `app` computed on `profile` before the current one: on iOS 7 and later, the MAC-based ID of iOS 6
+    /// and earlier (what the 1.7 token sanitizer clears, seed 002); none before iOS 7 and on tvOS.
+    public static func formerDeviceIDs(profile: DeviceProfile, app: AppIdentity) -> Set<String> {
+        guard profile.platform == .iOS, source(profile: profile, app: app) != .hardwareAddress else { return [] }
+        return [sha256Hex(profile.hardwareAddress.lowercased())]
+    }
+
     /// The vendor identifier (IDFV) `app` sees on `profile`: an uppercase UUID such as
     /// `5E2B3A51-0C3D-4E6F-9A1B-2C3D4E5F6A7B`.
     ///

@@ -14,7 +14,8 @@ extension DeviceProfile {
     /// - The first call on a device folder generates a profile (``generate(platform:osVersion:)``) and saves it.
     /// - Later calls read it back, so every app of the device sees the same hardware.
     /// - An explicit `osVersion` different from the stored one updates and saves it: this is how a test upgrades a
-    ///   phone from iOS 6 to iOS 7. `nil` keeps the stored version.
+    ///   phone from iOS 6 to iOS 7. The upgrade's storage effects follow (``OSUpgrade/apply(to:)``: crossing into
+    ///   iOS 10 erases the pasteboards). `nil` keeps the stored version.
     ///
     /// Runs under the file's inter-process lock, so two apps starting at once on a new device agree on one profile.
     ///
@@ -42,6 +43,7 @@ extension DeviceProfile {
             return stored
         }
         var profile: DeviceProfile?
+        var upgrade: OSUpgrade?
         try file.update { data in
             var loaded: DeviceProfile
             if let data {
@@ -59,6 +61,7 @@ extension DeviceProfile {
                     )
                 }
                 if let osVersion, osVersion != loaded.osVersion {
+                    upgrade = OSUpgrade(platform: platform, from: loaded.osVersion, to: osVersion)
                     loaded.osVersion = osVersion
                 } else {
                     profile = loaded
@@ -71,6 +74,7 @@ extension DeviceProfile {
             return try encoded(loaded)
         }
         guard let profile else { preconditionFailure("update ran its transform without producing a profile") }
+        try upgrade?.apply(to: folder)
         return profile
     }
 

@@ -126,7 +126,7 @@ import Testing
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             let before = try app.configuration.storage.read()
-            fixture.service.faults.rules.append(FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 503, remaining: 1))
+            fixture.service.faults.rules.append(FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 503, remaining: 1 + PassConstants.HTTP_RETRY_LIMIT))
             app.enabler.getAuthorization("news")
             await app.settle()
             guard case .tokenRequestFailed(_, let code, _) = app.delegate.main.last else {

@@ -18,9 +18,9 @@ struct SDKFixture {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Config/demo.json").path
 
-    /// Runs `body` with a fresh backend and a fresh device folder.
-    static func with(_ body: (SDKFixture) async throws -> Void) async throws {
-        let configuration = try BackendConfiguration.load(path: configPath)
+    /// Runs `body` with a fresh backend (the demo data, or `configuration`) and a fresh device folder.
+    static func with(configuration: BackendConfiguration? = nil, _ body: (SDKFixture) async throws -> Void) async throws {
+        let configuration = try configuration ?? BackendConfiguration.load(path: configPath)
         let service = BackendService(configuration: configuration, logger: TestServer.logger)
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("sdk-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -32,10 +32,12 @@ struct SDKFixture {
     var serviceProvider: URL { URL(string: baseURL + "/adobe-services")! }
 
     /// An app on this simulated device with the device ID its platform computes (``DeviceIdentity``).
-    func simulatedApp(bundleID: String, team: String, platform: Platform = .iOS, osVersion: String? = nil) throws -> TestApp {
+    func simulatedApp(
+        bundleID: String, team: String, platform: Platform = .iOS, osVersion: String? = nil, sdkRelease: SDKRelease = .current
+    ) throws -> TestApp {
         let identity = AppIdentity(bundleID: bundleID, teamID: team, platform: platform)
         var (configuration, _) = try AccessEnablerConfiguration.simulated(
-            app: identity, device: folder, osVersion: osVersion, serviceProvider: serviceProvider)
+            app: identity, device: folder, osVersion: osVersion, sdkRelease: sdkRelease, serviceProvider: serviceProvider)
         configuration.now = { [service] in service.now() }
         let delegate = RecordingDelegate()
         return TestApp(enabler: AccessEnabler(configuration: configuration, delegate: delegate, statusDelegate: delegate, logger: TestServer.logger),

@@ -1,9 +1,10 @@
 import Foundation
+import PassBackend
 import PassTestSupport
 import Testing
 
 /// Issue #15's last item: a real ticket worked end to end in a real headless Chromium, as a support person would —
-/// "carol can't watch 'sports' in the Sports One app on Dish; it keeps asking her to sign in" (and a week later,
+/// "carol can't watch 'sports' in the Sports One app on Dish since this morning" (and a week later,
 /// "News logged me out"). Each step asserts what the person sees and saves a screenshot; with
 /// `PASS_DOC_SCREENSHOTS=docs/images` (`make screenshots`) the screenshots are also written there under stable names
 /// for docs/console.md's "Working a ticket".
@@ -68,11 +69,13 @@ struct TicketWalkthroughBrowserTests {
 
     func workTheTicket(_ fixture: ConsoleFixture, _ browser: WebDriver) async throws {
         // Given what the customer did: carol signed in to News with DISH; Sports One (same team, shared storage)
-        // took that sign-in by single sign-on, and its authorization for "sports" was refused
+        // took that sign-in by single sign-on; then DISH switched to authentication per requestor on the service
+        // (while Sports One kept running), and Sports One's next authorization, for "sports", was refused
         try await fixture.signIn("news-ios", mvpd: "Dish", user: "carol", password: "carol123")
         try await fixture.start("sports-ios")
         try await fixture.call("sports-ios", "checkAuthentication")
         try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
+        fixture.backend.faults.mvpdOverrides["Dish"] = MVPDOverride(authPerRequestor: true)
         try await fixture.call("sports-ios", "getAuthorization", ["resource": "sports"])
         try await fixture.waitForApp("sports-ios") {
             (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of sports failed")
@@ -115,7 +118,7 @@ struct TicketWalkthroughBrowserTests {
         try await Self.shoot(browser, "ticket-2-health")
 
         // 3. The Tokens page, for the storage Sports One reads (the team's, shared with News): Sports One holds no DISH
-        // sign-in of its own (the SDK cleared the refused copy); the one there is News's, REF30's, which it copies
+        // sign-in of its own (the SDK cleared the refused copy and copies it no more); the one there is News's, REF30's
         try await browser.open(fixture.console.baseURL + "/#/tokens")
         let newsSignIn = Self.newsDish + #" .token[data-token-kind="authn"]"#
         try await browser.waitFor(newsSignIn)

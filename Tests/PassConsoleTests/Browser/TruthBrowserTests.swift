@@ -1,12 +1,14 @@
 import AccessEnabler
 import Foundation
+import PassBackend
 import PassTestSupport
 import Testing
 
 @testable import PassConsole
 
 /// Issue #15 item 2 in a real headless Chromium: a Flows card follows the storage it reads, and the health card names
-/// the backend's check when a token issued to another Programmer is refused. Part of the serialized browser suite.
+/// the backend's check when a token issued to another Programmer is refused (an SSO copy of a DISH token after DISH
+/// switched to authentication per requestor, issue #17 B.0). Part of the serialized browser suite.
 extension ConsoleBrowserTests {
     static let sportsCard = #"[data-app-id="sports-ios"]"#
 
@@ -46,10 +48,17 @@ extension ConsoleBrowserTests {
             try await fixture.start("sports-ios")
             try await fixture.call("sports-ios", "checkAuthentication")
             try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
-            // When the Tokens page shows the team's storage
+            // When the Tokens page shows the team's storage, the copy is accepted: DISH signs in once for every
+            // Programmer (issue #17 B.0)
+            try await browser.open(fixture.console.baseURL + "/#/tokens")
+            let copy = #"[data-domain="phone/team:TEAM1234"][data-requestor="SPORTS1"][data-mvpd="Dish"] .token[data-token-kind="authn"]"#
+            try await browser.waitFor(copy + #" .verdict[data-rule="requestor"][data-ok="true"]"#)
+            #expect(try await browser.count(copy + #"[data-valid="true"]"#) == 1)
+            // When DISH switches to authentication per requestor on the service, and the page is read again
+            fixture.backend.faults.mvpdOverrides["Dish"] = MVPDOverride(authPerRequestor: true)
+            try await browser.open("about:blank")
             try await browser.open(fixture.console.baseURL + "/#/tokens")
             // Then Sports One's copy is flagged with the backend's check, and News's own sign-in is not
-            let copy = #"[data-domain="phone/team:TEAM1234"][data-requestor="SPORTS1"][data-mvpd="Dish"] .token[data-token-kind="authn"]"#
             let refused = copy + #" .verdict[data-rule="requestor"][data-ok="false"]"#
             try await browser.waitFor(refused)
             #expect(try await browser.text(refused)?.contains("token_requestor_mismatch") == true)
@@ -72,16 +81,19 @@ extension ConsoleBrowserTests {
             }
             try await fixture.call("sports-ios", "checkAuthentication")
             try await fixture.waitForApp("sports-ios") { $0["authenticated"] as? Bool == true }
+            // And DISH switched to authentication per requestor on the service after Sports One's setRequestor
+            fixture.backend.faults.mvpdOverrides["Dish"] = MVPDOverride(authPerRequestor: true)
             // When Sports One asks for an authorization and the backend refuses the token
             try await fixture.call("sports-ios", "getAuthorization", ["resource": "sports"])
             try await fixture.waitForApp("sports-ios") {
                 (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of sports failed")
             }
-            // Then its Flows card does not say "✓ Signed in"
+            // Then its Flows card does not say "✓ Signed in" (the SDK cleared the refused copy; passive
+            // authentication gets a DISH sign-in of its own at its next setRequestor)
             try await browser.open(fixture.console.baseURL + "/#/flows")
             try await browser.waitFor(Self.sportsCard + " .sign-in")
             let state = try await browser.run(Self.cardSignIn, [Self.sportsCard]) as? String
-            #expect(state == "deviceOnly", "\(state ?? "nil")")
+            #expect(state == "signedOut", "\(state ?? "nil")")
             #expect(try await browser.text(Self.sportsCard + " .sign-in")?.contains("✓") == false)
             await browser.saveScreenshot("truth-sports-card-other-programmer", root: Self.repository)
             // And its session's health card names the backend's check, on the backend's side
@@ -97,14 +109,12 @@ extension ConsoleBrowserTests {
             #expect(!text.contains("logged the user out"))
             #expect(try await browser.count(#"#health-card li[data-verdict="server_session_gone"]"#) == 0)
             await browser.saveScreenshot("truth-health-other-programmer", root: Self.repository)
-            // And the Devices page does not promise single sign-on for the pair: Dish is refused by that same check
+            // And the Devices page, from the same rules and the service's configuration now: Dish signs in per
+            // Programmer with passive authentication, so single sign-on for the pair goes through passive authentication
             try await browser.open(fixture.console.baseURL + "/#/devices")
-            let pair = #"ul.relations li[data-outcome="partialSSO"]"#
-            try await browser.waitFor(pair)
-            #expect(try await browser.text(pair)?.contains("Single sign-on with some MVPDs") == true)
-            #expect(
-                try await browser.text(pair + #" li[data-mvpd="Dish"][data-path="refused"]"#)?.contains(
-                    "token issued to another Programmer") == true)
+            let pair = #"ul.relations li[data-outcome="sso"]"#
+            try await browser.waitFor(pair + #" li[data-mvpd="Dish"]"#)
+            #expect(try await browser.count(pair + #" li[data-mvpd="Dish"][data-path="passive"]"#) == 1)
             #expect(try await browser.count(pair + #" li[data-mvpd="Cablevision"][data-path="passive"]"#) == 1)
             await browser.saveScreenshot("truth-devices-sso-per-mvpd", root: Self.repository)
         }

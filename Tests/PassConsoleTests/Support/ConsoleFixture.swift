@@ -62,7 +62,7 @@ struct ConsoleFixture {
                 allowedMvpds: Dictionary(uniqueKeysWithValues: configuration.programmers.map { ($0.id, Set($0.mvpds)) }),
                 verificationKey: service.signingKey.publicKey,
                 demoSubscribers: configuration.subscribers,
-                requestors: configuration.requestorConfigurations)
+                liveRequestors: { service.requestorConfigurations() })
             let history = try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
             let console = Console(configuration: settings, history: history, catalog: catalog, logger: TestServer.logger)
             let provider = URL(string: server.baseURL + "/adobe-services")!

@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import PassHistory
+import PassSimulator
 import Testing
 @testable import PassConsole
 
@@ -160,6 +161,30 @@ struct DeviceRelationTests {
         #expect(DeviceReport.relation(a, AppIdentity(bundleID: "com.example.other.app", teamID: "T1")).outcome == "sharedStorageReauth")
         #expect(DeviceReport.relation(a, AppIdentity(bundleID: "com.example.news.x", teamID: "T2")).outcome == "isolated")
         #expect(DeviceReport.relation(a, AppIdentity(bundleID: "com.example.news.tv", teamID: "T1", platform: .tvOS)).outcome == "isolated")
+    }
+
+    /// Issue #17 B.4: every row of the tech note, by the simulator's storage, device-ID and sanitizer rules.
+    @Test func theTechNotesOtherRows() {
+        let a = AppIdentity(bundleID: "com.example.news.ios", teamID: "T1")
+        let otherPrefix = AppIdentity(bundleID: "com.other.app", teamID: "T1")
+        let otherTeam = AppIdentity(bundleID: "org.acme.sports.ios", teamID: "T2")
+        // AccessEnabler 1.7: each signs in once, both stay signed in; 1.8 (both or either): one wipes the other
+        #expect(DeviceReport.relation(a, otherPrefix, releases: (.v1_7, .v1_7)).outcome == "sharedStorageSignInEach")
+        #expect(DeviceReport.relation(a, otherPrefix, releases: (.v1_8, .v1_8)).outcome == "sharedStorageReauth")
+        let mixed = DeviceReport.relation(a, otherPrefix, releases: (.v1_7, .v1_8))
+        #expect(mixed.outcome == "sharedStorageReauth")
+        #expect(mixed.reason.contains("com.other.app's sanitizer"), "\(mixed.reason)")
+        // iOS 6 and earlier: one pasteboard and the MAC-based device ID, SSO between any apps
+        var phone6 = DeviceReport.currentPhone
+        phone6.osVersion = "6.1.4"
+        let legacy = DeviceReport.relation(a, otherTeam, profile: phone6)
+        #expect(legacy.outcome == "sso")
+        #expect(legacy.reason.contains("whatever their team"))
+        #expect(DeviceReport.relation(a, otherPrefix, profile: phone6).outcome == "sso")
+        // The same pair on iOS 7
+        var phone7 = phone6
+        phone7.osVersion = "7.0"
+        #expect(DeviceReport.relation(a, otherTeam, profile: phone7).outcome == "isolated")
     }
 
     @Test func appsOnTwoDevicesShareNothingAndTheReasonSaysWhy() {

@@ -1,0 +1,133 @@
+import AccessEnabler
+import Foundation
+import PassBackend
+import PassProtocol
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Issue #17 B.6: the seeds' `HTTP_RETRY_LIMIT` (spec §3.6, "one retry per call") is what the SDK's network layer
+/// uses. A real backend fails the first N answers (fault injection, `remaining: N`); the rule's counter left over
+/// says how many times the SDK asked.
+@Suite struct RetryTests {
+    static let limit = PassConstants.HTTP_RETRY_LIMIT
+    static let authorizeDevice = "/adobe-services/1.0/authorizeDevice"
+
+    /// The fault rule's remaining count for `path` after the calls.
+    func remaining(_ fixture: SDKFixture, _ path: String) -> Int? {
+        fixture.service.faults.rules.first { $0.path == path }?.remaining
+    }
+
+    func signedIn(_ fixture: SDKFixture) async throws -> TestApp {
+        let app = try fixture.app()
+        await app.start(base: fixture.serviceProvider)
+        try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
+        app.delegate.clear()
+        return app
+    }
+
+    func tokenRequestFailed(_ app: TestApp) -> (code: String, description: String?)? {
+        for case .tokenRequestFailed(_, let code, let description) in app.delegate.main.reversed() { return (code, description) }
+        return nil
+    }
+
+    @Test func theLimitIsTheSeedsConstant() {
+        #expect(RetryPolicy().limit == PassConstants.HTTP_RETRY_LIMIT)
+        #expect(AccessEnablerConfiguration(
+            app: AppIdentity(bundleID: "a.b", teamID: "T"), deviceID: "d", storage: .init(url: URL(fileURLWithPath: "/tmp/x")),
+            storageDomain: "d", defaultServiceProvider: URL(string: "http://127.0.0.1")!).retry.limit == PassConstants.HTTP_RETRY_LIMIT)
+    }
+
+    @Test func aServiceFailingAsManyTimesAsTheLimitAllowsIsRetriedAndTheAuthorizationSucceeds() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try await signedIn(fixture)
+            fixture.service.faults.rules = [FaultRule(path: Self.authorizeDevice, status: 503, remaining: Self.limit)]
+            app.enabler.getAuthorization("news")
+            await app.settle()
+            #expect(app.delegate.main.contains { if case .setToken(_, "news") = $0 { true } else { false } }, "\(app.delegate.main)")
+            #expect(tokenRequestFailed(app) == nil)
+            #expect(remaining(fixture, Self.authorizeDevice) == 0, "every failing answer was met")
+        }
+    }
+
+    @Test(arguments: [502, 503, 504])
+    func aServiceFailingLongerIsAskedOnePlusTheLimitTimesThenTheErrorCallbackComes(status: Int) async throws {
+        try await SDKFixture.with { fixture in
+            let app = try await signedIn(fixture)
+            let failing = Self.limit + 3
+            fixture.service.faults.rules = [FaultRule(path: Self.authorizeDevice, status: status, remaining: failing)]
+            app.enabler.getAuthorization("news")
+            await app.settle()
+            // Asked 1 + HTTP_RETRY_LIMIT times, no more
+            #expect(remaining(fixture, Self.authorizeDevice) == failing - (1 + Self.limit))
+            let failed = try #require(tokenRequestFailed(app), "\(app.delegate.main)")
+            #expect(failed.code == ErrorCode.internalAuthorization.rawValue)
+            #expect(failed.description?.contains("HTTP \(status)") == true)
+            // A service error is not a sign-out: the sign-in is kept
+            #expect(await app.isAuthenticated())
+        }
+    }
+
+    @Test(arguments: [500, 429, 401, 403])
+    func answersARetryCannotCureAreNotRetried(status: Int) async throws {
+        try await SDKFixture.with { fixture in
+            let app = try await signedIn(fixture)
+            fixture.service.faults.rules = [FaultRule(path: Self.authorizeDevice, status: status, remaining: 5)]
+            app.enabler.getAuthorization("news")
+            await app.settle()
+            #expect(remaining(fixture, Self.authorizeDevice) == 4, "asked once")
+            #expect(tokenRequestFailed(app) != nil)
+        }
+    }
+
+    @Test func theConfigurationCallIsRetriedToo() async throws {
+        try await SDKFixture.with { fixture in
+            let config = "/adobe-services/1.0/config/REF30"
+            // Failing once: the retry gets the configuration
+            fixture.service.faults.rules = [FaultRule(path: config, status: 503, remaining: Self.limit)]
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            #expect(app.delegate.main.contains(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_SUCCESS)))
+            #expect(remaining(fixture, config) == 0)
+            // Failing longer: setRequestor fails after 1 + HTTP_RETRY_LIMIT tries, with the CFG5xx status
+            fixture.service.faults.rules = [FaultRule(path: config, status: 503, remaining: 10)]
+            let second = try fixture.app(bundleID: "com.example.news.other")
+            await second.start(base: fixture.serviceProvider)
+            #expect(second.delegate.main.contains(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_ERROR)))
+            #expect(second.delegate.statuses.contains { $0["errorId"] == AdvancedStatusCode.CFG5xx.rawValue })
+            #expect(remaining(fixture, config) == 10 - (1 + Self.limit))
+        }
+    }
+
+    @Test func aLostConnectionIsRetriedButATimeoutIsNot() {
+        let policy = RetryPolicy()
+        let refused = URLError(.cannotConnectToHost)
+        let lost = URLError(.networkConnectionLost)
+        #expect(policy.shouldRetry(error: refused, attempt: 1))
+        #expect(policy.shouldRetry(error: lost, attempt: 1))
+        #expect(!policy.shouldRetry(error: refused, attempt: 1 + Self.limit), "the limit is spent")
+        #expect(!policy.shouldRetry(error: URLError(.timedOut), attempt: 1))
+        #expect(!policy.shouldRetry(error: URLError(.cancelled), attempt: 1))
+        #expect(RetryPolicy(limit: 0).shouldRetry(status: 503, attempt: 1) == false)
+    }
+
+    @Test func aServiceProviderThatRefusesConnectionsIsTriedOnePlusTheLimitTimes() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            // Nothing listens on port 1: every try is "connection refused", which a retry may cure
+            app.enabler.setRequestor("REF30", serviceProviders: [URL(string: "http://127.0.0.1:1/adobe-services")!])
+            await app.settle()
+            #expect(app.delegate.main.contains(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_ERROR)))
+            #expect(app.delegate.statuses.contains { $0["errorId"] == AdvancedStatusCode.CFG404.rawValue })
+            // Each try is recorded as an exchange that got no answer
+            var tries: [HTTPExchange] = []
+            for await event in app.enabler.events(replay: true) {
+                if case .httpExchange(let exchange) = event.kind, exchange.url.contains("/config/REF30") { tries.append(exchange) }
+                if case .callback(.setRequestorComplete) = event.kind { break }
+            }
+            #expect(tries.count == 1 + Self.limit, "\(tries)")
+            #expect(tries.allSatisfy { $0.status == nil && $0.failure != nil })
+        }
+    }
+}
