@@ -150,7 +150,7 @@ struct TokenJudgeAgreementTests {
         }
     }
 
-    @Test func aSignInTheSDKCopiesFromAnotherProgrammerIsFlaggedAsRefusedByTheBackend() throws {
+    @Test func aSignInTheSDKCopiesFromAnotherProgrammerIsAcceptedUnlessItsMVPDSignsInPerProgrammer() throws {
         // Given a Dish sign-in of REF30 on device-a, and SPORTS1 starting on the same device
         let now = Date(timeIntervalSince1970: 1_800_000_000)
         let body = AuthNToken(
@@ -159,18 +159,33 @@ struct TokenJudgeAgreementTests {
         var storage = TokenStorage()
         storage.storeAuthentication(requestor: "REF30", mvpd: "Dish", authnToken: SignedToken.sign(body, with: Self.key).serialized, userMeta: nil)
         let allowed: [String: Set<String>] = ["REF30": ["Dish"], "SPORTS1": ["Dish"]]
-        // When the SDK's silent SSO copies it for SPORTS1
+        // When the SDK's silent SSO copies it for SPORTS1 (Dish has no authentication per requestor)
         let context = SSOContext(requestorID: "SPORTS1", allowedMvpds: ["Dish"], now: now, deviceID: "device-a")
         #expect(storage.copySSOToken(context) != nil)
         #expect(storage.hasValidAuthn(context))
         let reader = KnownApp(identity: AppIdentity(bundleID: "com.team.sports", teamID: "TEAM"), deviceID: "device-a", device: "phone")
-        let domain = try Self.report(Case(storage: storage, readers: [reader], allowed: allowed, now: now))
-        // Then the grid shows the copy as counted by the SDK and refused by the backend, and REF30's own as valid
-        let copy = try #require(domain.programmers.first { $0.requestorID == "SPORTS1" }?.mvpds.first?.authn)
-        let binding = try #require(copy.verdicts.first { $0.rule == TokenJudge.requestorRule })
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("judge-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let device = ConsoleDevice(name: "phone", folder: DeviceFolder(root: root))
+        let domain = StorageDomain(device: "phone", kind: .team, owner: "TEAM", file: try device.folder.teamShared(teamID: "TEAM"))
+        try domain.store.update { $0 = storage }
+        func copy(perRequestor: Set<String>) throws -> TokenReport {
+            let report = StorageReport.domain(domain, apps: [reader], allowedMvpds: allowed, perRequestorMvpds: perRequestor, now: now)
+            return try #require(report.programmers.first { $0.requestorID == "SPORTS1" }?.mvpds.first?.authn)
+        }
+        // Then the grid shows the copy as accepted by the backend
+        let accepted = try copy(perRequestor: ["Cablevision"])
+        let yes = try #require(accepted.verdicts.first { $0.rule == TokenJudge.requestorRule })
+        #expect(yes.ok && yes.text.contains("signs in once for every Programmer"), "\(yes.text)")
+        #expect(accepted.valid)
+        // And once Dish signs in per Programmer, as counted by the SDK and refused by the backend
+        let refused = try copy(perRequestor: ["Dish"])
+        let binding = try #require(refused.verdicts.first { $0.rule == TokenJudge.requestorRule })
         #expect(!binding.ok && binding.text.contains("token_requestor_mismatch") && binding.text.contains("REF30"))
-        #expect(!copy.valid && copy.next.contains("The SDK uses it"))
-        let own = try #require(domain.programmers.first { $0.requestorID == "REF30" }?.mvpds.first?.authn)
+        #expect(!refused.valid && refused.next.contains("The SDK uses it"))
+        let own = try #require(
+            StorageReport.domain(domain, apps: [reader], allowedMvpds: allowed, perRequestorMvpds: ["Dish"], now: now)
+                .programmers.first { $0.requestorID == "REF30" }?.mvpds.first?.authn)
         #expect(own.valid)
     }
 }

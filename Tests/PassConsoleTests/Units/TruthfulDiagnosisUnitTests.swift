@@ -121,12 +121,24 @@ struct TruthfulDiagnosisUnitTests {
             storage: storage, requestorID: "REF30", configuration: ref30, deviceID: Self.device, now: Self.now,
             lastAnswer: nil)
         #expect(news.state == .signedIn)
-        // The SDK would copy REF30's Dish token for SPORTS1; the service refuses it
+        // The SDK would copy REF30's Dish token for SPORTS1, and the service accepts it: Dish signs in once for every
+        // Programmer (no authentication per requestor, issue #17 B.0)
         let copied = SignInState.judge(
             storage: storage, requestorID: "SPORTS1", configuration: sports, deviceID: Self.device, now: Self.now,
             lastAnswer: true)
-        #expect(copied.state == .deviceOnly)
-        #expect(copied.text.contains("token issued to another Programmer"))
+        #expect(copied.state == .signedIn, "\(copied.text)")
+        #expect(copied.text.contains("copies for SPORTS1 by silent single sign-on"))
+        // A copy already in SPORTS1's bucket when Dish switched to authentication per requestor: the SDK still counts
+        // it (until its next setRequestor), the service refuses it
+        var held = storage
+        #expect(held.copySSOToken(SSOContext(requestorID: "SPORTS1", allowedMvpds: ["Dish"], now: Self.now, deviceID: Self.device)) != nil)
+        let switched = Self.configuration(
+            "SPORTS1", [Self.mvpd("Dish", perRequestor: true), Self.mvpd("Cablevision", perRequestor: true, passive: true)])
+        let refused = SignInState.judge(
+            storage: held, requestorID: "SPORTS1", configuration: switched, deviceID: Self.device, now: Self.now,
+            lastAnswer: true)
+        #expect(refused.state == .deviceOnly)
+        #expect(refused.text.contains("token issued to another Programmer"))
         // Past its TTL it does not count, and the app that was told 1 is stale
         let later = Self.now.addingTimeInterval(7200)
         let expired = SignInState.judge(
@@ -163,8 +175,9 @@ struct TruthfulDiagnosisUnitTests {
             ])
         let paths = SSOPrediction.paths(from: first, to: second, deviceID: Self.device, now: Self.now)
         #expect(paths.map(\.mvpd) == ["Plain", "PerRequestor", "Passive"])
-        #expect(paths.map(\.outcome) == ["refused", "signInAgain", "passive"])
-        #expect(paths[0].side == .backend)
+        // Plain: the SDK copies the token and the backend accepts it (RequestorBinding, issue #17 B.0)
+        #expect(paths.map(\.outcome) == ["sso", "signInAgain", "passive"])
+        #expect(paths[0].side == nil)
         #expect(paths[1].side == .sdkStorage)
     }
 }
