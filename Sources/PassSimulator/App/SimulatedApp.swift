@@ -77,14 +77,14 @@ public final class SimulatedApp: Sendable {
 
     private let screen: SimulatedScreen
 
-    /// Makes the app on `device` (see ``AccessEnablerConfiguration/simulated(app:device:osVersion:serviceProvider:)``).
+    /// Makes the app on `device` (see ``AccessEnablerConfiguration/simulated(app:device:osVersion:sdkRelease:serviceProvider:)``).
     ///
     /// - Parameters:
     ///   - configure: changes to the configuration before the SDK is made (a test clock, a poll interval).
     ///   - onCallback: every delegate and status callback, in order, on the SDK's delegate queue, before the
     ///     player answers it; `nil`: the app has no status delegate (as an app that ignores `status`).
     ///   - onFailure: why the app cannot go on (see ``Failure``); called on any thread.
-    /// - Throws: what ``AccessEnablerConfiguration/simulated(app:device:osVersion:serviceProvider:)`` throws.
+    /// - Throws: what ``AccessEnablerConfiguration/simulated(app:device:osVersion:sdkRelease:serviceProvider:)`` throws.
     public init(
         app: AppIdentity, device: DeviceFolder, osVersion: String? = nil, serviceProvider: URL, player: Player,
         configure: (inout AccessEnablerConfiguration) -> Void = { _ in }, logger: Logger = Logger(label: "AccessEnabler"),

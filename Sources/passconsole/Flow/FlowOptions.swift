@@ -38,6 +38,11 @@ struct FlowOptions: ParsableArguments {
     var osVersion: String?
 
     @Option(
+        name: .customLong("sdk-release"),
+        help: "The AccessEnabler release whose storage rules the app follows: 1.8 (default: the token sanitizer removes tokens of every other device ID, so apps of one team with other bundle-ID prefixes wipe each other's sign-in) or 1.7 (only tokens of the pre-iOS 7 device ID).")
+    var sdkRelease: SDKRelease = .current
+
+    @Option(
         name: .customLong("device"),
         help: ArgumentHelp(
             "The simulated device's folder: its hardware profile (made on first use) and all its storage.",
@@ -111,3 +116,5 @@ extension Platform: ExpressibleByArgument {
     /// The values `--help` lists.
     public static var allValueStrings: [String] { allCases.map(\.rawValue) }
 }
+
+extension SDKRelease: ExpressibleByArgument {}

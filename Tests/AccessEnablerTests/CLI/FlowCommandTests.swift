@@ -36,6 +36,50 @@ import Testing
         }
     }
 
+    /// Issue #17 B.0, the reproduction as written: REF30 signs in with DISH, then SPORTS1 (same team, same bundle-ID
+    /// prefix, same device) authorizes `sports` without a login — it failed with "The token was issued to Programmer
+    /// REF30, not to SPORTS1" while `flow check` answered 1.
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
+    func aDishSignInUnderOneProgrammerAuthorizesAnotherProgrammerOnTheSamePhone() async throws {
+        try await SDKFixture.with { fixture in
+            let cli = FlowCLI(fixture: fixture)
+            let news = try await cli.run(
+                "authorize", "--requestor", "REF30", "--mvpd", "Dish", "--user", "carol", "--password", "carol123",
+                "--resource", "news", "--platform", "ios", "--bundle-id", "com.example.news.ios", "--team", "TEAM1234")
+            #expect(news.status == 0, "\(news)")
+            let sports = try await cli.run(
+                "authorize", "--requestor", "SPORTS1", "--resource", "sports", "--bundle-id", "com.example.news.sports",
+                "--team", "TEAM1234")
+            #expect(sports.status == 0, "\(sports)")
+            #expect(sports.callbacks("displayProviderDialog").isEmpty && sports.callbacks("navigateToUrl").isEmpty)
+            #expect(sports.callbacks("tokenRequestFailed").isEmpty, "\(sports)")
+            #expect(sports.callbacks("setToken").first?["resource"] as? String == "sports", "\(sports)")
+            // And it stays so: the check agrees with the authorization, run after run
+            for _ in 0..<2 {
+                let check = try await cli.run("check", "--requestor", "SPORTS1", "--bundle-id", "com.example.news.sports", "--team", "TEAM1234")
+                #expect(check.callbacks("setAuthenticationStatus").map { $0["status"] as? Int } == [1], "\(check)")
+            }
+        }
+    }
+
+    /// Issue #17 B.4 from the command line: `--sdk-release 1.7` keeps the sign-in of an app of the same team with
+    /// another bundle-ID prefix; 1.8 (the default) wipes it.
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
+    func theSDKReleaseDecidesWhetherAnotherPrefixWipesTheSignIn() async throws {
+        try await SDKFixture.with { fixture in
+            let cli = FlowCLI(fixture: fixture)
+            func status(_ result: FlowCLI.Result) -> [Int?] { result.callbacks("setAuthenticationStatus").map { $0["status"] as? Int } }
+            let login = try await cli.run("login", "--mvpd", "Dish", "--user", "carol", "--password", "carol123", "--sdk-release", "1.7")
+            #expect(login.status == 0, "\(login)")
+            #expect(status(try await cli.run("check", "--bundle-id", "com.other.sports.app", "--sdk-release", "1.7")) == [0])
+            #expect(status(try await cli.run("check", "--sdk-release", "1.7")) == [1], "1.7 left it")
+            #expect(status(try await cli.run("check", "--bundle-id", "com.other.sports.app")) == [0])
+            #expect(status(try await cli.run("check")) == [0], "1.8 wiped it")
+            let bad = try await cli.run("check", "--sdk-release", "2.0")
+            #expect(bad.status != 0)
+        }
+    }
+
     @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
     func authorizingAResourceTheSubscriberIsNotEntitledToFails() async throws {
         try await SDKFixture.with { fixture in
