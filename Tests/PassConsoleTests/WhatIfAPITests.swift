@@ -86,4 +86,21 @@ struct WhatIfAPITests {
             #expect(release.text.contains("unknown_sdk_release"), "\(release.text)")
         }
     }
+
+    /// The console's own apps on a phone of iOS 6: both use the device's one pasteboard, which the Tokens page lists as
+    /// such, and the Devices page reads single sign-on for any pair of iOS apps.
+    @Test func onAnIOS6PhoneTheConsoleShowsTheOnePasteboardOfEveryApp() async throws {
+        try await ConsoleFixture.with { fixture in
+            try phone(fixture, osVersion: "6.1.4")
+            try await fixture.signIn("news-ios", mvpd: "Dish", user: "carol", password: "carol123")
+            let domains = await fixture.get("/api/storage").json["domains"] as? [[String: Any]] ?? []
+            let shared = try #require(domains.first { $0["id"] as? String == "phone/team:all-apps" }, "\(domains.map { $0["id"] })")
+            #expect(shared["apps"] as? [String] == ["com.example.news.ios", "com.example.news.sports"])
+            #expect((shared["label"] as? String)?.hasPrefix("Every app on phone") == true)
+            #expect((shared["programmers"] as? [[String: Any]])?.contains { $0["requestorID"] as? String == "REF30" } == true)
+            let other = try await whatIf(fixture, ["bundleID": "org.acme.sports.ios", "teamID": "ACME5678"])
+            #expect(try withNews(other)["outcome"] as? String == "sso", "\(other)")
+            #expect(other["storage"] as? String == "every app")
+        }
+    }
 }

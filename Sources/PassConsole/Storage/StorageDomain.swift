@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import MicroHTTP
+import PassSimulator
 import PassStorage
 
 /// One token storage file of a device, named as the console names it: `<device>/team:<teamID>` for a team's shared
@@ -24,6 +25,8 @@ struct StorageDomain: Hashable, Sendable {
     /// A label for people.
     var label: String {
         switch kind {
+        case .team where owner == TokenStorageLocation.everyAppOwner:
+            "Every app on \(device) — the one pasteboard of iOS 6 and earlier, shared by all iOS apps"
         case .team: "Team \(owner) on \(device) — shared by the team's iOS apps on this device"
         case .app: "App \(owner) on \(device) — private to this app (tvOS)"
         }
@@ -62,9 +65,15 @@ struct StorageDomain: Hashable, Sendable {
         self.file = file
     }
 
-    /// The domain an app's SDK uses on `device`: the team's file on iOS, the app's own on tvOS.
+    /// The domain an app's SDK uses on `device`: the team's file on iOS (the device's one pasteboard on iOS 6 and
+    /// earlier), the app's own on tvOS.
     static func of(_ app: AppIdentity, on device: ConsoleDevice) throws -> StorageDomain {
-        switch app.platform {
+        // On a device of iOS 6 or earlier, every iOS app uses the one pasteboard (TokenStorageLocation)
+        if let profile = device.profile, TokenStorageLocation.scope(profile: profile, app: app) == .device {
+            let owner = TokenStorageLocation.everyAppOwner
+            return StorageDomain(device: device.name, kind: .team, owner: owner, file: try device.folder.teamShared(teamID: owner))
+        }
+        return switch app.platform {
         case .iOS: StorageDomain(device: device.name, kind: .team, owner: app.teamID, file: try device.folder.teamShared(teamID: app.teamID))
         case .tvOS: StorageDomain(device: device.name, kind: .app, owner: app.bundleID, file: try device.folder.appPrivate(bundleID: app.bundleID))
         }
@@ -87,6 +96,13 @@ struct StorageDomain: Hashable, Sendable {
     /// Whether `app`'s SDK reads and writes this domain.
     func isUsed(by app: KnownApp) -> Bool {
         if let appDevice = app.device, appDevice != device { return false }
+        if kind == .team, owner == TokenStorageLocation.everyAppOwner {
+            // DIR/shared/all-apps/storage.json: the device folder is three levels up
+            let root = file.url.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            guard app.identity.platform == .iOS, let profile = ConsoleDevice(name: device, folder: DeviceFolder(root: root)).profile
+            else { return false }
+            return TokenStorageLocation.scope(profile: profile, app: app.identity) == .device
+        }
         return switch (kind, app.identity.platform) {
         case (.team, .iOS): app.identity.teamID == owner
         case (.app, .tvOS): app.identity.bundleID == owner
@@ -105,4 +121,12 @@ struct KnownApp: Hashable, Sendable, Codable {
     var requestorID: String? = nil
     /// The AccessEnabler release whose storage rules it follows; `nil` for this SDK's own (``SDKRelease/current``).
     var sdkRelease: SDKRelease? = nil
+}
+
+extension ConsoleDevice {
+    /// The device's hardware profile (`device.json`), when it has one: its OS version decides where apps keep tokens.
+    var profile: DeviceProfile? {
+        guard let data = try? folder.deviceProfile.read() else { return nil }
+        return try? JSONDecoder().decode(DeviceProfile.self, from: data)
+    }
 }
