@@ -22,6 +22,8 @@ struct TokenJudgeAgreementTests {
         var readers: [KnownApp]
         var allowed: [String: Set<String>]
         var now: Date
+        /// The MVPDs with authentication per requestor (the backend's binding rule).
+        var perRequestor: Set<String> = []
     }
 
     static func generate(_ random: inout SeededRandom) -> Case {
@@ -60,7 +62,7 @@ struct TokenJudgeAgreementTests {
         let readers = devices.filter { _ in chance(45) }.enumerated().map { index, deviceID in
             KnownApp(identity: AppIdentity(bundleID: "com.team.app\(index)", teamID: "TEAM"), deviceID: deviceID, device: "phone")
         }
-        return Case(storage: storage, readers: readers, allowed: allowed, now: now)
+        return Case(storage: storage, readers: readers, allowed: allowed, now: now, perRequestor: Set(mvpds.filter { _ in chance(40) }))
     }
 
     /// Writes the case's storage to a real team file of a fresh device folder and builds the Tokens grid over it.
@@ -70,7 +72,8 @@ struct TokenJudgeAgreementTests {
         let device = ConsoleDevice(name: "phone", folder: DeviceFolder(root: root))
         let domain = StorageDomain(device: "phone", kind: .team, owner: "TEAM", file: try device.folder.teamShared(teamID: "TEAM"))
         try domain.store.update { $0 = generated.storage }
-        return StorageReport.domain(domain, apps: generated.readers, allowedMvpds: generated.allowed, now: generated.now)
+        return StorageReport.domain(
+            domain, apps: generated.readers, allowedMvpds: generated.allowed, perRequestorMvpds: generated.perRequestor, now: generated.now)
     }
 
     /// The SDK's context for `requestor` on `deviceID`; when the console does not know the MVPD list, every MVPD.
@@ -115,6 +118,13 @@ struct TokenJudgeAgreementTests {
                         }
                         let console = report.verdicts.allSatisfy { $0.ok || $0.rule == TokenJudge.requestorRule }
                         #expect(console == sdk, "seed \(seed) round \(round): \(requestor)/\(cell.mvpdID) authN \(report.verdicts)")
+                        // The grid's requestor verdict is the SDK's and the backend's RequestorBinding (SSOContext.accepts)
+                        if let token = try? SignedToken<AuthNToken>.parse(serialized).body {
+                            let binding = report.verdicts.first { $0.rule == TokenJudge.requestorRule }
+                            let context = SSOContext(
+                                requestorID: requestor, allowedMvpds: [], authnPerRequestorMvpds: generated.perRequestor, now: generated.now)
+                            #expect(binding?.ok == context.accepts(token), "seed \(seed) round \(round): \(requestor) \(binding?.text ?? "")")
+                        }
                         judged += 1
                     }
                     for authz in cell.authz {
