@@ -51,7 +51,7 @@ final class HTTPTransport: Sendable {
         self.session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
     }
 
-    nonisolated(nonsending) func get(_ url: URL, query: [(String, String)] = [], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
+    nonisolated(nonsending) func get(_ url: URL, query: [(String, String)] = [], headers: @autoclosure () -> [String: String] = [:]) async throws(Unreachable) -> Answer {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         if !query.isEmpty {
             components.percentEncodedQuery = ((components.percentEncodedQuery.map { [$0] } ?? []) + [Self.encode(query)]).joined(separator: "&")
@@ -61,7 +61,7 @@ final class HTTPTransport: Sendable {
         return try await send(request, parameters: query, headers: headers)
     }
 
-    nonisolated(nonsending) func post(_ url: URL, form: [(String, String)], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
+    nonisolated(nonsending) func post(_ url: URL, form: [(String, String)], headers: @autoclosure () -> [String: String] = [:]) async throws(Unreachable) -> Answer {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -69,7 +69,7 @@ final class HTTPTransport: Sendable {
         return try await send(request, parameters: form, headers: headers)
     }
 
-    nonisolated(nonsending) func delete(_ url: URL, query: [(String, String)], headers: [String: String] = [:]) async throws(Unreachable) -> Answer {
+    nonisolated(nonsending) func delete(_ url: URL, query: [(String, String)], headers: @autoclosure () -> [String: String] = [:]) async throws(Unreachable) -> Answer {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         components.percentEncodedQuery = Self.encode(query)
         var request = URLRequest(url: components.url!)
@@ -78,14 +78,15 @@ final class HTTPTransport: Sendable {
     }
 
     /// Sends `request`, and again as ``RetryPolicy`` allows: each try is recorded as its own exchange; the caller sees
-    /// the last answer (or failure).
-    private nonisolated(nonsending) func send(_ request: URLRequest, parameters: [(String, String)], headers: [String: String]) async throws(Unreachable)
+    /// the last answer (or failure). `headers` is evaluated for every try, so a signed header (the REST API's HMAC
+    /// with its nonce and request time) is signed anew rather than replayed.
+    private nonisolated(nonsending) func send(_ request: URLRequest, parameters: [(String, String)], headers: () -> [String: String]) async throws(Unreachable)
         -> Answer
     {
         var attempt = 1
         while true {
             do {
-                let answer = try await sendOnce(request, parameters: parameters, headers: headers)
+                let answer = try await sendOnce(request, parameters: parameters, headers: headers())
                 guard retry.shouldRetry(status: answer.status, attempt: attempt) else { return answer }
             } catch {
                 guard retry.shouldRetry(error: error.underlying, attempt: attempt) else { throw error }

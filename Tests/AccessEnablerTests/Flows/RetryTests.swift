@@ -130,4 +130,24 @@ import FoundationNetworking
             #expect(tries.allSatisfy { $0.status == nil && $0.failure != nil })
         }
     }
+
+    /// The tvOS app's Clientless calls (signed with the legacy HMAC header, signed anew for the retry) are retried too.
+    @Test func theRegistrationCodeCallOfATVAppIsRetried() async throws {
+        try await SDKFixture.with { fixture in
+            let path = "/reggie/v1/REF30/regcode"
+            fixture.service.faults.rules = [FaultRule(path: path, method: "POST", status: 503, remaining: Self.limit)]
+            let app = try fixture.app(bundleID: "com.example.news.tv", platform: .tvOS)
+            app.enabler.setRequestor(
+                "REF30", serviceProviders: [fixture.serviceProvider], secret: "demo-secret-change-me", publicKey: "demo-public-key")
+            await app.settle()
+            app.enabler.getAuthentication()
+            await app.settle()
+            app.enabler.setSelectedProvider("Dish")
+            await app.settle()
+            #expect(app.delegate.statuses.contains { $0["id"] == "REGCODE" }, "\(app.delegate.statuses)")
+            #expect(remaining(fixture, path) == 0)
+            app.enabler.setSelectedProvider(nil)
+            await app.settle()
+        }
+    }
 }
