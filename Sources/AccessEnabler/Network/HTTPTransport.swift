@@ -18,10 +18,11 @@ final class HTTPTransport: Sendable {
     }
 
     /// Why no answer came.
-    struct Unreachable: Error, @unchecked Sendable {
+    struct Unreachable: Error, Sendable {
         var reason: String
-        /// The URLSession error (for ``RetryPolicy``).
-        var underlying: any Error
+        /// The URLSession error's domain and code (for ``RetryPolicy``).
+        var domain: String = NSURLErrorDomain
+        var code: Int = NSURLErrorUnknown
     }
 
     private let session: URLSession
@@ -89,7 +90,7 @@ final class HTTPTransport: Sendable {
                 let answer = try await sendOnce(request, parameters: parameters, headers: headers())
                 guard retry.shouldRetry(status: answer.status, attempt: attempt) else { return answer }
             } catch {
-                guard retry.shouldRetry(error: error.underlying, attempt: attempt) else { throw error }
+                guard retry.shouldRetry(errorDomain: error.domain, code: error.code, attempt: attempt) else { throw error }
             }
             attempt += 1
             try? await Task.sleep(for: retry.delay)
@@ -128,7 +129,7 @@ final class HTTPTransport: Sendable {
         } catch {
             let reason = (error as NSError).localizedDescription
             await record(exchange(status: nil, body: nil, failure: reason))
-            throw Unreachable(reason: reason, underlying: error)
+            throw Unreachable(reason: reason, domain: (error as NSError).domain, code: (error as NSError).code)
         }
     }
 

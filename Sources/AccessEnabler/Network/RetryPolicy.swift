@@ -40,9 +40,13 @@ public struct RetryPolicy: Sendable, Equatable {
 
     /// Whether a call that got no answer (`error`) on try number `attempt` is sent again.
     public func shouldRetry(error: any Error, attempt: Int) -> Bool {
+        shouldRetry(errorDomain: (error as NSError).domain, code: (error as NSError).code, attempt: attempt)
+    }
+
+    /// Whether a call that got no answer, with the error of this domain and code, on try number `attempt` is sent
+    /// again: every URL-loading failure but a timeout or a cancel.
+    public func shouldRetry(errorDomain: String, code: Int, attempt: Int) -> Bool {
         guard attempt <= limit else { return false }
-        let code = (error as NSError).code
-        return (error as NSError).domain != NSURLErrorDomain
-            || (code != NSURLErrorTimedOut && code != NSURLErrorCancelled)
+        return errorDomain != NSURLErrorDomain || (code != NSURLErrorTimedOut && code != NSURLErrorCancelled)
     }
 }
