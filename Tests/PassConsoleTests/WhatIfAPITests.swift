@@ -98,6 +98,7 @@ struct WhatIfAPITests {
             #expect(shared["apps"] as? [String] == ["com.example.news.ios", "com.example.news.sports"])
             #expect((shared["label"] as? String)?.hasPrefix("Every app on phone") == true)
             #expect((shared["programmers"] as? [[String: Any]])?.contains { $0["requestorID"] as? String == "REF30" } == true)
+            #expect(try await fixture.app("news-ios")["storageDomain"] as? String == "phone/team:all-apps")
             let other = try await whatIf(fixture, ["bundleID": "org.acme.sports.ios", "teamID": "ACME5678"])
             #expect(try withNews(other)["outcome"] as? String == "sso", "\(other)")
             #expect(other["storage"] as? String == "every app")

@@ -210,7 +210,8 @@ final class ConsoleApp: Sendable {
                 id: spec.id, name: spec.name, bundleID: spec.app.bundleID, teamID: spec.app.teamID,
                 platform: spec.app.platform.rawValue, requestorID: spec.requestorID, running: app != nil,
                 sessionID: state.sessionID, deviceID: state.deviceID, deviceIDSource: state.deviceIDSource,
-                storageDomain: "\(device.name)/" + (spec.app.platform == .iOS ? "team:\(spec.app.teamID)" : "app:\(spec.app.bundleID)"),
+                storageDomain: (try? StorageDomain.of(spec.app, on: device).id)
+                    ?? "\(device.name)/" + (spec.app.platform == .iOS ? "team:\(spec.app.teamID)" : "app:\(spec.app.bundleID)"),
                 resources: spec.resources, mvpds: spec.mvpds, flow: state.progress,
                 pending: AppView.Pending(
                     providerDialog: app?.pendingProviders?.map { .init(id: $0.ID, displayName: $0.displayName, logoURL: $0.logoURL) },
