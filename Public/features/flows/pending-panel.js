@@ -4,7 +4,7 @@ import { h, countdown } from '../../lib/dom.js';
 import { post, overview } from '../../lib/api.js';
 import { toast } from '../../lib/ui.js';
 
-const DEMO_USERS = 'alice / alice123, bob / bob123, carol / carol123, dave / dave123';
+const DEMO_USERS = 'alice / alice123, bob / bob123, carol / carol123, dave / dave123, erin / erin123';
 
 function picker(app, mvpds) {
   const choose = async (button, mvpd) => {

@@ -8,7 +8,8 @@ import Testing
 
 /// Each demo MVPD signs in through the page shape it is configured with (spec §5.2.2–5.2.3, `Config/demo.json`
 /// `loginPage`): the SAML redirect shape (DISH), the SAML HTTP-POST binding with `j_username`/`j_password` and a
-/// *Resume* page (Optimum), OAuth with `IDToken1`/`IDToken2` and a meta-refresh page (Spectrum). The real SDK walks
+/// *Resume* page (Optimum), OAuth with `IDToken1`/`IDToken2` and a meta-refresh page (Spectrum), the POST binding with
+/// `UserName`/`UserPassword` and no page in between (Rogers, Kids Network only). The real SDK walks
 /// each through the headless web view: getAuthentication → picker → navigateToUrl → sign-in →
 /// setAuthenticationStatus(1) → getAuthorization → a media token the backend verifies.
 @Suite struct MVPDLoginShapeTests {
@@ -18,6 +19,7 @@ import Testing
         var username: String
         var password: String
         var resource: String
+        var requestor = "REF30"
         var testDescription: String { "\(mvpd) (\(flow.rawValue))" }
     }
 
@@ -25,6 +27,7 @@ import Testing
         Shape(mvpd: "Dish", flow: .samlRedirect, username: "carol", password: "carol123", resource: "movies"),
         Shape(mvpd: "Cablevision", flow: .samlPost, username: "alice", password: "alice123", resource: "sports"),
         Shape(mvpd: "Spectrum", flow: .oauth, username: "bob", password: "bob123", resource: "news"),
+        Shape(mvpd: "Rogers", flow: .samlPost, username: "erin", password: "erin123", resource: "kids", requestor: "KIDSNET"),
     ]
 
     @Test func theDemoShowsEveryFlowAndTheseTestsCoverEachDemoMVPD() throws {
@@ -41,7 +44,7 @@ import Testing
     func theSDKSignsInAndGetsAMediaToken(_ shape: Shape) async throws {
         try await SDKFixture.with { fixture in
             let app = try fixture.app()
-            await app.start(base: fixture.serviceProvider)
+            await app.start(shape.requestor, base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
             app.enabler.setSelectedProvider(shape.mvpd)
@@ -91,7 +94,7 @@ import Testing
     func aWrongPasswordStopsOnTheMVPDsFormWithItsMessage(_ shape: Shape) async throws {
         try await SDKFixture.with { fixture in
             let app = try fixture.app()
-            await app.start(base: fixture.serviceProvider)
+            await app.start(shape.requestor, base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
             app.enabler.setSelectedProvider(shape.mvpd)
@@ -112,7 +115,7 @@ import Testing
     func cancelReturnsToTheAppInEveryShape(_ shape: Shape) async throws {
         try await SDKFixture.with { fixture in
             let app = try fixture.app()
-            await app.start(base: fixture.serviceProvider)
+            await app.start(shape.requestor, base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
             app.enabler.setSelectedProvider(shape.mvpd)
