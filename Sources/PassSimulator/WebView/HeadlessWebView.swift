@@ -220,12 +220,13 @@ public final class HeadlessWebView: Sendable {
         throw Failure(message: "More than \(maximumRedirects) redirects")
     }
 
-    /// The form a page's script submits as the page loads (`document.forms[N].submit()`, or any `submit()`: the
-    /// first form), if the page has one with nothing to type into.
+    /// The form a page's script submits as the page loads — a `<script>` or `<body onload="…">` calling
+    /// `document.forms[N].submit()` (any other `submit()`: the first form) — if it has nothing to type into.
     static func autoSubmitted(_ page: Page) -> Form? {
         guard HTMLText.range(of: "submit()", in: page.html[...]) != nil else { return nil }
-        let scripts = HTMLText.elements("script", in: page.html[...]).map(\.body).filter { HTMLText.range(of: "submit()", in: $0) != nil }
-        guard let script = scripts.first else { return nil }
+        let scripts = HTMLText.elements("script", in: page.html[...]).map(\.body)
+            + HTMLText.tags("body", in: page.html[...]).compactMap { HTMLText.attribute("onload", in: $0).map { Substring($0) } }
+        guard let script = scripts.first(where: { HTMLText.range(of: "submit()", in: $0) != nil }) else { return nil }
         let forms = page.forms
         let index = HTMLText.firstMatch(String(script), #"forms\[(\d{1,3})\]"#).flatMap { Int($0) } ?? 0
         guard forms.indices.contains(index), forms[index].isOnlyHidden else { return nil }

@@ -90,6 +90,8 @@ struct FormParsingTests {
         #expect(form.fields == ["SAMLRequest": "PHg+", "RelayState": "r"])
         #expect(HeadlessWebView.autoSubmitted(page(relay.replacingOccurrences(of: "<script>", with: "<p>").replacingOccurrences(of: "</script>", with: "</p>"))) == nil,
             "submit() outside a script is text")
+        let onload = #"<body onload="document.forms[0].submit()"><form method="post" action="/c"><input type="hidden" name="SAMLResponse" value="y"></form></body>"#
+        #expect(HeadlessWebView.autoSubmitted(page(onload))?.action.path == "/c", "the body's onload runs too")
         let login = #"<form method="post" action="/l"><input name="u"><input name="p" type="password"></form><script>document.forms[0].submit()</script>"#
         #expect(HeadlessWebView.autoSubmitted(page(login)) == nil)
         // Without JavaScript, the relay is a page in between with one button to press.
