@@ -104,6 +104,8 @@ struct ConsoleBrowserTests {
             let card = #"[data-app-id="news-ios"]"#
             try await browser.open(fixture.console.baseURL + "/#/flows")
             try await browser.waitFor(card + #" a[data-action="open-login"]"#)
+            // The panel names the shape of Optimum's pages
+            #expect(try await browser.text(card + " .pending.login .sign-in-shape")?.contains("SAML POST · j_username/j_password · Resume page") == true)
             // The card says a running app cannot be started again
             #expect(try await browser.run("return document.querySelector(arguments[0]).disabled;", [card + #" button[data-action="start"]"#]) as? Bool == true)
             // When the person signs in on the MVPD's own page in a second browser window (it ends at adobepass://,
