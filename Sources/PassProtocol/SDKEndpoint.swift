@@ -27,6 +27,13 @@ public enum SDKEndpoint: String, CaseIterable, Sendable {
     case cookieDomains = "/cookieDomains"
     /// `/tokens`: token exchange (Apple SSO profile for an Adobe token).
     case tokens = "/tokens"
+    /// `GET /oauth2?code=…&state=…` (or `?error=…&state=…`): where an MVPD that signs in through OAuth sends the
+    /// browser back (spec §5.2.2); the SP exchanges the code and sends the browser on to the app's redirect URL.
+    case oauth2 = "/oauth2"
     /// `/tokens/verificationCode`: purpose unknown (spec §10 open question 9).
     case tokensVerificationCode = "/tokens/verificationCode"
+
+    /// The SP's SAML assertion consumer (spec §5.1), on the SP host but outside `{sp}`: the MVPD's answer
+    /// (`SAMLResponse` + `RelayState`) is posted, or in the redirect shape sent as a query, here.
+    public static let samlAssertionConsumer = "/sp/saml/SAMLAssertionConsumer"
 }

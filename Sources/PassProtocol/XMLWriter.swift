@@ -11,6 +11,11 @@ struct XMLWriter {
         output += "<\(name)>\(XMLEscaping.escape(text))</\(name)>"
     }
 
+    /// Writes escaped text (inside an element opened with ``element(_:attributes:_:)``).
+    mutating func text(_ text: String) {
+        output += XMLEscaping.escape(text)
+    }
+
     /// Writes `<name>…</name>` when `text` is not `nil`; nothing otherwise.
     mutating func optionalElement(_ name: String, _ text: String?) {
         if let text { element(name, text) }

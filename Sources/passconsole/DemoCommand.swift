@@ -30,7 +30,7 @@ struct DemoCommand: ParsableCommand {
             if mvpd.authPerRequestor { flags.append("authentication per requestor") }
             if mvpd.appleSSO { flags.append("Apple SSO") }
             if mvpd.requiresSVC { flags.append("needs SFSafariViewController") }
-            print("  \(mvpd.id)  \(mvpd.displayName)\(flags.isEmpty ? "" : "  (\(flags.joined(separator: ", ")))")")
+            print("  \(mvpd.id)  \(mvpd.displayName)\(flags.isEmpty ? "" : "  (\(flags.joined(separator: ", ")))")  — sign-in: \(mvpd.loginPage.summary)")
         }
         print("Resources: \(configuration.resources.map(\.id).joined(separator: ", "))")
         print("Subscribers:")

@@ -184,7 +184,7 @@ struct AdminFaultTests {
             #expect(refused.text.contains("Spectrum does not allow sign-in from an embedded browser"))
             let allowed = try await client.get(page, headers: ["User-Agent": safari])
             #expect(allowed.status == 200)
-            #expect(allowed.text.contains("name=\"password\""))
+            #expect(allowed.text.contains("type=\"password\""), "the form, in Spectrum's field names")
             // Other MVPDs still accept the web view.
             let dish = try await client.get(
                 "/adobe-services/1.0/authenticate/saml?requestor_id=REF30&mso_id=Dish&device_id=\(Demo.device)")

@@ -29,42 +29,58 @@ struct BackendFixture {
     }
 }
 
-/// A web view's walk through the SDK login: login URL → MVPD form → credentials → redirects → custom scheme.
+/// A web view's walk through the SDK login: login URL → MVPD form → credentials → redirects → custom scheme. It walks
+/// every shape the demo MVPDs use (spec §5.2.3): `302`s, meta refresh, pages whose script auto-posts a form of hidden
+/// fields (the SAML HTTP-POST binding), the *Resume* page, and each MVPD's own field names.
 struct WebLogin {
     let client: TestHTTPClient
 
-    /// Follows redirects from `path` until a non-HTTP URL (the app's scheme) or a non-redirect answer.
-    /// Returns the last answer and, when reached, the custom-scheme URL.
-    func follow(_ path: String, limit: Int = 10) async throws -> (HTTPResult, String?) {
-        var next = path
-        for _ in 0..<limit {
-            let result = try await client.get(next)
-            guard (300..<400).contains(result.status), let location = result.header("Location") else {
-                return (result, nil)
-            }
-            if location.hasPrefix("/") || location.hasPrefix("http") { next = location } else { return (result, location) }
-        }
-        Issue.record("too many redirects from \(path)")
-        return (try await client.get(next), nil)
+    /// Follows redirects, meta refreshes and auto-posting pages from `path` until a non-HTTP URL (the app's scheme)
+    /// or a page to stop at. Returns the last answer and, when reached, the custom-scheme URL.
+    func follow(_ path: String, limit: Int = 12) async throws -> (HTTPResult, String?) {
+        try await walk(client.get(path), limit: limit)
     }
 
-    /// Posts the login form found in `page` with the given credentials (or the Cancel button), then follows redirects.
+    /// Continues from an answer already received.
+    func walk(_ first: HTTPResult, limit: Int = 12, pressResume: Bool = false) async throws -> (HTTPResult, String?) {
+        var result = first
+        for _ in 0..<limit {
+            var next: String?
+            if (300..<400).contains(result.status), let location = result.header("Location") {
+                next = location
+            } else if let refresh = Self.capture(result.text, #"http-equiv="refresh" content="0; url=([^"]+)""#) {
+                next = refresh
+            } else if result.text.contains("document.forms[0].submit()") || (pressResume && result.text.contains(">Resume<")),
+                let post = Self.hiddenForm(result.text)
+            {
+                result = try await client.post(post.action, form: post.fields)
+                continue
+            }
+            guard let next else { return (result, nil) }
+            if !(next.hasPrefix("/") || next.hasPrefix("http")) { return (result, next) }
+            result = try await client.get(next)
+        }
+        Issue.record("too many steps")
+        return (result, nil)
+    }
+
+    /// Posts the login form found in `page` with the given credentials in the MVPD's own field names (or the Cancel
+    /// button), then walks on (pressing *Resume*).
     func submit(_ page: HTTPResult, username: String, password: String, cancel: Bool = false) async throws
         -> (HTTPResult, String?)
     {
         let html = page.text
         guard let action = Self.capture(html, #"<form method="post" action="([^"]+)""#),
-            let login = Self.capture(html, #"name="login" value="([^"]+)""#)
+            let login = Self.capture(html, #"name="login" value="([^"]+)""#),
+            let userField = Self.capture(html, #"<input id="[^"]*" name="([^"]+)" autocomplete="username""#),
+            let passwordField = Self.capture(html, #"name="([^"]+)" type="password""#)
         else {
             Issue.record("no login form in page: \(html.prefix(300))")
             return (page, nil)
         }
         var form = [("login", login)]
-        form += cancel ? [("action", "cancel")] : [("username", username), ("password", password), ("action", "signin")]
-        let answer = try await client.post(action, form: form)
-        guard (300..<400).contains(answer.status), let location = answer.header("Location") else { return (answer, nil) }
-        if !(location.hasPrefix("/") || location.hasPrefix("http")) { return (answer, location) }
-        return try await follow(location)
+        form += cancel ? [("action", "cancel")] : [(userField, username), (passwordField, password), ("action", "signin")]
+        return try await walk(try await client.post(action, form: form), pressResume: true)
     }
 
     /// The whole SDK web login for one device; returns the custom-scheme URL the flow ended at.
@@ -75,6 +91,28 @@ struct WebLogin {
         let (page, _) = try await follow(start)
         let (_, end) = try await submit(page, username: username, password: password)
         return end
+    }
+
+    /// The first form of a page and its hidden fields.
+    static func hiddenForm(_ html: String) -> (action: String, fields: [(String, String)])? {
+        guard let action = capture(html, #"<form method="post" action="([^"]+)""#) else { return nil }
+        let fields = matches(html, #"<input type="hidden" name="([^"]+)" value="([^"]*)""#).map { ($0[0], $0[1]) }
+        return (action, fields)
+    }
+
+    static func matches(_ text: String, _ pattern: String) -> [[String]] {
+        guard let regex = try? NSRegularExpression(pattern: pattern) else { return [] }
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).map { match in
+            (1..<match.numberOfRanges).map { index in
+                Range(match.range(at: index), in: text).map { unescape(String(text[$0])) } ?? ""
+            }
+        }
+    }
+
+    static func unescape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
     }
 
     static func capture(_ text: String, _ pattern: String) -> String? {

@@ -50,7 +50,7 @@ struct SDKConfigTests {
             let sports = try RequestorConfiguration.parse(xml: try await client.get("/adobe-services/config/SPORTS1").text)
             #expect(sports.mvpds.map(\.id) == ["Cablevision", "Dish"])
             let kids = try RequestorConfiguration.parse(xml: try await client.get("/adobe-services/config/KIDSNET").text)
-            #expect(kids.mvpds.map(\.id) == ["Spectrum", "Dish"])
+            #expect(kids.mvpds.map(\.id) == ["Spectrum", "Dish", "Rogers"])
         }
     }
 

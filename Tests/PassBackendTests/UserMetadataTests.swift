@@ -63,7 +63,7 @@ struct UserMetadataTests {
         try await BackendFixture.with { _, client async throws in
             let answer = try await client.get(path)
             #expect(answer.status == 200)
-            #expect(Set(answer.json.keys) == ["Cablevision", "Spectrum", "Dish"])
+            #expect(Set(answer.json.keys) == ["Cablevision", "Spectrum", "Dish", "Rogers"])
             #expect((answer.json["Cablevision"] as? [String])?.contains("127.0.0.1") == true)
         }
     }

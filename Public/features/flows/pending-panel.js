@@ -4,7 +4,7 @@ import { h, countdown } from '../../lib/dom.js';
 import { post, overview } from '../../lib/api.js';
 import { toast } from '../../lib/ui.js';
 
-const DEMO_USERS = 'alice / alice123, bob / bob123, carol / carol123, dave / dave123';
+const DEMO_USERS = 'alice / alice123, bob / bob123, carol / carol123, dave / dave123, erin / erin123';
 
 function picker(app, mvpds) {
   const choose = async (button, mvpd) => {
@@ -22,10 +22,16 @@ function picker(app, mvpds) {
     h('div.mvpd-choices', null, mvpds.map((mvpd) => {
       const button = h('button.mvpd-choice', { type: 'button', 'data-mvpd': mvpd.id, title: `setSelectedProvider("${mvpd.id}")` },
         mvpd.logoURL ? h('img', { src: mvpd.logoURL, alt: '', loading: 'lazy', onerror: (e) => e.target.remove() }) : null,
-        h('span', null, mvpd.displayName), mvpd.id.toLowerCase() !== mvpd.displayName.toLowerCase() ? h('small.muted', null, mvpd.id) : null);
+        h('span', null, mvpd.displayName), mvpd.id.toLowerCase() !== mvpd.displayName.toLowerCase() ? h('small.muted', null, mvpd.id) : null,
+        signInShape(app, mvpd.id) ? h('small.muted.sign-in-shape', null, signInShape(app, mvpd.id)) : null);
       button.addEventListener('click', () => choose(button, mvpd));
       return button;
     })));
+}
+
+/** The shape of an MVPD's sign-in pages ("SAML POST · j_username/j_password · Resume page"), from the app's MVPD list. */
+function signInShape(app, mvpdID) {
+  return (app.mvpds ?? []).find((m) => m.id === mvpdID)?.signIn ?? null;
 }
 
 function login(app, loginURL) {
@@ -46,8 +52,16 @@ function login(app, loginURL) {
       submit.disabled = false;
     }
   });
+  let mvpdID = null;
+  try {
+    mvpdID = new URL(loginURL).searchParams.get('mso_id');
+  } catch {
+    // not a URL the browser can parse: no shape to name
+  }
+  const shape = mvpdID ? signInShape(app, mvpdID) : null;
   return h('div.pending.login', { role: 'group', 'aria-label': 'MVPD login' },
     h('h4', null, 'The app waits at the MVPD’s sign-in page'),
+    shape ? h('p.small.muted.sign-in-shape', null, `${mvpdID}’s pages: ${shape}. The app’s web view walks them.`) : null,
     h('p.muted', null, 'Sign in here and the console submits the page the app’s web view shows.'),
     form,
     h('p.hint', null, 'Demo subscribers: ', DEMO_USERS, '.'),

@@ -84,6 +84,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
                 problems.append("subscriber \(subscriber.username) is entitled to unknown resource \(resource)")
             }
         }
+        for mvpd in mvpds { problems += mvpd.loginPage.problems(mvpd: mvpd.id) }
         if Set(programmers.map(\.id)).count != programmers.count { problems.append("duplicate Programmer IDs") }
         if mvpdIDs.count != mvpds.count { problems.append("duplicate MVPD IDs") }
         return problems

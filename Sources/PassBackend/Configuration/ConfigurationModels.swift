@@ -51,12 +51,14 @@ public struct MVPD: Codable, Sendable, Equatable {
     public var authnTTL: Int
     /// Authorization token lifetime in seconds.
     public var authzTTL: Int
+    /// The shape of its sign-in pages: SAML redirect or POST binding or OAuth, field names, intermediate page.
+    public var loginPage: MVPDLoginPage
 
     /// Creates an MVPD; by default plain (copy-SSO, passive authentication allowed), 24 h sign-ins, 1 h authorizations.
     public init(
         id: String, displayName: String, logoURL: String = "", authPerRequestor: Bool = false,
         passiveAuthn: Bool = true, appleSSO: Bool = false, requiresSVC: Bool = false, authnTTL: Int = 86400,
-        authzTTL: Int = 3600
+        authzTTL: Int = 3600, loginPage: MVPDLoginPage = .init()
     ) {
         self.id = id
         self.displayName = displayName
@@ -67,9 +69,10 @@ public struct MVPD: Codable, Sendable, Equatable {
         self.requiresSVC = requiresSVC
         self.authnTTL = authnTTL
         self.authzTTL = authzTTL
+        self.loginPage = loginPage
     }
 
-    /// Decodes one as `Config/demo.json` writes it; optional keys take the defaults of ``init(id:displayName:logoURL:authPerRequestor:passiveAuthn:appleSSO:requiresSVC:authnTTL:authzTTL:)``.
+    /// Decodes one as `Config/demo.json` writes it; optional keys take the defaults of ``init(id:displayName:logoURL:authPerRequestor:passiveAuthn:appleSSO:requiresSVC:authnTTL:authzTTL:loginPage:)``.
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
         id = try c.decode(String.self, forKey: .id)
@@ -81,6 +84,7 @@ public struct MVPD: Codable, Sendable, Equatable {
         requiresSVC = try c.decodeIfPresent(Bool.self, forKey: .requiresSVC) ?? false
         authnTTL = try c.decodeIfPresent(Int.self, forKey: .authnTTL) ?? 86400
         authzTTL = try c.decodeIfPresent(Int.self, forKey: .authzTTL) ?? 3600
+        loginPage = try c.decodeIfPresent(MVPDLoginPage.self, forKey: .loginPage) ?? .init()
     }
 }
 

@@ -60,9 +60,9 @@ enum ActivationRoutes {
             throw HTTPError(.badRequest, code: "unknown_domain", message: "The domain \(domain) is not registered for \(requestorID).")
         }
         let redirectURL = RESTCall.nonEmpty(request.parameter("redirect_url")) ?? "/activate/done?code=\(record.code.code)"
-        return .redirect(to: service.beginLogin(
+        return SPSignInRoutes.start(service.beginLogin(
             requestorID: requestorID, mvpdID: mvpdID, deviceID: record.code.info.deviceId, redirectURL: redirectURL,
-            regcode: record.code.code))
+            regcode: record.code.code), service)
     }
 
     /// Step 1: the code form. Step 2 (a valid code): the TV providers of the code's Programmer.

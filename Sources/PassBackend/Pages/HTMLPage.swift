@@ -5,12 +5,13 @@ enum HTMLPage {
     /// Escapes text for HTML content and attribute values.
     static func escape(_ text: String) -> String { XMLEscaping.escape(text) }
 
-    /// A full page with a title, a heading and body markup (already escaped by the caller).
-    static func page(title: String, heading: String, body: String) -> String {
+    /// A full page with a title, a heading and body markup (already escaped by the caller); `head` is extra markup
+    /// for the head (a meta refresh).
+    static func page(title: String, heading: String, body: String, head: String = "") -> String {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title>
+        \(head)<title>\(escape(title))</title>
         <style>
         body{font-family:system-ui,sans-serif;background:#f4f5f7;color:#1d2330;margin:0;display:flex;justify-content:center}
         main{background:#fff;margin:3rem 1rem;padding:2rem;border-radius:10px;box-shadow:0 1px 4px #0002;max-width:26rem;width:100%}
@@ -30,5 +31,32 @@ enum HTMLPage {
     static func alert(_ message: String?) -> String {
         guard let message else { return "" }
         return "<p class=\"error\" role=\"alert\">⚠️ \(escape(message))</p>"
+    }
+
+    /// The page of the SAML HTTP-POST binding: a form of hidden fields that a script posts as soon as the page loads,
+    /// with a `<noscript>` button for browsers without JavaScript.
+    static func autoPost(title: String, message: String, action: String, fields: KeyValuePairs<String, String>) -> String {
+        let inputs = fields.map { "<input type=\"hidden\" name=\"\(escape($0.key))\" value=\"\(escape($0.value))\">" }.joined()
+        let body = """
+            <p class="note">\(escape(message))</p>
+            <form method="post" action="\(escape(action))">\(inputs)
+            <noscript><p>JavaScript is off in this browser: press Continue.</p><div class="actions"><button class="primary" type="submit">Continue</button></div></noscript>
+            </form>
+            <script>document.forms[0].submit();</script>
+            """
+        return page(title: title, heading: title, body: body)
+    }
+
+    /// A page that sends the browser on to `url` with `<meta http-equiv="refresh">` (and a link for people).
+    static func metaRefresh(title: String, message: String, to url: String) -> String {
+        page(title: title, heading: title,
+            body: "<p class=\"note\">\(escape(message))</p><p><a href=\"\(escape(url))\">Continue</a></p>",
+            head: "<meta http-equiv=\"refresh\" content=\"0; url=\(escape(url))\">")
+    }
+
+    /// A refusal a browser shows: heading, the reason in an alert, and the machine-readable code.
+    static func refusal(_ heading: String, code: String, message: String) -> String {
+        page(title: heading, heading: heading,
+            body: alert(message) + "<p class=\"note\">Error code: <code data-error=\"\(escape(code))\">\(escape(code))</code></p>")
     }
 }

@@ -2,7 +2,8 @@ import Foundation
 import PassProtocol
 
 extension BackendService {
-    /// Starts a login at an MVPD and returns the path of the MVPD's login page for it.
+    /// Starts a login at an MVPD; the SP's answer to the browser depends on the MVPD's ``MVPDLoginPage/flow``
+    /// (`SPSignIn.start`).
     ///
     /// Used by the SDK's login URL (`/adobe-services/authenticate/saml`) and the second-screen
     /// `/api/v1/authenticate`; when the login completes, ``completeLogin(_:subscriber:)`` opens a session for
@@ -10,12 +11,12 @@ extension BackendService {
     func beginLogin(
         requestorID: String, mvpdID: String, deviceID: String, redirectURL: String, passive: Bool = false,
         regcode: String? = nil
-    ) -> String {
+    ) -> LoginSession {
         let login = LoginSession(
             id: UUID().uuidString, requestorID: requestorID, mvpdID: mvpdID, deviceID: deviceID,
             redirectURL: redirectURL, passive: passive, regcode: regcode, created: now())
         state.withLock { $0.logins[login.id] = login }
-        return "\(MVPDEndpoint.login.path(mvpdID: mvpdID))?login=\(login.id)"
+        return login
     }
 
     /// The login in progress with this ID.

@@ -11,6 +11,15 @@ struct LoginSession: Sendable, Equatable {
     var passive: Bool
     var regcode: String?
     var created: Date
+    /// The ID of the SP's `AuthnRequest`; the MVPD's `Response` must answer it (`InResponseTo`).
+    var requestID = SAMLNames.newID()
+    /// The `AuthnRequest` ID the MVPD received (HTTP-POST binding); it answers that one.
+    var mvpdRequestID: String?
+    /// The subscriber whose password the MVPD accepted, while its intermediate page shows.
+    var signedInAs: String?
+    /// The OAuth authorization code the MVPD handed out for it, and until when it can be redeemed (once).
+    var oauthCode: String?
+    var oauthCodeExpires: Date?
 }
 
 /// An authenticated user on one device for one Programmer: what an authN token stands for on the server.

@@ -21,9 +21,12 @@ public struct ConsoleAppSpec: Codable, Sendable, Equatable {
     public struct MVPDChoice: Codable, Sendable, Equatable {
         public var id: String
         public var displayName: String
-        public init(id: String, displayName: String) {
+        /// The shape of its sign-in pages in a few words ("SAML POST · j_username/j_password · Resume page").
+        public var signIn: String?
+        public init(id: String, displayName: String, signIn: String? = nil) {
             self.id = id
             self.displayName = displayName
+            self.signIn = signIn
         }
     }
 

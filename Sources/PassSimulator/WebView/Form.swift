@@ -15,6 +15,17 @@ public struct Form: Sendable, Equatable {
     public var buttons: [(name: String, value: String)]
     /// Whether the form has a password input (a login form).
     public var hasPasswordField: Bool
+    /// The inputs a person types into (text, email, tel, or no type), in document order: on a login form the first is
+    /// the user name, whatever the MVPD calls it (`username`, `j_username`, `IDToken1`, `UserName`).
+    public var textInputNames: [String] = []
+    /// The password inputs, in document order (`password`, `j_password`, `IDToken2`, `UserPassword`).
+    public var passwordInputNames: [String] = []
+    /// Whether the form has a submit control (a button, or `<input type="submit">`), named or not: a person can
+    /// press it (an intermediate page's *Resume*, a `<noscript>` *Continue*).
+    public var canBeSubmitted = false
+
+    /// Whether the form has nothing to type into (only hidden or pre-filled fields): a relay or a *Resume* form.
+    var isOnlyHidden: Bool { textInputNames.isEmpty && passwordInputNames.isEmpty }
 
     /// Same action, method, fields, inputs and buttons.
     public static func == (a: Form, b: Form) -> Bool {
@@ -29,11 +40,21 @@ public struct Form: Sendable, Equatable {
             var fields: [String: String] = [:]
             var names: [String] = []
             var password = false
+            var textInputs: [String] = []
+            var passwordInputs: [String] = []
+            var submittable = !HTMLText.tags("button", in: body).isEmpty
             for input in HTMLText.tags("input", in: body) {
+                let type = HTMLText.attribute("type", in: input)?.lowercased() ?? "text"
+                if type == "submit" { submittable = true }
                 guard let name = HTMLText.attribute("name", in: input) else { continue }
                 names.append(name)
-                let type = HTMLText.attribute("type", in: input)?.lowercased() ?? "text"
-                if type == "password" { password = true }
+                switch type {
+                case "password":
+                    password = true
+                    passwordInputs.append(name)
+                case "text", "email", "tel", "": textInputs.append(name)
+                default: break
+                }
                 if let value = HTMLText.attribute("value", in: input) { fields[name] = HTMLText.unescape(value) }
             }
             let buttons = HTMLText.tags("button", in: body).compactMap { tag -> (String, String)? in
@@ -41,7 +62,9 @@ public struct Form: Sendable, Equatable {
                 return (name, HTMLText.attribute("value", in: tag).map(HTMLText.unescape) ?? "")
             }
             let method = HTMLText.attribute("method", in: attributes)?.uppercased() ?? "GET"
-            return Form(action: url, method: method, fields: fields, inputNames: names, buttons: buttons, hasPasswordField: password)
+            return Form(
+                action: url, method: method, fields: fields, inputNames: names, buttons: buttons, hasPasswordField: password,
+                textInputNames: textInputs, passwordInputNames: passwordInputs, canBeSubmitted: submittable)
         }
     }
 }

@@ -9,6 +9,13 @@ import FoundationNetworking
 /// HTML page it lands on (with its forms), submits forms, keeps cookies, and stops at the app's redirect URL
 /// (any non-HTTP scheme such as `adobepass://ios.app`) — the URL the app hands to `handleExternalURL`.
 ///
+/// It walks the MVPD page shapes a WKWebView meets (spec §5.2.2–5.2.3) the way a WKWebView does: `302`s,
+/// `<meta http-equiv="refresh">`, and forms that a page's script submits as it loads (the SAML HTTP-POST binding's
+/// hidden `SAMLRequest`/`SAMLResponse` + `RelayState`). It runs no JavaScript: a `<script>` that calls `submit()` is
+/// taken to submit the form it names (`document.forms[N]`, else the first). With `javaScriptEnabled: false` it
+/// leaves such pages showing, as a browser without JavaScript would, and ``signIn(at:username:password:)`` presses
+/// their `<noscript>` button as a person would — as it presses an intermediate page's *Resume*.
+///
 /// ```swift
 /// let webView = HeadlessWebView()
 /// let end = try await webView.signIn(at: loginURL, username: "carol", password: "carol123")
@@ -52,12 +59,13 @@ public final class HeadlessWebView: Sendable {
     private let requests = Mutex(0)
     private let userAgent: String
     private let maximumRedirects: Int
+    private let javaScriptEnabled: Bool
 
     /// Creates a web view. The default user agent is Safari's, so MVPDs that refuse embedded browsers accept it
     /// (pass another to see that refusal).
     public init(
         userAgent: String = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 Version/17.2 Mobile Safari/604.1",
-        maximumRedirects: Int = 20, timeout: TimeInterval = 20
+        maximumRedirects: Int = 20, timeout: TimeInterval = 20, javaScriptEnabled: Bool = true
     ) {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpShouldSetCookies = false
@@ -67,6 +75,7 @@ public final class HeadlessWebView: Sendable {
         self.session = URLSession(configuration: configuration, delegate: NoRedirects(), delegateQueue: nil)
         self.userAgent = userAgent
         self.maximumRedirects = maximumRedirects
+        self.javaScriptEnabled = javaScriptEnabled
     }
 
     /// How many HTTP requests this web view has sent: every page load, form submission and redirect followed counts
@@ -83,37 +92,68 @@ public final class HeadlessWebView: Sendable {
     public func submit(_ form: Form, fields: [String: String] = [:], button: (name: String, value: String)? = nil) async throws(Failure)
         -> Outcome
     {
+        try await follow(try Self.request(submitting: form, fields: fields, button: button))
+    }
+
+    static func request(submitting form: Form, fields: [String: String] = [:], button: (name: String, value: String)? = nil)
+        throws(Failure) -> URLRequest
+    {
         var values = form.fields.merging(fields) { $1 }
         if let button { values[button.name] = button.value }
         let body = values.sorted { $0.key < $1.key }.map { "\(HTMLText.formEscape($0.key))=\(HTMLText.formEscape($0.value))" }
             .joined(separator: "&")
-        var request: URLRequest
         if form.method == "GET" {
-            var components = URLComponents(url: form.action, resolvingAgainstBaseURL: false)!
+            guard var components = URLComponents(url: form.action, resolvingAgainstBaseURL: false) else {
+                throw Failure(message: "Cannot submit a form to \(form.action)")
+            }
             components.percentEncodedQuery = body
-            request = URLRequest(url: components.url!)
-        } else {
-            request = URLRequest(url: form.action)
-            request.httpMethod = "POST"
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(body.utf8)
+            guard let url = components.url else { throw Failure(message: "Cannot submit a form to \(form.action)") }
+            return URLRequest(url: url)
         }
-        return try await follow(request)
+        var request = URLRequest(url: form.action)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.httpBody = Data(body.utf8)
+        return request
     }
 
-    /// The whole login: load the login URL, fill the first form that has a password field, sign in, follow the
-    /// chain. Returns the redirect URL the chain ended at (hand it to `handleExternalURL`).
+    /// The whole login: load the login URL, fill the first form that has a password field — its first text input
+    /// takes the user name and its password input the password, whatever the MVPD names them — sign in, and follow
+    /// the chain, pressing the only button of a page in between (an intermediate *Resume*, or a `<noscript>`
+    /// *Continue* when JavaScript is off). Returns the redirect URL the chain ended at (hand it to `handleExternalURL`).
     /// - Throws: ``Failure`` with the page's message when the chain stops on a page (wrong password, refusal).
     public func signIn(at url: String, username: String, password: String) async throws(Failure) -> String {
-        let outcome = try await load(url)
-        guard case .page(let page) = outcome else { return try Self.end(outcome) }
-        guard let form = page.forms.first(where: { $0.hasPasswordField }) else {
-            throw Failure(message: "No login form at \(page.url) (HTTP \(page.status)): \(page.alert ?? page.title ?? "no message")")
+        var outcome = try await load(url)
+        var signedIn = false
+        for _ in 0...maximumRedirects {
+            guard case .page(let page) = outcome else { return try Self.end(outcome) }
+            if let form = page.forms.first(where: { $0.hasPasswordField }) {
+                if signedIn { throw Self.stopped(on: page) }  // the form again: the MVPD refused the password
+                let usernameField = form.textInputNames.first ?? form.inputNames.first { $0.lowercased().contains("user") } ?? "username"
+                let passwordField = form.passwordInputNames.first ?? "password"
+                let button = form.buttons.first { $0.value.lowercased() != "cancel" }
+                signedIn = true
+                outcome = try await submit(form, fields: [usernameField: username, passwordField: password], button: button)
+            } else if let form = Self.pageStep(page) {
+                outcome = try await submit(form, button: form.buttons.first)
+            } else {
+                throw signedIn ? Self.stopped(on: page) : Failure(
+                    message: "No login form at \(page.url) (HTTP \(page.status)): \(page.alert ?? page.title ?? "no message")")
+            }
         }
-        let usernameField = form.inputNames.first { $0.lowercased().contains("user") } ?? "username"
-        let passwordField = form.inputNames.first { $0.lowercased().contains("pass") } ?? "password"
-        let button = form.buttons.first { $0.value.lowercased() != "cancel" }
-        return try Self.end(try await submit(form, fields: [usernameField: username, passwordField: password], button: button))
+        throw Failure(message: "More than \(maximumRedirects) pages")
+    }
+
+    /// The one form of a page in between that a person would press through: nothing to type, a button to press, on
+    /// a page that is not an error.
+    static func pageStep(_ page: Page) -> Form? {
+        guard (200..<300).contains(page.status), page.alert == nil else { return nil }
+        let forms = page.forms.filter { $0.isOnlyHidden && $0.canBeSubmitted }
+        return forms.count == 1 ? forms.first : nil
+    }
+
+    static func stopped(on page: Page) -> Failure {
+        Failure(message: "Stopped on \(page.url.path) (HTTP \(page.status)): \(page.alert ?? page.title ?? "no redirect")")
     }
 
     /// Loads the login URL and presses Cancel on the form. Returns the redirect URL (with `error=`).
@@ -133,8 +173,7 @@ public final class HeadlessWebView: Sendable {
     static func end(_ outcome: Outcome) throws(Failure) -> String {
         switch outcome {
         case .redirected(let url): return url
-        case .page(let page):
-            throw Failure(message: "Stopped on \(page.url.path) (HTTP \(page.status)): \(page.alert ?? page.title ?? "no redirect")")
+        case .page(let page): throw stopped(on: page)
         }
     }
 
@@ -165,15 +204,33 @@ public final class HeadlessWebView: Sendable {
             }
             // A meta refresh is rare: the expression runs only on a page that has one.
             if HTMLText.range(of: "http-equiv", in: html[...]) != nil,
-                let refresh = HTMLText.firstMatch(html, #"http-equiv="refresh"[^>]*url=([^"]+)""#),
+                let refresh = HTMLText.firstMatch(html, #"http-equiv="refresh"[^>]*url=\s*'?([^"']+)'?""#),
                 let next = URL(string: HTMLText.unescape(refresh), relativeTo: url)?.absoluteURL
             {
                 request = URLRequest(url: next)
                 continue
             }
-            return .page(Page(url: url, status: http.statusCode, html: html))
+            let page = Page(url: url, status: http.statusCode, html: html)
+            if javaScriptEnabled, let form = Self.autoSubmitted(page) {
+                request = try Self.request(submitting: form)
+                continue
+            }
+            return .page(page)
         }
         throw Failure(message: "More than \(maximumRedirects) redirects")
+    }
+
+    /// The form a page's script submits as the page loads — a `<script>` or `<body onload="…">` calling
+    /// `document.forms[N].submit()` (any other `submit()`: the first form) — if it has nothing to type into.
+    static func autoSubmitted(_ page: Page) -> Form? {
+        guard HTMLText.range(of: "submit()", in: page.html[...]) != nil else { return nil }
+        let scripts = HTMLText.elements("script", in: page.html[...]).map(\.body)
+            + HTMLText.tags("body", in: page.html[...]).compactMap { HTMLText.attribute("onload", in: $0).map { Substring($0) } }
+        guard let script = scripts.first(where: { HTMLText.range(of: "submit()", in: $0) != nil }) else { return nil }
+        let forms = page.forms
+        let index = HTMLText.firstMatch(String(script), #"forms\[(\d{1,3})\]"#).flatMap { Int($0) } ?? 0
+        guard forms.indices.contains(index), forms[index].isOnlyHidden else { return nil }
+        return forms[index]
     }
 
     private func cookieHeader(for url: URL) -> String? {

@@ -58,7 +58,7 @@ struct ConsoleSetup: Decodable {
                 throw ValidationError("App \(app.id) runs on tvOS but no app is registered for \(app.requestorID) (apps[] in the backend configuration).")
             }
             let mvpds = programmer.mvpds.compactMap { id in
-                backend.mvpds.first { $0.id == id }.map { ConsoleAppSpec.MVPDChoice(id: $0.id, displayName: $0.displayName) }
+                backend.mvpds.first { $0.id == id }.map { ConsoleAppSpec.MVPDChoice(id: $0.id, displayName: $0.displayName, signIn: $0.loginPage.summary) }
             }
             let spec = ConsoleAppSpec(
                 id: app.id, name: app.name, app: AppIdentity(bundleID: app.bundleID, teamID: app.teamID, platform: app.platform),

@@ -80,6 +80,20 @@ import Testing
         }
     }
 
+    /// Every demo MVPD page shape (SAML redirect, SAML POST with Resume, OAuth with meta refresh, SAML POST with
+    /// UserName) signs in from the command line.
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: MVPDLoginShapeTests.shapes)
+    func authorizeSignsInWithEveryDemoMVPDShape(_ shape: MVPDLoginShapeTests.Shape) async throws {
+        try await SDKFixture.with { fixture in
+            let result = try await FlowCLI(fixture: fixture).run(
+                "authorize", "--requestor", shape.requestor, "--mvpd", shape.mvpd, "--user", shape.username,
+                "--password", shape.password, "--resource", shape.resource)
+            #expect(result.status == 0, "\(result)")
+            #expect(result.callbacks("setAuthenticationStatus").contains { $0["status"] as? Int == 1 })
+            #expect(result.callbacks("setToken").first?["resource"] as? String == shape.resource, "\(result)")
+        }
+    }
+
     @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
     func authorizingAResourceTheSubscriberIsNotEntitledToFails() async throws {
         try await SDKFixture.with { fixture in

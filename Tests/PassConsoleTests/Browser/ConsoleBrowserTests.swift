@@ -104,6 +104,8 @@ struct ConsoleBrowserTests {
             let card = #"[data-app-id="news-ios"]"#
             try await browser.open(fixture.console.baseURL + "/#/flows")
             try await browser.waitFor(card + #" a[data-action="open-login"]"#)
+            // The panel names the shape of Optimum's pages
+            #expect(try await browser.text(card + " .pending.login .sign-in-shape")?.contains("SAML POST · j_username/j_password · Resume page") == true)
             // The card says a running app cannot be started again
             #expect(try await browser.run("return document.querySelector(arguments[0]).disabled;", [card + #" button[data-action="start"]"#]) as? Bool == true)
             // When the person signs in on the MVPD's own page in a second browser window (it ends at adobepass://,
@@ -111,10 +113,16 @@ struct ConsoleBrowserTests {
             let loginURL = try #require(try await browser.run("return document.querySelector(arguments[0]).href;", [card + #" a[data-action="open-login"]"#]) as? String)
             let mvpdWindow = try await WebDriver.start()
             try await mvpdWindow.open(loginURL)
-            try await mvpdWindow.type("#username", "alice")
-            try await mvpdWindow.type("#password", "alice123")
+            // (Optimum's pages: the SP's page auto-posts the SAMLRequest, the form takes j_username/j_password, a
+            // Resume page follows, then a page auto-posts the SAMLResponse to the consumer — Chromium runs the scripts.)
+            try await mvpdWindow.type("#j_username", "alice")
+            try await mvpdWindow.type("#j_password", "alice123")
             try await mvpdWindow.click(#"button[value="signin"]"#)
-            try await Task.sleep(for: .milliseconds(300))
+            try await mvpdWindow.waitFor(#"form[action$="/resume"] button"#)
+            try await mvpdWindow.click(#"form[action$="/resume"] button"#)
+            let deadline = Date().addingTimeInterval(10)
+            while fixture.backend.sessions.isEmpty, Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+            #expect(fixture.backend.sessions.map(\.username) == ["alice"], "the SAML consumer recorded the sign-in")
             await mvpdWindow.quit()
             // And comes back to the console and hands the app its address
             try await browser.click(card + #" button[data-action="return-to-app"]"#)

@@ -68,7 +68,8 @@ struct ConsoleFixture {
             let provider = URL(string: server.baseURL + "/adobe-services")!
             let mvpds = { (requestor: String) in
                 configuration.programmers.first { $0.id == requestor }!.mvpds.map { id in
-                    ConsoleAppSpec.MVPDChoice(id: id, displayName: configuration.mvpds.first { $0.id == id }!.displayName)
+                    let mvpd = configuration.mvpds.first { $0.id == id }!
+                    return ConsoleAppSpec.MVPDChoice(id: id, displayName: mvpd.displayName, signIn: mvpd.loginPage.summary)
                 }
             }
             let resources = configuration.resources.map(\.id)

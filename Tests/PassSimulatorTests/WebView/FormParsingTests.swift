@@ -61,4 +61,44 @@ struct FormParsingTests {
         #expect(HTMLText.range(of: "http-equiv", in: text).map { String(text[$0]) } == "HTTP-EQUIV")
         #expect(HTMLText.range(of: "missing", in: text) == nil)
     }
+
+    @Test("a login form's user-name and password inputs are found by type, whatever the MVPD names them")
+    func fieldsByType() throws {
+        let html = """
+            <form method="post" action="/mvpd/X/login"><input type="hidden" name="login" value="1">
+            <input id="IDToken1" name="IDToken1" autocomplete="username"><input name="IDToken2" type="password">
+            <input type="checkbox" name="remember" value="on"><input type="submit" value="Go"></form>
+            """
+        let form = try #require(Form.parse(html, base: Self.base).first)
+        #expect(form.textInputNames == ["IDToken1"])
+        #expect(form.passwordInputNames == ["IDToken2"])
+        #expect(form.canBeSubmitted)
+        #expect(!form.isOnlyHidden)
+    }
+
+    @Test("a page's script that submits a form names the form a WKWebView would post; forms to type into are never posted blind")
+    func autoSubmittedForms() throws {
+        func page(_ html: String) -> HeadlessWebView.Page { HeadlessWebView.Page(url: Self.base, status: 200, html: html) }
+        let relay = """
+            <form method="post" action="/a"><input type="hidden" name="SAMLResponse" value="x"></form>
+            <form method="post" action="/b"><input type="hidden" name="SAMLRequest" value="PHg+"><input type="hidden" name="RelayState" value="r">
+            <noscript><button type="submit">Continue</button></noscript></form>
+            <script>window.onload = function () { document.forms[1].submit(); }</script>
+            """
+        let form = try #require(HeadlessWebView.autoSubmitted(page(relay)))
+        #expect(form.action.path == "/b")
+        #expect(form.fields == ["SAMLRequest": "PHg+", "RelayState": "r"])
+        #expect(HeadlessWebView.autoSubmitted(page(relay.replacingOccurrences(of: "<script>", with: "<p>").replacingOccurrences(of: "</script>", with: "</p>"))) == nil,
+            "submit() outside a script is text")
+        let onload = #"<body onload="document.forms[0].submit()"><form method="post" action="/c"><input type="hidden" name="SAMLResponse" value="y"></form></body>"#
+        #expect(HeadlessWebView.autoSubmitted(page(onload))?.action.path == "/c", "the body's onload runs too")
+        let login = #"<form method="post" action="/l"><input name="u"><input name="p" type="password"></form><script>document.forms[0].submit()</script>"#
+        #expect(HeadlessWebView.autoSubmitted(page(login)) == nil)
+        // Without JavaScript, the relay is a page in between with one button to press.
+        #expect(HeadlessWebView.pageStep(page(relay))?.action.path == "/b")
+        let resume = #"<form method="post" action="/mvpd/X/resume"><input type="hidden" name="login" value="1"><button type="submit">Resume</button></form>"#
+        #expect(HeadlessWebView.pageStep(page(resume))?.fields == ["login": "1"])
+        let refused = #"<p role="alert">No.</p>"# + resume
+        #expect(HeadlessWebView.pageStep(page(refused)) == nil, "a page with an error is not pressed through")
+    }
 }
