@@ -125,7 +125,7 @@ enum SDKRoutes {
         guard let session = service.state.withLock({ $0.session(requestorID, deviceID) }), !session.revoked,
             session.expires > service.now(), let subscriber = service.subscriber(of: session)
         else { return failure(.unknownSession, status: .notFound) }
-        return .json(data: service.userMetadata(for: subscriber).json())
+        return .json(data: service.userMetadata(for: subscriber, session: session).json())
     }
 
     // MARK: - Helpers

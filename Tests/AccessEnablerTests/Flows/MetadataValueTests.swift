@@ -2,6 +2,7 @@ import AccessEnabler
 import Foundation
 import PassProtocol
 import Testing
+import _CryptoExtras
 
 /// getMetadata → setMetadataStatus through the real SDK against the real backend (spec §1.11, the cookbook's
 /// callback list): each key, the backend's JSON values as they were sent, and the app's dictionary handed back.
@@ -43,6 +44,46 @@ struct MetadataValueTests {
             app.enabler.getMetadata(["opCode": "3", "user_metadata_name": "noSuchItem"])
             await app.settle()
             #expect(Self.answers(app).suffix(2).map(\.0) == [.string(carol.userID), nil])
+        }
+    }
+
+    @Test("an item the Programmer receives encrypted arrives as Base64 RSA ciphertext only its private key opens")
+    func encryptedItemIsCiphertextForTheProgrammer() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
+            app.delegate.clear()
+            app.enabler.getMetadata(["opCode": "3", "user_metadata_name": "encryptedZip"])
+            app.enabler.getMetadata(["opCode": "3", "user_metadata_name": "householdID"])
+            await app.settle()
+            let answers = Self.answers(app)
+            #expect(answers.map(\.1) == [true, false])
+            guard case .string(let base64)? = answers.first?.0 else {
+                Issue.record("encryptedZip is not a string: \(String(describing: answers.first?.0))")
+                return
+            }
+            #expect(base64 != "60601")
+            // REF30's private key (the demo's, beside Config/demo.json) opens it.
+            let pem = try String(contentsOfFile: URL(fileURLWithPath: SDKFixture.configPath).deletingLastPathComponent()
+                .appendingPathComponent("keys/REF30-metadata.pem").path, encoding: .utf8)
+            let key = try _RSA.Encryption.PrivateKey(pemRepresentation: pem)
+            let ciphertext = try #require(Data(base64Encoded: base64))
+            #expect(String(decoding: try key.decrypt(ciphertext, padding: .PKCS1_OAEP_SHA256), as: UTF8.self) == "60601")
+        }
+    }
+
+    @Test("a Programmer without an encryption key gets every item as it is")
+    func withoutAKeyItemsAreNotEncrypted() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app(bundleID: "com.example.news.sports")
+            await app.start("SPORTS1", base: fixture.serviceProvider)
+            try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
+            app.delegate.clear()
+            app.enabler.getMetadata(["opCode": "3", "user_metadata_name": "encryptedZip"])
+            await app.settle()
+            #expect(Self.answers(app).map(\.0) == ["60601"])
+            #expect(Self.answers(app).map(\.1) == [false])
         }
     }
 
