@@ -15,17 +15,7 @@ struct VisitorIDEndToEndTests {
     func theConsoleFindsAndShowsTheSessionOfAVisitorID() async throws {
         try await ConsoleFixture.with { fixture in
             try fixture.console.start()
-            let binary = try #require(BuiltBinary.passconsole)
-            let folder = fixture.root.appendingPathComponent("cli-phone")
-            let output = fixture.root.appendingPathComponent("flow.out")
-            let process = try ChildProcess(binary.path(percentEncoded: false), [
-                "flow", "authorize", "--mvpd", "Dish", "--user", "carol", "--password", "carol123", "--resource", "news",
-                "--visitor-id", Self.visitor, "--backend", fixture.backendURL, "--device", folder.path,
-                "--report-to", fixture.console.baseURL, "--timeout", String(Int(TestTime.seconds(60))),
-            ], stdout: .file(output), stderr: .file(output))
-            let status = await process.exited()
-            let printed = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
-            try #require(status == 0, "\(printed)")
+            try await Self.signInFromTheCommandLine(fixture)
 
             // The backend recorded the visitor with the sign-in and the authorization (and says so on /admin/visitors).
             let records = fixture.backend.visitorRecords
@@ -54,5 +44,19 @@ struct VisitorIDEndToEndTests {
             let other = await fixture.get("/api/sessions?q=99999999999").json["sessions"] as? [[String: Any]]
             #expect(other?.isEmpty == true)
         }
+    }
+
+    /// `passconsole flow authorize … --visitor-id` as carol (Dish) on a device of its own, reporting to the console.
+    static func signInFromTheCommandLine(_ fixture: ConsoleFixture) async throws {
+        let binary = try #require(BuiltBinary.passconsole)
+        let folder = fixture.root.appendingPathComponent("cli-phone")
+        let output = fixture.root.appendingPathComponent("flow.out")
+        let process = try ChildProcess(binary.path(percentEncoded: false), [
+            "flow", "authorize", "--mvpd", "Dish", "--user", "carol", "--password", "carol123", "--resource", "news",
+            "--visitor-id", visitor, "--backend", fixture.backendURL, "--device", folder.path,
+            "--report-to", fixture.console.baseURL, "--timeout", String(Int(TestTime.seconds(60))),
+        ], stdout: .file(output), stderr: .file(output))
+        let status = await process.exited()
+        try #require(status == 0, "\((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
     }
 }
