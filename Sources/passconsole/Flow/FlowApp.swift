@@ -181,7 +181,7 @@ struct FlowRun {
     mutating func run(_ intent: FlowIntent, app: SimulatedApp, options: FlowOptions) async -> Bool {
         let enabler = app.enabler
         // Before setRequestor, so the configuration call carries the visitor ID too.
-        if let options = options.sdkOptions { enabler.setOptions(options) }
+        if let sdkOptions = options.sdkOptions { enabler.setOptions(sdkOptions) }
         app.setRequestor(options.requestor, secret: options.secret, publicKey: options.publicKey)
         let configured = await wait(for: "setRequestorComplete") { callback in
             guard case .setRequestorComplete(let status) = callback else { return .wait }
