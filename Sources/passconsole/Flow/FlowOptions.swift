@@ -61,7 +61,9 @@ struct FlowOptions: ParsableArguments {
             discussion: "Sent with every request as AP-Visitor-Identifier; the backend records it, the console finds the session by it."))
     var visitorID: String?
 
-    @Flag(name: .customLong("force-authn"), help: "getAuthentication(forceAuthn: true): sign in again even with a valid login.")
+    @Flag(
+        name: .customLong("force-authn"),
+        help: "login, authorize (with --user) and cancel: getAuthentication(forceAuthn: true), sign in again despite a valid login.")
     var forceAuthn = false
 
     @Option(name: .customLong("report-to"), help: "A PassConsole URL (http://127.0.0.1:8080) to stream this app's events to.")
