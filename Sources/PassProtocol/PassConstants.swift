@@ -79,4 +79,7 @@ public enum PassConstants: Sendable {
     /// The header carrying `OPTION_VISITOR_ID` on every request (REST v2's name, spec §1.2 and §5.5; how iOS 3.x puts
     /// it on the wire is undocumented). The backend records it with sign-ins and authorizations.
     public static let HEADER_VISITOR_ID = "AP-Visitor-Identifier"
+    /// The visitor ID's name on Android and in browser clients (`ap_vi`, a parameter or an `ap_*` header; spec §1.2):
+    /// the backend records it too.
+    public static let PARAMETER_VISITOR_ID = "ap_vi"
 }

@@ -31,10 +31,13 @@ extension BackendService {
     /// How many visitor records the backend keeps (oldest dropped first).
     static let keptVisitorRecords = 1000
 
-    /// Records the request's visitor ID, if it carries one that follows ``VisitorID``'s rule (others are ignored:
-    /// the record is for analytics and must not refuse a sign-in).
+    /// Records the request's visitor ID — the `AP-Visitor-Identifier` header (iOS SDK, REST v2), else `ap_vi` as a
+    /// parameter or header (Android, browsers) — if it follows ``VisitorID``'s rule (others are ignored: the record is
+    /// for analytics and must not refuse a sign-in).
     func recordVisitor(_ request: Request, _ event: VisitorRecord.Event, session: AuthSession, resource: String? = nil) {
-        guard let visitorID = request.header(PassConstants.HEADER_VISITOR_ID), VisitorID.problem(visitorID) == nil else { return }
+        let sent = request.header(PassConstants.HEADER_VISITOR_ID) ?? request.parameter(PassConstants.PARAMETER_VISITOR_ID)
+            ?? request.header(PassConstants.PARAMETER_VISITOR_ID)
+        guard let visitorID = sent, VisitorID.problem(visitorID) == nil else { return }
         let record = VisitorRecord(
             visitorID: visitorID, event: event, requestorID: session.requestorID, mvpdID: session.mvpdID,
             deviceID: session.deviceID, userID: session.guid, resource: resource, time: now())
