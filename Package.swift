@@ -50,6 +50,7 @@ let package = Package(
             dependencies: [
                 "MicroHTTP", "PassProtocol", "WireDates", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -135,6 +136,7 @@ let package = Package(
             dependencies: [
                 "AccessEnabler", "PassSimulator", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking",
                 "MicroHTTP",
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
     ]

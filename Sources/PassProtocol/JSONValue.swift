@@ -1,3 +1,5 @@
+import Foundation
+
 /// Any JSON value, for payloads whose shape is open: user metadata items (spec §6.5).
 ///
 /// ```swift
@@ -60,6 +62,14 @@ public enum JSONValue: Codable, Sendable, Hashable {
         case .null: ""
         case .array, .object: nil
         }
+    }
+
+    /// The value as one line of text: ``plainText`` for a scalar, compact JSON (keys sorted) for an array or object.
+    public var compactText: String {
+        if let plainText { return plainText }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
 
     /// Writes this value as the content of elements named `name`.

@@ -44,4 +44,42 @@ public enum PassConstants: Sendable {
     public static let REGCODE_MAX_TTL = 36000
     /// `HTTP_RETRY_LIMIT`: retries per network call.
     public static let HTTP_RETRY_LIMIT = 1
+
+    // MARK: getMetadata (spec §1.11)
+
+    /// `METADATA_OPCODE_KEY`: the `getMetadata` dictionary's key naming what is asked for.
+    public static let METADATA_OPCODE_KEY = "opCode"
+    /// `METADATA_AUTHENTICATION`: the authentication token's expiry (TTL_AUTHN).
+    public static let METADATA_AUTHENTICATION = 0
+    /// `METADATA_AUTHORIZATION`: the expiry of the authorization token for `METADATA_RESOURCE_ID_KEY` (TTL_AUTHZ).
+    public static let METADATA_AUTHORIZATION = 1
+    /// `METADATA_DEVICE_ID`: the device ID the SDK sends.
+    public static let METADATA_DEVICE_ID = 2
+    /// `METADATA_USER_META`: one user-metadata item, named by `METADATA_USER_META_KEY`.
+    public static let METADATA_USER_META = 3
+    /// `METADATA_KEY_INVALID`: the op code of a dictionary without a readable `opCode`.
+    public static let METADATA_KEY_INVALID = 255
+    /// `METADATA_RESOURCE_ID_KEY`: the resource whose authorization expiry `METADATA_AUTHORIZATION` asks for.
+    public static let METADATA_RESOURCE_ID_KEY = "resource_id"
+    /// `METADATA_USER_META_KEY`: the user-metadata item `METADATA_USER_META` asks for (`zip`, `householdID`, …).
+    public static let METADATA_USER_META_KEY = "user_metadata_name"
+
+    // MARK: setOptions (spec §1.2)
+
+    /// `OPTION_PROFILE`: the application profile the server may pick a configuration by.
+    public static let OPTION_PROFILE = "applicationProfile"
+    /// `OPTION_VISITOR_ID`: the Experience Cloud visitor ID, sent with every later request as
+    /// ``HEADER_VISITOR_ID``.
+    public static let OPTION_VISITOR_ID = "visitorID"
+    /// `OPTION_HANDLE_SVC`: `"true"` makes the app present SFSafariViewController itself (`navigateToUrl:useSVC:`).
+    public static let OPTION_HANDLE_SVC = "handleSVC"
+    /// The option replacing the client information the SDK computes (Base64 JSON; spec §5.7). No iOS constant names it.
+    public static let OPTION_DEVICE_INFO = "device_info"
+
+    /// The header carrying `OPTION_VISITOR_ID` on every request (REST v2's name, spec §1.2 and §5.5; how iOS 3.x puts
+    /// it on the wire is undocumented). The backend records it with sign-ins and authorizations.
+    public static let HEADER_VISITOR_ID = "AP-Visitor-Identifier"
+    /// The visitor ID's name on Android and in browser clients (`ap_vi`, a parameter or an `ap_*` header; spec §1.2):
+    /// the backend records it too.
+    public static let PARAMETER_VISITOR_ID = "ap_vi"
 }

@@ -68,3 +68,13 @@ struct UserMetadataTests {
         }
     }
 }
+
+/// `metadataEncryption` is checked when the configuration loads: a bad key stops the backend with its reason.
+struct MetadataEncryptionConfigurationTests {
+    @Test func aProgrammerKeyThatIsNotAnRSAPublicKeyIsAConfigurationProblem() throws {
+        var configuration = try BackendConfiguration.load(path: BackendFixture.configPath)
+        #expect(configuration.problems().isEmpty)
+        configuration.programmers[0].metadataEncryption = MetadataEncryption(items: ["encryptedZip"], publicKey: "not a key")
+        #expect(configuration.problems() == ["Programmer REF30: its metadataEncryption.publicKey is not an RSA public key (PEM, 2048 bits or more)"])
+    }
+}

@@ -244,6 +244,7 @@ export async function renderSession(el, id) {
       h('dt', null, 'App'), h('dd', null, code(s.bundleID), ` · team ${s.teamID} · ${s.platform === 'tvos' ? 'tvOS' : 'iOS'}`),
       h('dt', null, 'Programmer'), h('dd', null, s.requestorID ? code(s.requestorID) : h('span.muted', null, 'not set')),
       h('dt', null, 'Device ID'), h('dd', null, code(s.deviceID)),
+      (data.visitorIDs ?? []).length ? [h('dt', null, 'Visitor ID'), h('dd', { 'data-field': 'visitorIDs' }, data.visitorIDs.map((v, i) => [i ? ', ' : '', code(v)]))] : null,
       h('dt', null, 'Seen'), h('dd', { title: `${exactTime(s.firstSeen)} → ${exactTime(s.lastSeen)}` }, `${dateTime(s.firstSeen)} → `, timeEl(s.lastSeen), ` · ${s.eventCount} events`),
       h('dt', null, 'Full ID'), h('dd', null, code(s.id))),
     h('p.links', null, h('a', { href: hashFor('events', [], { q: `session:${s.id}` }) }, 'Events of this session'), ' · ',

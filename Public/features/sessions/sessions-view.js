@@ -34,9 +34,12 @@ function appCell(s) {
 }
 
 function userCell(s) {
-  if (!s.userID && !s.username) return h('span.muted', null, '—');
+  // The visitor ID the app set (setOptions) names the person to analytics: shown under the user.
+  const visitors = (s.visitorIDs ?? []).length
+    ? h('span.match-line', { 'data-field': 'visitorIDs', title: 'Visitor ID (AP-Visitor-Identifier)' }, `visitor ${s.visitorIDs.join(', ')}`) : null;
+  if (!s.userID && !s.username) return h('span', null, h('span.muted', null, '—'), visitors);
   return h('span', { title: s.userID ? `User ID ${s.userID}` : '' }, s.username ?? shortID(s.userID),
-    s.username && s.userID ? h('span.match-line', null, shortID(s.userID)) : null);
+    s.username && s.userID ? h('span.match-line', null, shortID(s.userID)) : null, visitors);
 }
 
 export function mount(root, route, ctx) {

@@ -117,11 +117,13 @@ public final class AccessEnabler: Sendable {
     public func checkPreauthorizedResources(_ resources: [String]) { send { await $0.submit(.checkPreauthorizedResources(resources: resources)) } }
 
     /// Metadata: `["opCode": "0"]` authN expiry, `"1"` + `resource_id` authZ expiry, `"2"` device ID, `"3"` +
-    /// `user_metadata_name` a user-metadata item → `setMetadataStatus`.
+    /// `user_metadata_name` a user-metadata item → `setMetadataStatus`, whose arguments are `keys` exactly as passed
+    /// (the cookbook: "the same dictionary that was passed to getMetadata()"). The keys and op codes are
+    /// `PassConstants.METADATA_*`; an `opCode` that is missing or not a number is `METADATA_KEY_INVALID`.
     public func getMetadata(_ keys: [String: String]) {
-        let key = keys["opCode"].flatMap(Int.init) ?? 255
-        let arguments = keys.filter { $0.key != "opCode" }
-        send { await $0.submit(.getMetadata(key: key, arguments: arguments.isEmpty ? nil : arguments)) }
+        let key = keys[PassConstants.METADATA_OPCODE_KEY].flatMap { Int($0.trimmingCharacters(in: .whitespaces)) }
+            ?? PassConstants.METADATA_KEY_INVALID
+        send { await $0.submit(.getMetadata(key: key, arguments: keys)) }
     }
 
     /// Logs out: clears all storage, then the logout chain (iOS: `navigateToUrl`), ending with status 0.

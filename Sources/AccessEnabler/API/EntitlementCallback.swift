@@ -1,4 +1,5 @@
 import Foundation
+import PassProtocol
 
 /// One delegate callback with its arguments, as a value: what ``EntitlementDelegate`` receives, what the event
 /// stream records, and what `passconsole flow` prints (keys are the seeds' callback and parameter names).
@@ -11,7 +12,9 @@ public enum EntitlementCallback: Sendable, Equatable {
     case tokenRequestFailed(resource: String, errorCode: String, errorDescription: String?)
     case selectedProvider(mvpd: MVPD?)
     case sendTrackingData(event: TrackingEvent, data: [String])
-    case setMetadataStatus(metadata: String?, encrypted: Bool, key: Int, arguments: [String: String]?)
+    /// `metadata` is the JSON value the backend sent (user metadata: a string, number, array or object; the expiries
+    /// and the device ID: a string); `arguments` is the dictionary the app passed to `getMetadata`, as it was.
+    case setMetadataStatus(metadata: JSONValue?, encrypted: Bool, key: Int, arguments: [String: String]?)
     case preauthorizedResources(resources: [String])
     case presentTvProviderDialog
     case dismissTvProviderDialog
@@ -98,7 +101,7 @@ extension EntitlementCallback: Codable {
             self = .sendTrackingData(event: try c.decode(TrackingEvent.self, forKey: .event), data: try c.decode([String].self, forKey: .data))
         case "setMetadataStatus":
             self = .setMetadataStatus(
-                metadata: try c.decodeIfPresent(String.self, forKey: .metadata), encrypted: try c.decode(Bool.self, forKey: .encrypted),
+                metadata: try c.decodeIfPresent(JSONValue.self, forKey: .metadata), encrypted: try c.decode(Bool.self, forKey: .encrypted),
                 key: try c.decode(Int.self, forKey: .key), arguments: try c.decodeIfPresent([String: String].self, forKey: .arguments))
         case "preauthorizedResources": self = .preauthorizedResources(resources: try c.decode([String].self, forKey: .resources))
         case "presentTvProviderDialog": self = .presentTvProviderDialog

@@ -1,4 +1,5 @@
 import Foundation
+import PassProtocol
 
 /// Receives the results of ``AccessEnabler`` calls: the seeds' `EntitlementDelegate`, one method per callback.
 ///
@@ -31,9 +32,10 @@ public protocol EntitlementDelegate: AnyObject {
     func selectedProvider(_ mvpd: MVPD?)
     /// Statistics (spec §4): the event type and its data items in the documented order.
     func sendTrackingData(_ data: [String], forEventType event: TrackingEvent)
-    /// The answer to `getMetadata`: the value (a string or JSON text), whether it is encrypted, the op code and the
-    /// arguments that were asked.
-    func setMetadataStatus(_ metadata: String?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: String]?)
+    /// The answer to `getMetadata`: the value (the JSON value the backend sent: a user-metadata item may be a string,
+    /// number, array or object; the expiries and the device ID are strings), whether it is encrypted for the
+    /// Programmer, the op code, and the dictionary the app passed to `getMetadata`, exactly as passed (`nil`: none).
+    func setMetadataStatus(_ metadata: JSONValue?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: String]?)
     /// The subset of resources the user may view (answer to `checkPreauthorizedResources`).
     func preauthorizedResources(_ resources: [String])
     /// Apple SSO: present the system TV-provider picker.
@@ -53,7 +55,7 @@ extension EntitlementDelegate {
     public func tokenRequestFailed(_ resource: String, errorCode: String, errorDescription: String?) {}
     public func selectedProvider(_ mvpd: MVPD?) {}
     public func sendTrackingData(_ data: [String], forEventType event: TrackingEvent) {}
-    public func setMetadataStatus(_ metadata: String?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: String]?) {}
+    public func setMetadataStatus(_ metadata: JSONValue?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: String]?) {}
     public func preauthorizedResources(_ resources: [String]) {}
     public func presentTvProviderDialog() {}
     public func dismissTvProviderDialog() {}

@@ -33,44 +33,36 @@ extension EntitlementEngine {
 
 /// getMetadata (spec §1.11): authN/authZ expiry, device ID, user metadata items.
 extension EntitlementEngine {
-    static let METADATA_AUTHENTICATION = 0
-    static let METADATA_AUTHORIZATION = 1
-    static let METADATA_DEVICE_ID = 2
-    static let METADATA_USER_META = 3
-
     func getMetadata(key: Int, arguments: [String: String]?) async {
-        let answer: (String?, Bool)
+        let answer: (JSONValue?, Bool)
         let authentication = validAuthentication()
         switch key {
-        case Self.METADATA_AUTHENTICATION:
-            answer = (authentication.map { TokenDate.format($0.token.expires) }, false)
-        case Self.METADATA_AUTHORIZATION:
-            if let authentication, let requestor, let resource = arguments?["resource_id"],
+        case PassConstants.METADATA_AUTHENTICATION:
+            answer = (authentication.map { .string(TokenDate.format($0.token.expires)) }, false)
+        case PassConstants.METADATA_AUTHORIZATION:
+            if let authentication, let requestor, let resource = arguments?[PassConstants.METADATA_RESOURCE_ID_KEY],
                 let stored = loadStorage().bucket(requestor: requestor.id, mvpd: authentication.mvpd)?.authzTokens[resource],
                 case (.valid, let token?) = TokenValidity.authZ(stored, allowedMvpds: requestor.allowedMvpds, now: now())
             {
-                answer = (TokenDate.format(token.expires), false)
+                answer = (.string(TokenDate.format(token.expires)), false)
             } else {
                 answer = (nil, false)
             }
-        case Self.METADATA_DEVICE_ID:
-            answer = (deviceID, false)
-        case Self.METADATA_USER_META:
-            answer = userMetadataItem(authentication, name: arguments?["user_metadata_name"])
+        case PassConstants.METADATA_DEVICE_ID:
+            answer = (.string(deviceID), false)
+        case PassConstants.METADATA_USER_META:
+            answer = userMetadataItem(authentication, name: arguments?[PassConstants.METADATA_USER_META_KEY])
         default:
             answer = (nil, false)
         }
         callback(.setMetadataStatus(metadata: answer.0, encrypted: answer.1, key: key, arguments: arguments), mvpd: authentication?.mvpd)
     }
 
-    private func userMetadataItem(_ authentication: ValidAuthentication?, name: String?) -> (String?, Bool) {
+    /// The item as the backend sent it in `<userMeta>` (spec §6.5): its JSON value, and whether it is encrypted.
+    private func userMetadataItem(_ authentication: ValidAuthentication?, name: String?) -> (JSONValue?, Bool) {
         guard let name, let text = authentication?.userMeta,
             let metadata = try? UserMetadata.decode(json: Data(text.utf8)), let value = metadata.data[name]
         else { return (nil, false) }
-        let encrypted = metadata.encrypted.contains(name)
-        if case .string(let string) = value { return (string, encrypted) }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return ((try? encoder.encode(value)).map { String(decoding: $0, as: UTF8.self) }, encrypted)
+        return (value, metadata.isEncrypted(name))
     }
 }

@@ -130,9 +130,15 @@ extension EntitlementEngine {
 
     func setOptions(_ options: [String: String]) {
         emit(.apiCall(method: .setOptions, arguments: options.mapValues { $0.count > 64 ? String($0.prefix(64)) + "…" : $0 }))
+        var options = options
+        if let visitorID = options[PassConstants.OPTION_VISITOR_ID], let problem = VisitorID.problem(visitorID) {
+            // A header value that is not one (a line break, a space) is dropped, never sent.
+            fail(ErrorCode.internalError.rawValue, "setOptions: the visitorID \(problem) It is not sent.")
+            options[PassConstants.OPTION_VISITOR_ID] = nil
+        }
         self.options.merge(options) { $1 }
         transport = nil  // The next request carries the new visitor ID / device info.
-        dispatcher.handleSVC.withLock { $0 = (self.options["handleSVC"] ?? "false").lowercased() == "true" }
+        dispatcher.handleSVC.withLock { $0 = (self.options[PassConstants.OPTION_HANDLE_SVC] ?? "false").lowercased() == "true" }
     }
 
     /// An entitlement call from the app: runs now, waits for `setRequestor`, or fails because there is no requestor.
@@ -196,7 +202,7 @@ extension PendingCall {
         case .getAuthentication(let force, let data): ["forceAuthn": String(force)].merging(data ?? [:]) { a, _ in a }
         case .checkAuthorization(let resource, _), .getAuthorization(let resource, _): ["resource": resource]
         case .checkPreauthorizedResources(let resources): ["resources": resources.joined(separator: ",")]
-        case .getMetadata(let key, let arguments): ["opCode": String(key)].merging(arguments ?? [:]) { a, _ in a }
+        case .getMetadata(let key, let arguments): [PassConstants.METADATA_OPCODE_KEY: String(key)].merging(arguments ?? [:]) { a, _ in a }
         }
     }
 }

@@ -185,15 +185,15 @@ actor EntitlementEngine {
     }
 
     private func buildTransport() -> HTTPTransport {
-        let deviceInfo = options["device_info"] ?? configuration.deviceInfo?.base64Encoded()
-        let visitorID = options["visitorID"]
-        let profile = options["applicationProfile"]
+        let deviceInfo = options[PassConstants.OPTION_DEVICE_INFO] ?? configuration.deviceInfo?.base64Encoded()
+        let visitorID = options[PassConstants.OPTION_VISITOR_ID]
+        let profile = options[PassConstants.OPTION_PROFILE]
         return HTTPTransport(
             timeout: configuration.requestTimeout, retry: configuration.retry,
             commonHeaders: {
                 var headers = ["User-Agent": "AdobePassNativeClient/\(AccessEnabler.version) (PassConsole)"]
                 if let deviceInfo { headers["X-Device-Info"] = deviceInfo }
-                if let visitorID { headers["AP-Visitor-Identifier"] = visitorID }
+                if let visitorID { headers[PassConstants.HEADER_VISITOR_ID] = visitorID }
                 if let profile { headers["AP-Application-Profile"] = profile }
                 return headers
             },

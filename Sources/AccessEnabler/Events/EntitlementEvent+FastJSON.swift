@@ -166,7 +166,9 @@ struct FastJSONWriter {
             fields.append(("event", { $0.string(event.rawValue) }))
             fields.append(("data", { $0.array(data) }))
         case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
-            fields.append(("metadata", { $0.optional(metadata) }))
+            fields.append(("metadata", { writer in
+                if let metadata { writer.json(metadata) } else { writer.output += "null" }
+            }))
             fields.append(("encrypted", { $0.output += encrypted ? "true" : "false" }))
             fields.append(("key", { $0.output += String(key) }))
             fields.append(("arguments", { writer in
@@ -206,6 +208,32 @@ struct FastJSONWriter {
 
     mutating func optional(_ value: String?) {
         if let value { string(value) } else { output += "null" }
+    }
+
+    /// Any JSON value, as `JSONEncoder` writes ``JSONValue`` (object keys in byte order).
+    mutating func json(_ value: JSONValue) {
+        switch value {
+        case .string(let text): string(text)
+        case .number(let number): double(number)
+        case .bool(let flag): output += flag ? "true" : "false"
+        case .null: output += "null"
+        case .array(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                json(item)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, key) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+                if index > 0 { output += "," }
+                string(key)
+                output += ":"
+                json(members[key]!)
+            }
+            output += "}"
+        }
     }
 
     mutating func array(_ values: [String]) {

@@ -1,4 +1,5 @@
 import Foundation
+import PassProtocol
 
 extension PersonalDataRedaction {
     /// `text` with every learned personal value and every email address replaced by its stand-in.
@@ -95,6 +96,20 @@ extension PersonalDataRedaction {
             return .status(statusDictionary: redact(dictionary))
         default:
             return callback
+        }
+    }
+
+    /// A JSON value with each string (and number: a ZIP code may be one) redacted.
+    private mutating func redact(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .string(let text): return .string(redact(text))
+        case .number:
+            guard let text = value.plainText else { return value }
+            let redacted = redact(text)
+            return redacted == text ? value : .string(redacted)
+        case .bool, .null: return value
+        case .array(let items): return .array(items.map { redact($0) })
+        case .object(let members): return .object(members.mapValues { redact($0) })
         }
     }
 

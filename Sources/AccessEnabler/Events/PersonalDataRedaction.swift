@@ -156,9 +156,11 @@ public struct PersonalDataRedaction: Sendable {
             learn(named: arguments)
         case .callback(.setMetadataStatus(let metadata, _, _, let arguments)):
             // `getMetadata` names the user-metadata item in an argument (`user_metadata_name: zip`); the answer is its
-            // value as text, a plain string or a JSON array.
-            guard let metadata, let field = (arguments ?? [:]).values.lazy.compactMap(Field.named).first else { return }
-            learn(jsonOrText: metadata, as: field)
+            // JSON value (a string, number, array or object).
+            guard let metadata, let field = (arguments ?? [:]).values.lazy.compactMap(Field.named).first,
+                let text = try? JSONEncoder().encode(metadata)
+            else { return }
+            learn(jsonOrText: String(decoding: text, as: UTF8.self), as: field)
         case .callback(.status(let dictionary)):
             learn(named: dictionary)
         default: break

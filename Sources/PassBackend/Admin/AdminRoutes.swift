@@ -78,6 +78,7 @@ enum AdminRoutes {
         }
         router.get("/admin/sessions") { _ in .json(service.sessions.sorted { $0.issued < $1.issued }) }
         router.get("/admin/signins") { _ in .json(service.signIns) }
+        router.get("/admin/visitors") { _ in .json(service.visitorRecords) }
         router.post("/admin/sessions/revoke") { request in
             let filter = request.body.isEmpty ? SessionFilter() : try request.decodeJSON(SessionFilter.self)
             return .json(["revoked": service.revokeSessions(deviceID: filter.deviceId, requestorID: filter.requestor)])

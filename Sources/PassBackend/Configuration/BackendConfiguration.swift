@@ -75,6 +75,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
             for mvpd in programmer.mvpds where !mvpdIDs.contains(mvpd) {
                 problems.append("Programmer \(programmer.id) integrates unknown MVPD \(mvpd)")
             }
+            if let problem = programmer.metadataEncryption?.problem { problems.append("Programmer \(programmer.id): \(problem)") }
         }
         for subscriber in subscribers {
             if !mvpdIDs.contains(subscriber.mvpd) {

@@ -11,6 +11,8 @@ public struct Programmer: Codable, Sendable, Equatable {
     public var mvpds: [String]
     /// Registered domains (second-screen `domain_name`).
     public var domains: [String]
+    /// The user-metadata items this Programmer receives encrypted for it, and its key; nil: none.
+    public var metadataEncryption: MetadataEncryption? = nil
 
     /// Creates a Programmer.
     public init(id: String, name: String, mvpds: [String], domains: [String] = ["adobe.com"]) {
@@ -27,6 +29,7 @@ public struct Programmer: Codable, Sendable, Equatable {
         name = try c.decodeIfPresent(String.self, forKey: .name) ?? id
         mvpds = try c.decode([String].self, forKey: .mvpds)
         domains = try c.decodeIfPresent([String].self, forKey: .domains) ?? ["adobe.com"]
+        metadataEncryption = try c.decodeIfPresent(MetadataEncryption.self, forKey: .metadataEncryption)
     }
 }
 

@@ -61,7 +61,7 @@ enum RESTAuthenticationRoutes {
         guard let subscriber = service.subscriber(of: session) else {
             throw RESTError(status: 404, message: "Not Found", details: "The subscriber's account no longer exists.")
         }
-        return call.render(service.userMetadata(for: subscriber))
+        return call.render(service.userMetadata(for: subscriber, session: session))
     }
 
     /// Ends the device's authN and authZ for this requestor on the server. Does not visit the MVPD.

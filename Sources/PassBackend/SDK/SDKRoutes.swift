@@ -56,6 +56,7 @@ enum SDKRoutes {
             return failure(.expired(TokenDate.format(session.expires)), status: .unauthorized)
         }
         let token = service.issueAuthN(session)
+        service.recordVisitor(request, .signIn, session: session)
         let metadata = service.subscriber(of: session).map { service.userMetadata(for: $0, session: session) }
         return .xml(SDKResponses.authnToken(token.serialized, userMeta: metadata?.jsonText))
     }
@@ -77,6 +78,7 @@ enum SDKRoutes {
             return failure(.mvpdNotIntegrated(mvpd: authn.session.mvpdID, requestor: requestorID), status: .unauthorized)
         }
         let token = service.issueAuthZ(requestorID: requestorID, resource: resource, mvpd: mvpd, deviceID: deviceID)
+        service.recordVisitor(request, .authorization, session: authn.session, resource: resource)
         return .xml(SDKResponses.authzToken(token.serialized, userMeta: nil))
     }
 
@@ -127,7 +129,7 @@ enum SDKRoutes {
         guard let session = service.state.withLock({ $0.session(requestorID, deviceID) }), !session.revoked,
             session.expires > service.now(), let subscriber = service.subscriber(of: session)
         else { return failure(.unknownSession, status: .notFound) }
-        return .json(data: service.userMetadata(for: subscriber).json())
+        return .json(data: service.userMetadata(for: subscriber, session: session).json())
     }
 
     // MARK: - Helpers

@@ -29,6 +29,9 @@ extension BackendService {
         var data = subscriber.metadata
         data["userID"] = data["userID"] ?? .string(subscriber.userID)
         if let source = session?.tokenSource { data["tokenSource"] = .string(source) }
-        return UserMetadata(updated: Int64(now().timeIntervalSince1970), data: data)
+        let metadata = UserMetadata(updated: Int64(now().timeIntervalSince1970), data: data)
+        // Encrypted for the Programmer the session belongs to (spec §6.5).
+        guard let encryption = session.flatMap({ programmer($0.requestorID)?.metadataEncryption }) else { return metadata }
+        return encryption.apply(to: metadata)
     }
 }

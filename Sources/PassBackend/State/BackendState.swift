@@ -96,6 +96,8 @@ struct BackendState: Sendable {
     var accessTokens: [String: (clientID: String, expires: Date)] = [:]
     var revokedStatements: Set<String> = []
     var buckets: [String: (tokens: Double, updated: Date)] = [:]
+    /// The visitor IDs received with sign-ins and authorizations, oldest first (see ``VisitorRecord``).
+    var visitors: [VisitorRecord] = []
 
     static func sessionKey(_ requestorID: String, _ deviceID: String, appID: String? = nil) -> String {
         "\(requestorID)|\(deviceID)|\(appID ?? "")"

@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Locking
+import PassProtocol
 
 /// The latest callbacks of a console app, newest first, as the page's card lists them. Callbacks arrive on the SDK's
 /// delegate queue; the page reads from any thread.
@@ -33,7 +34,7 @@ final class ConsoleAppCallbacks: Sendable {
             "\(resource): \(errorCode)" + (errorDescription.map { " — \($0)" } ?? "")
         case .selectedProvider(let mvpd): mvpd?.ID ?? "none"
         case .sendTrackingData(let event, let data): "\(event.rawValue) [\(data.joined(separator: ", "))]"
-        case .setMetadataStatus(let metadata, _, let key, _): "key \(key): \(metadata ?? "nil")"
+        case .setMetadataStatus(let metadata, _, let key, _): "key \(key): \(metadata.map(\.compactText) ?? "nil")"
         case .preauthorizedResources(let resources): resources.isEmpty ? "none" : resources.joined(separator: ", ")
         case .presentTvProviderDialog, .dismissTvProviderDialog: ""
         case .status(let statusDictionary):

@@ -17,6 +17,8 @@ extension Console {
         /// The delegate contract, rule by rule (``CallbackContract``).
         var contract: [CallbackContract.Rule]
         var flow: FlowProgress
+        /// The visitor IDs the app set (`setOptions`), as its requests carried them.
+        var visitorIDs: [String] = []
     }
 
     static func addSessionRoutes(to router: inout Router, _ box: ConsoleBox) {
@@ -37,7 +39,8 @@ extension Console {
             let now = console.configuration.now()
             return .api(SessionDetail(
                 session: session, health: await console.healthCard(session, events, storage: try? await console.storageReport(now: now), now: now),
-                contract: CallbackContract.check(events), flow: FlowProgress.replay(events)))
+                contract: CallbackContract.check(events), flow: FlowProgress.replay(events),
+                visitorIDs: (try? await console.history.values(of: .visitorID, sessions: [session.id]))?[session.id] ?? []))
         }
         router.get("/api/sessions/{id}/diff") { request in
             let console = try box.get()

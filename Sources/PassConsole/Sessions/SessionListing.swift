@@ -13,8 +13,10 @@ struct SessionRow: Encodable, Sendable {
     /// The MVPD username the local backend signed the session's user ID in as, when it knows.
     var username: String?
     var matches: [FieldMatch]
+    /// The visitor IDs the app set (`setOptions`), as its requests carried them; empty when it set none.
+    var visitorIDs: [String] = []
 
-    private enum Keys: String, CodingKey { case outcome, outcomeLabel, appName, userID, username, matches }
+    private enum Keys: String, CodingKey { case outcome, outcomeLabel, appName, userID, username, matches, visitorIDs }
 
     /// The session's own fields, then the list's.
     func encode(to encoder: any Encoder) throws {
@@ -27,6 +29,7 @@ struct SessionRow: Encodable, Sendable {
         try container.encodeIfPresent(session.userID, forKey: .userID)
         try container.encodeIfPresent(username, forKey: .username)
         try container.encode(matches, forKey: .matches)
+        if !visitorIDs.isEmpty { try container.encode(visitorIDs, forKey: .visitorIDs) }
     }
 }
 
@@ -57,11 +60,13 @@ extension Console {
                 aliases.append(SessionAlias(shownField: .userID, shown: spelling, field: .trackingHash, value: hash))
             }
         }
-        return try await history.sessions(matching: text, aliases: aliases).map { found in
+        let found = try await history.sessions(matching: text, aliases: aliases)
+        let visitors = try await history.values(of: .visitorID, sessions: found.map(\.session.id))
+        return found.map { found in
             var session = found.session
             if session.userID == nil, let hash = session.trackingHash { session.userID = byHash[hash.lowercased()] }
             return SessionRow(session: session, outcome: session.outcome(at: now), appName: names[session.bundleID],
-                username: session.userID.flatMap { users[$0] ?? nil }, matches: found.matches)
+                username: session.userID.flatMap { users[$0] ?? nil }, matches: found.matches, visitorIDs: visitors[session.id] ?? [])
         }
     }
 

@@ -77,11 +77,11 @@ extension EntitlementEvent {
                 terms.append(SessionTerm(field: .userID, value: guid))
             }
             // The SDK's own spelling of the header (EntitlementEngine): no case-folding lookup on every exchange.
-            if let visitor = exchange.headers["AP-Visitor-Identifier"], !visitor.isEmpty {
+            if let visitor = exchange.headers[PassConstants.HEADER_VISITOR_ID], !visitor.isEmpty {
                 terms.append(SessionTerm(field: .visitorID, value: visitor))
             }
         case .apiCall(.setOptions, let arguments):
-            if let visitor = arguments["visitorID"], !visitor.isEmpty {
+            if let visitor = arguments[PassConstants.OPTION_VISITOR_ID], !visitor.isEmpty {
                 terms.append(SessionTerm(field: .visitorID, value: visitor))
             }
         case .tracking(.authenticationDetection, let data), .tracking(.authorizationDetection, let data):

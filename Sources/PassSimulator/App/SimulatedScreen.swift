@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Locking
+import PassProtocol
 
 /// The delegate of a ``SimulatedApp``: what the app's screen shows (the picker, the login page) and how its
 /// ``SimulatedApp/Player`` answers. Callbacks arrive on the SDK's delegate queue; the caller reads from any thread,
@@ -159,7 +160,7 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
         onCallback(.sendTrackingData(event: event, data: data))
     }
 
-    func setMetadataStatus(_ metadata: String?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: String]?) {
+    func setMetadataStatus(_ metadata: JSONValue?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: String]?) {
         onCallback(.setMetadataStatus(metadata: metadata, encrypted: encrypted, key: key, arguments: arguments))
     }
 

@@ -2,6 +2,7 @@ import AccessEnabler
 import ArgumentParser
 import Foundation
 import Logging
+import PassProtocol
 import PassSimulator
 import PassStorage
 
@@ -19,6 +20,13 @@ enum FlowIntent: Sendable {
     case metadata(opCode: Int, arguments: [String: String])
     /// logout, through the logout chain → status 0.
     case logout
+    /// getAuthentication, then setSelectedProvider(nil) at the picker or on the login page → status 0 (see
+    /// ``FlowCancelPoint``).
+    case cancel(at: FlowCancelPoint)
+    /// checkAuthorization for each resource (never starts a login) → setToken for every one.
+    case checkAuthorization([String])
+    /// getSelectedProvider → selectedProvider with an MVPD.
+    case selectedProvider
 
     var name: String {
         switch self {
@@ -28,6 +36,9 @@ enum FlowIntent: Sendable {
         case .preauthorize: "preauthorize"
         case .metadata: "metadata"
         case .logout: "logout"
+        case .cancel: "cancel"
+        case .checkAuthorization: "check-authorization"
+        case .selectedProvider: "selected-provider"
         }
     }
 }
@@ -41,14 +52,15 @@ struct FlowApp {
     /// Builds the app from the options (see ``SimulatedApp``): loads (or makes) the device's hardware profile,
     /// computes the device ID, and picks the storage — the team's shared file on iOS, the app's private file on tvOS.
     /// The script picks `--mvpd` and signs in with `--user`/`--password`.
-    init(options: FlowOptions) throws {
+    /// `player` replaces the script (`cancel` leaves the screens to the run: ``FlowIntent/player``).
+    init(options: FlowOptions, player: SimulatedApp.Player? = nil) throws {
         self.options = options
         let relay = FlowRelay()
         self.relay = relay
         app = try SimulatedApp(
             app: AppIdentity(bundleID: options.bundleID, teamID: options.team, platform: options.platform),
             device: DeviceFolder(root: options.deviceURL), osVersion: options.osVersion, serviceProvider: options.serviceProvider,
-            player: .script(
+            player: player ?? .script(
                 mvpd: options.mvpd,
                 credentials: options.credentials.map { SimulatedApp.Credentials(username: $0.user, password: $0.password) }),
             configure: { [release = options.sdkRelease] in $0.sdkRelease = release }, logger: Self.logger(), onCallback: { relay.callback($0) }, onFailure: { relay.fail($0) })
@@ -149,7 +161,7 @@ struct FlowApp {
 /// One run's progress: consumes the app's signals and decides when the intent has succeeded or failed.
 struct FlowRun {
     private var iterator: AsyncStream<FlowSignal>.AsyncIterator
-    private let output: FlowOutput
+    let output: FlowOutput
     private let timeout: Double
     private(set) var timedOut = false
 
@@ -160,7 +172,7 @@ struct FlowRun {
     }
 
     /// What one callback means for the step being waited for.
-    private enum Verdict {
+    enum Verdict {
         case wait
         case succeeded
         case failed
@@ -168,6 +180,8 @@ struct FlowRun {
 
     mutating func run(_ intent: FlowIntent, app: SimulatedApp, options: FlowOptions) async -> Bool {
         let enabler = app.enabler
+        // Before setRequestor, so the configuration call carries the visitor ID too.
+        if let sdkOptions = options.sdkOptions { enabler.setOptions(sdkOptions) }
         app.setRequestor(options.requestor, secret: options.secret, publicKey: options.publicKey)
         let configured = await wait(for: "setRequestorComplete") { callback in
             guard case .setRequestorComplete(let status) = callback else { return .wait }
@@ -181,12 +195,12 @@ struct FlowRun {
             return await waitForAuthenticationStatus(1)
         case .login:
             app.expect(.signIn)
-            enabler.getAuthentication()
+            enabler.getAuthentication(forceAuthn: options.forceAuthn)
             return await waitForAuthenticationStatus(1)
         case .authorize(let resources):
             app.expect(.signIn)
             if options.credentials != nil {
-                enabler.getAuthentication()
+                enabler.getAuthentication(forceAuthn: options.forceAuthn)
                 guard await waitForAuthenticationStatus(1) else { return false }
             }
             for resource in resources { enabler.getAuthorization(resource) }
@@ -209,7 +223,7 @@ struct FlowRun {
                 return .wait
             }
         case .metadata(let opCode, let arguments):
-            enabler.getMetadata(arguments.merging(["opCode": String(opCode)]) { $1 })
+            enabler.getMetadata(arguments.merging([PassConstants.METADATA_OPCODE_KEY: String(opCode)]) { $1 })
             return await wait(for: "setMetadataStatus") { callback in
                 guard case .setMetadataStatus(let metadata, _, _, _) = callback else { return .wait }
                 return metadata == nil ? .failed : .succeeded
@@ -218,10 +232,13 @@ struct FlowRun {
             app.expect(.logout)
             enabler.logout()
             return await waitForAuthenticationStatus(0)
+        case .cancel(let point): return await cancel(at: point, app: app, options: options)
+        case .checkAuthorization(let resources): return await checkAuthorization(resources, enabler: enabler)
+        case .selectedProvider: return await selectedProvider(enabler: enabler)
         }
     }
 
-    private mutating func waitForAuthenticationStatus(_ wanted: Int) async -> Bool {
+    mutating func waitForAuthenticationStatus(_ wanted: Int) async -> Bool {
         await wait(for: "setAuthenticationStatus") { callback in
             guard case .setAuthenticationStatus(let status, _) = callback else { return .wait }
             return status == wanted ? .succeeded : .failed
@@ -229,7 +246,7 @@ struct FlowRun {
     }
 
     /// Consumes signals until `verdict` decides, the app fails, or the time is up.
-    private mutating func wait(for what: String, _ verdict: (EntitlementCallback) -> Verdict) async -> Bool {
+    mutating func wait(for what: String, _ verdict: (EntitlementCallback) -> Verdict) async -> Bool {
         while let signal = await iterator.next() {
             switch signal {
             case .callback(let callback):

@@ -1,6 +1,7 @@
 import AccessEnabler
 import ArgumentParser
 import Foundation
+import PassProtocol
 
 /// `passconsole flow`: entitlement flows from the terminal, as a simulated app on a simulated device.
 struct FlowCommand: AsyncParsableCommand {
@@ -19,6 +20,7 @@ struct FlowCommand: AsyncParsableCommand {
         subcommands: [
             FlowCheckCommand.self, FlowLoginCommand.self, FlowAuthorizeCommand.self, FlowPreauthorizeCommand.self,
             FlowMetadataCommand.self, FlowLogoutCommand.self,
+            FlowCancelCommand.self, FlowCheckAuthorizationCommand.self, FlowSelectedProviderCommand.self,
         ])
 }
 
@@ -27,7 +29,7 @@ extension FlowOptions {
     func run(_ intent: FlowIntent) async throws {
         let output = FlowOutput()
         let app: FlowApp
-        do { app = try FlowApp(options: self) } catch {
+        do { app = try FlowApp(options: self, player: intent.player) } catch {
             output.error("The simulated device at \(deviceURL.path) cannot be used: \(error)")
             throw ExitCode.failure
         }
@@ -105,10 +107,10 @@ struct FlowMetadataCommand: AsyncParsableCommand {
         /// The getMetadata op code.
         var opCode: Int {
             switch self {
-            case .authn: 0
-            case .authz: 1
-            case .device: 2
-            case .user: 3
+            case .authn: PassConstants.METADATA_AUTHENTICATION
+            case .authz: PassConstants.METADATA_AUTHORIZATION
+            case .device: PassConstants.METADATA_DEVICE_ID
+            case .user: PassConstants.METADATA_USER_META
             }
         }
     }
@@ -132,8 +134,8 @@ struct FlowMetadataCommand: AsyncParsableCommand {
     func run() async throws {
         var arguments: [String: String] = [:]
         switch key {
-        case .authz: arguments["resource_id"] = options.resources.first
-        case .user: arguments["user_metadata_name"] = name
+        case .authz: arguments[PassConstants.METADATA_RESOURCE_ID_KEY] = options.resources.first
+        case .user: arguments[PassConstants.METADATA_USER_META_KEY] = name
         case .authn, .device: break
         }
         try await options.run(.metadata(opCode: key.opCode, arguments: arguments))

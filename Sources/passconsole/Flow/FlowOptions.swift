@@ -1,6 +1,7 @@
 import AccessEnabler
 import ArgumentParser
 import Foundation
+import PassProtocol
 
 /// The options every `passconsole flow` subcommand shares: the backend, the Programmer, the subscriber, the app
 /// and the simulated device it runs on.
@@ -58,6 +59,18 @@ struct FlowOptions: ParsableArguments {
     @Option(help: "Seconds to wait for the flow to end (default 30; tvOS login 1800).")
     var timeout: Double?
 
+    @Option(
+        name: .customLong("visitor-id"),
+        help: ArgumentHelp(
+            "The Experience Cloud visitor ID the app sets (setOptions visitorID) before setRequestor.",
+            discussion: "Sent with every request as AP-Visitor-Identifier; the backend records it, the console finds the session by it."))
+    var visitorID: String?
+
+    @Flag(
+        name: .customLong("force-authn"),
+        help: "login, authorize (with --user) and cancel: getAuthentication(forceAuthn: true), sign in again despite a valid login.")
+    var forceAuthn = false
+
     @Option(name: .customLong("report-to"), help: "A PassConsole URL (http://127.0.0.1:8080) to stream this app's events to.")
     var reportTo: String?
 
@@ -68,6 +81,7 @@ struct FlowOptions: ParsableArguments {
     var events = false
 
     func validate() throws {
+        if let visitorID, let problem = VisitorID.problem(visitorID) { throw ValidationError("--visitor-id \(problem)") }
         guard let url = URL(string: backend), let scheme = url.scheme, ["http", "https"].contains(scheme), url.host != nil else {
             throw ValidationError("--backend must be an http(s) URL such as http://127.0.0.1:8081, not \(backend).")
         }

@@ -183,7 +183,10 @@ struct FlowCLI {
     }
 
     /// `passconsole flow <arguments> --backend … --device …`.
-    func run(_ arguments: String...) async throws -> Result {
+    func run(_ arguments: String...) async throws -> Result { try await run(arguments: arguments) }
+
+    /// ``run(_:)`` with the arguments as an array.
+    func run(arguments: [String]) async throws -> Result {
         let binary = try #require(Self.binary, Self.missingMessage)
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("flow-cli-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

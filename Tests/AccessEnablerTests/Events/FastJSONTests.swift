@@ -41,7 +41,9 @@ struct FastJSONTests {
             .tokenRequestFailed(resource: "news", errorCode: "E", errorDescription: "d\n"), .selectedProvider(mvpd: nil),
             .selectedProvider(mvpd: mvpd), .sendTrackingData(event: .mvpdSelection, data: ["a"]),
             .setMetadataStatus(metadata: nil, encrypted: false, key: 0, arguments: nil),
-            .setMetadataStatus(metadata: "{\"zip\":\"10001\"}", encrypted: true, key: 3, arguments: ["user_metadata_name": "zip"]),
+            .setMetadataStatus(metadata: ["zip": ["10001", 10002], "rating": ["MPAA": "R", "age": 17.5], "hoh": true, "none": nil],
+                encrypted: true, key: 3, arguments: ["opCode": "3", "user_metadata_name": "zip"]),
+            .setMetadataStatus(metadata: 42, encrypted: false, key: 3, arguments: ["opCode": "3", "user_metadata_name": "channelCount"]),
             .preauthorizedResources(resources: ["news", "kids"]), .preauthorizedResources(resources: []),
             .presentTvProviderDialog, .dismissTvProviderDialog, .status(statusDictionary: ["status": "N003", "level": "warning"]),
         ]

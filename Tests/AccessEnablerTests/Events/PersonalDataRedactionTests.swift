@@ -22,7 +22,7 @@ struct PersonalDataRedactionTests {
             responseBody: "[token redacted]", failure: nil, durationMs: 3))),
         event(.callback(callback: .setMetadataStatus(metadata: "hh-alice", encrypted: false, key: 3,
             arguments: ["user_metadata_name": "householdID"])), sequence: 2),
-        event(.callback(callback: .setMetadataStatus(metadata: #"["10001"]"#, encrypted: false, key: 3,
+        event(.callback(callback: .setMetadataStatus(metadata: ["10001"], encrypted: false, key: 3,
             arguments: ["user_metadata_name": "zip"])), sequence: 3),
         event(.httpExchange(exchange: HTTPExchange(method: "GET", url: "http://127.0.0.1:8081/api/v1/tokens/usermetadata",
             parameters: [:], status: 200,

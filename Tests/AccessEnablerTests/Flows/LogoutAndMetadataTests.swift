@@ -43,7 +43,7 @@ import Testing
             await app.start(base: fixture.serviceProvider)
             app.enabler.getMetadata(["opCode": "0"])
             await app.settle()
-            #expect(app.delegate.main.last == .setMetadataStatus(metadata: nil, encrypted: false, key: 0, arguments: nil))
+            #expect(app.delegate.main.last == .setMetadataStatus(metadata: nil, encrypted: false, key: 0, arguments: ["opCode": "0"]))
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             app.enabler.getAuthorization("news")
             app.enabler.getMetadata(["opCode": "0"])
@@ -54,11 +54,11 @@ import Testing
             await app.settle()
             let answers = app.delegate.callbacks.compactMap { if case .setMetadataStatus(let value, _, let key, _) = $0 { (key, value) } else { nil } }
             #expect(answers.count == 6)
-            #expect(answers[1].0 == 0 && answers[1].1?.contains("GMT") == true)
+            #expect(answers[1].0 == 0 && answers[1].1?.plainText?.contains("GMT") == true)
             #expect(answers[2].0 == 1 && answers[2].1 != nil)
             #expect(answers[3].1 == "device-1")
             #expect(answers[4].1 == "hh-carol")
-            #expect(answers[5].1?.contains("\"MPAA\":\"R\"") == true)
+            #expect(answers[5].1 == ["MPAA": "R", "VCHIP": "TV-MA"])
         }
     }
 

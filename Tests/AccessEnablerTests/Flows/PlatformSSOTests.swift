@@ -25,7 +25,7 @@ import Testing
             #expect(!app.delegate.names.contains("navigateToUrl"))
             app.enabler.getMetadata(["opCode": "3", "user_metadata_name": "tokenSource"])
             await app.settle()
-            #expect(app.delegate.main.last == .setMetadataStatus(metadata: "apple", encrypted: false, key: 3, arguments: ["user_metadata_name": "tokenSource"]))
+            #expect(app.delegate.main.last == .setMetadataStatus(metadata: "apple", encrypted: false, key: 3, arguments: ["opCode": "3", "user_metadata_name": "tokenSource"]))
             // Logout reminds the user to sign out of the TV provider in Settings too
             app.enabler.logout()
             await app.settle()

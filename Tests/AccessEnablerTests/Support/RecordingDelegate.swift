@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import Locking
+import PassProtocol
 
 /// An app delegate that records every callback, in order, with its real arguments.
 final class RecordingDelegate: EntitlementDelegate, EntitlementStatus, Sendable {
@@ -42,7 +43,7 @@ final class RecordingDelegate: EntitlementDelegate, EntitlementStatus, Sendable 
     }
     func selectedProvider(_ mvpd: MVPD?) { record(.selectedProvider(mvpd: mvpd)) }
     func sendTrackingData(_ data: [String], forEventType event: TrackingEvent) { record(.sendTrackingData(event: event, data: data)) }
-    func setMetadataStatus(_ metadata: String?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: String]?) {
+    func setMetadataStatus(_ metadata: JSONValue?, encrypted: Bool, forKey key: Int, andArguments arguments: [String: String]?) {
         record(.setMetadataStatus(metadata: metadata, encrypted: encrypted, key: key, arguments: arguments))
     }
     func preauthorizedResources(_ resources: [String]) { record(.preauthorizedResources(resources: resources)) }
