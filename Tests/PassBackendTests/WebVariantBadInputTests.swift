@@ -58,6 +58,10 @@ struct WebVariantBadInputTests {
                 #expect(answer.header("Location") == nil)
                 #expect(answer.setCookies.isEmpty)
             }
+            // Refused sign-ins with a code are remembered for the console's card of the code.
+            let life = try #require(service.regcodeLife(code))
+            #expect(life.attempts.map(\.outcome) == ["wrong_requestor", "device_mismatch"])
+            #expect(life.attempts.allSatisfy { $0.via == "authenticate/saml" })
             let missing = try await client.get(base)
             #expect((missing.json["message"] as? String)?.contains("reg_code") == true)
             // The same code with its own device, or alone, starts the sign-in; lower case is the same code.

@@ -111,6 +111,28 @@ struct WebVariantFlowTests {
         }
     }
 
+    /// A TV's registration code signed in through `authenticate/saml?reg_code=…` on a second screen's browser: the TV's
+    /// REST polling sees the sign-in, and the code's life records the attempt (what the console's card reads).
+    @Test func secondScreenSignInThroughAuthenticateSamlReachesTheTV() async throws {
+        try await BackendFixture.with { service, client async throws in
+            let tv = RESTApp(client: client, service: service)
+            let code = try await tv.regcode(device: "living-room-tv")
+            #expect(try await tv.get("/api/v1/checkauthn/\(code)").status == 403)
+            var phone = WebVariantClient(http: client)
+            let end = try await phone.signIn(mvpd: "Dish", username: "carol", password: "carol123", regcode: code)
+            #expect(end == "https://www.reference.example/watch/1")
+            #expect(try await tv.get("/api/v1/checkauthn/\(code)").status == 200)
+            let authn = try await tv.get("/api/v1/tokens/authn", [("requestor", "REF30"), ("deviceId", "living-room-tv")])
+            #expect(authn.status == 200, "\(authn.text)")
+            #expect(authn.json["mvpd"] as? String == "Dish")
+            let life = try #require(service.regcodeLife(code))
+            #expect(life.activated)
+            #expect(life.attempts.map(\.via) == ["authenticate/saml"])
+            #expect(life.attempts.map(\.outcome) == ["accepted"])
+            #expect(service.sessions.map(\.deviceID) == ["living-room-tv"])
+        }
+    }
+
     /// After sign-in the browser's cookie alone names the device: `session` without `reg_code` or headers.
     @Test func sessionCookieAloneFindsTheSignIn() async throws {
         try await Self.with { service, _, client async throws in

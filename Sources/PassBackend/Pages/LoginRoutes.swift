@@ -21,7 +21,7 @@ enum LoginRoutes {
         for sp in SDKRoutes.prefixes {
             for name in ["authenticate/saml", "authenticate"] {
                 router.get("\(sp)/\(name)") { request in
-                    WebDevice.settingCookie(try authenticate(request, service), request, service)
+                    try WebDevice.startingSignIn(request, service) { try authenticate(request, service) }
                 }
             }
             router.get("\(sp)/completePassiveAuthentication") { _ in

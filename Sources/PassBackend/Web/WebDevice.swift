@@ -120,8 +120,30 @@ extension WebDevice {
         return device
     }
 
+    /// Runs `authenticate/saml` (`start`) and adds the `pass_sfp` cookie naming the device to its answer. A sign-in
+    /// with a registration code is remembered as an ``ActivationAttempt`` (`via: "authenticate/saml"`), refused or not,
+    /// as `/api/v1/authenticate` does, so the console's card for the code sees it.
+    static func startingSignIn(_ request: Request, _ service: BackendService, _ start: () throws -> Response) throws
+        -> Response
+    {
+        guard let code = nonEmpty(request.parameter("reg_code")) else { return withCookie(try start(), request, service) }
+        var attempt = ActivationAttempt(
+            at: service.now(), code: code.uppercased(), via: "authenticate/saml", requestorID: request.parameter("requestor_id"),
+            mvpdID: request.parameter("mso_id"), outcome: "accepted", detail: "The sign-in with the TV provider started.")
+        do {
+            let response = try start()
+            service.recordActivation(attempt)
+            return withCookie(response, request, service)
+        } catch let error as HTTPError {
+            attempt.outcome = error.code
+            attempt.detail = error.message
+            service.recordActivation(attempt)
+            throw error
+        }
+    }
+
     /// `response` with the `pass_sfp` cookie naming the device `request` signs in (unless it is an error answer).
-    static func settingCookie(_ response: Response, _ request: Request, _ service: BackendService) -> Response {
+    static func withCookie(_ response: Response, _ request: Request, _ service: BackendService) -> Response {
         guard response.status.code < 400, let requestorID = nonEmpty(request.parameter("requestor_id")),
             let device = try? signingIn(request, requestorID: requestorID, service)
         else { return response }
