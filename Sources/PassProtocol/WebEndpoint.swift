@@ -59,3 +59,16 @@ public struct DeviceRegistrationResponse: Codable, Sendable, Equatable {
     /// Creates an answer.
     public init(deviceId: String) { self.deviceId = deviceId }
 }
+
+/// Cross-origin rules of the web variant (spec §5.1): a Programmer's page on its own origin calls the backend, so the
+/// browser asks first (`OPTIONS`) and may send and read only the headers listed here.
+public enum WebCORS {
+    /// Request headers a page may send: the `ap_*` and `pass_sfp` headers and the real servers' others.
+    public static let allowedHeaders = WebHeader.allCases.map(\.rawValue) + [
+        "authorization", "content-type", "AP-Session-Identifier", "AP-Device-Identifier", "AP-SDK-Identifier", "X-Device-Info",
+    ]
+    /// Response headers a page may read.
+    public static let exposedHeaders = [
+        WebHeader.serverFingerprint.rawValue, "Authzf-Error-Code", "Authzf-Sub-Error-Code", "Authzf-Error-Details",
+    ]
+}

@@ -21,13 +21,26 @@ import PassProtocol
 /// successful answer: yt-dlp raises on any HTTP error status before it looks for `<error`).
 enum WebRoutes {
     static func register(in router: inout Router, service: BackendService) {
-        router.post(WebEndpoint.deviceRegistration) { request in try registerDevice(request, service) }
+        let paths = [WebEndpoint.deviceRegistration] + SDKRoutes.prefixes.flatMap { sp in WebEndpoint.allCases.map { sp + $0.rawValue } }
+        for path in paths {
+            router.on("OPTIONS", path) { request in WebCORSHeaders.preflight(request) }
+        }
+        router.post(WebEndpoint.deviceRegistration) { request in
+            WebCORSHeaders.answering(request) { try registerDevice(request, service) }
+        }
         for sp in SDKRoutes.prefixes {
-            router.post(sp + WebEndpoint.session.rawValue) { request in try session(request, service) }
             // `_method=GET` in the form: the backend's method tunnelling turns the POST into a GET.
-            router.get(sp + WebEndpoint.session.rawValue) { request in try session(request, service) }
-            router.post(sp + WebEndpoint.authorize.rawValue) { request in try authorize(request, service) }
-            router.post(sp + WebEndpoint.shortAuthorize.rawValue) { request in try shortAuthorize(request, service) }
+            for method in ["POST", "GET"] {
+                router.on(method, sp + WebEndpoint.session.rawValue) { request in
+                    WebCORSHeaders.answering(request) { try session(request, service) }
+                }
+            }
+            router.post(sp + WebEndpoint.authorize.rawValue) { request in
+                WebCORSHeaders.answering(request) { try authorize(request, service) }
+            }
+            router.post(sp + WebEndpoint.shortAuthorize.rawValue) { request in
+                WebCORSHeaders.answering(request) { try shortAuthorize(request, service) }
+            }
         }
     }
 
