@@ -6,7 +6,7 @@ import Testing
 
 /// The web routes answer a Programmer's page on another origin (spec §5.1): the preflight allows the `ap_*` and
 /// `pass_sfp` headers, every answer (refusals too) names the page's origin with credentials and exposes `pass_sfp` and
-/// the `Authzf-*` headers; other routes stay same-origin.
+/// the `Authzf-*` headers — for a Programmer's registered domains and loopback only; other routes stay same-origin.
 struct WebVariantCORSTests {
     static let origin = "https://www.reference.example"
 
@@ -49,7 +49,18 @@ struct WebVariantCORSTests {
         try await BackendFixture.with { _, client async throws in
             let sameOrigin = try await client.post("/indiv/devices", json: Data(#"{"fingerprint":"page"}"#.utf8))
             #expect(sameOrigin.header("Access-Control-Allow-Origin") == nil)
-            for origin in ["null", "javascript:alert(1)", "https://a.example, https://b.example"] {
+            // Only a Programmer's domains (and loopback) get an answer a page may read.
+            let other = try await client.send("OPTIONS", "/adobe-services/session", headers: ["Origin": "https://evil.example"])
+            #expect(other.header("Access-Control-Allow-Origin") == nil)
+            let lookalike = try await client.post("/indiv/devices", json: Data(#"{"fingerprint":"page"}"#.utf8),
+                headers: ["Origin": "https://notreference.example"])
+            #expect(lookalike.status == 200)
+            #expect(lookalike.header("Access-Control-Allow-Origin") == nil)
+            for allowed in ["https://reference.example", "https://tv.adobe.com", "http://127.0.0.1:9999", "http://localhost:3000"] {
+                let answer = try await client.send("OPTIONS", "/adobe-services/session", headers: ["Origin": allowed])
+                #expect(answer.header("Access-Control-Allow-Origin") == allowed, "\(allowed)")
+            }
+            for origin in ["null", "javascript:alert(1)", "https://a.example, https://b.example", "https://reference.example/path"] {
                 let odd = try await client.send("OPTIONS", "/adobe-services/session", headers: ["Origin": origin])
                 #expect(odd.header("Access-Control-Allow-Origin") == nil, "\(origin)")
             }

@@ -23,23 +23,23 @@ enum WebRoutes {
     static func register(in router: inout Router, service: BackendService) {
         let paths = [WebEndpoint.deviceRegistration] + SDKRoutes.prefixes.flatMap { sp in WebEndpoint.allCases.map { sp + $0.rawValue } }
         for path in paths {
-            router.on("OPTIONS", path) { request in WebCORSHeaders.preflight(request) }
+            router.on("OPTIONS", path) { request in WebCORSHeaders.preflight(request, service) }
         }
         router.post(WebEndpoint.deviceRegistration) { request in
-            WebCORSHeaders.answering(request) { try registerDevice(request, service) }
+            WebCORSHeaders.answering(request, service) { try registerDevice(request, service) }
         }
         for sp in SDKRoutes.prefixes {
             // `_method=GET` in the form: the backend's method tunnelling turns the POST into a GET.
             for method in ["POST", "GET"] {
                 router.on(method, sp + WebEndpoint.session.rawValue) { request in
-                    WebCORSHeaders.answering(request) { try session(request, service) }
+                    WebCORSHeaders.answering(request, service) { try session(request, service) }
                 }
             }
             router.post(sp + WebEndpoint.authorize.rawValue) { request in
-                WebCORSHeaders.answering(request) { try authorize(request, service) }
+                WebCORSHeaders.answering(request, service) { try authorize(request, service) }
             }
             router.post(sp + WebEndpoint.shortAuthorize.rawValue) { request in
-                WebCORSHeaders.answering(request) { try shortAuthorize(request, service) }
+                WebCORSHeaders.answering(request, service) { try shortAuthorize(request, service) }
             }
         }
     }
