@@ -64,9 +64,11 @@ public struct DeviceRegistrationResponse: Codable, Sendable, Equatable {
 /// browser asks first (`OPTIONS`) and may send and read only the headers listed here.
 public enum WebCORS {
     /// Request headers a page may send: the `ap_*` and `pass_sfp` headers and the real servers' others.
-    public static let allowedHeaders = WebHeader.allCases.map(\.rawValue) + [
-        "authorization", "content-type", "AP-Session-Identifier", "AP-Device-Identifier", "AP-SDK-Identifier", "X-Device-Info",
-    ]
+    public static let allowedHeaders =
+        WebHeader.allCases.map(\.rawValue) + [
+            "authorization", "content-type", "AP-Session-Identifier", "AP-Device-Identifier", "AP-SDK-Identifier",
+            "X-Device-Info",
+        ]
     /// Response headers a page may read.
     public static let exposedHeaders = [
         WebHeader.serverFingerprint.rawValue, "Authzf-Error-Code", "Authzf-Sub-Error-Code", "Authzf-Error-Details",

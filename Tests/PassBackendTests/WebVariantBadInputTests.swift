@@ -27,7 +27,8 @@ struct WebVariantBadInputTests {
     @Test func theSameFingerprintKeepsItsDeviceAndAnotherGetsAnother() async throws {
         try await BackendFixture.with { _, client async throws in
             func register(_ fingerprint: String) async throws -> (String, String) {
-                let answer = try await client.post("/indiv/devices", json: try JSONSerialization.data(withJSONObject: ["fingerprint": fingerprint]))
+                let answer = try await client.post(
+                    "/indiv/devices", json: try JSONSerialization.data(withJSONObject: ["fingerprint": fingerprint]))
                 #expect(answer.status == 200)
                 return (answer.json["deviceId"] as? String ?? "", answer.header("pass_sfp") ?? "")
             }
@@ -48,7 +49,10 @@ struct WebVariantBadInputTests {
             let cases: [(String, Int, String)] = [
                 (base, 400, "missing_parameter"),
                 (base + "&reg_code=NOPE123", 400, "unknown_code"),
-                ("/adobe-services/authenticate/saml?requestor_id=SPORTS1&mso_id=Dish&reg_code=\(code)", 400, "wrong_requestor"),
+                (
+                    "/adobe-services/authenticate/saml?requestor_id=SPORTS1&mso_id=Dish&reg_code=\(code)", 400,
+                    "wrong_requestor"
+                ),
                 (base + "&reg_code=\(code)&device_id=another-device", 400, "device_mismatch"),
             ]
             for (path, status, error) in cases {
@@ -99,7 +103,8 @@ struct WebVariantBadInputTests {
             let unknownCode = try await client.post("/adobe-services/session", form: form + [("reg_code", "NOPE123")])
             #expect(unknownCode.status == 400)
             #expect(unknownCode.json["error"] as? String == "unknown_code")
-            let unknownRequestor = try await client.post("/adobe-services/session",
+            let unknownRequestor = try await client.post(
+                "/adobe-services/session",
                 form: [("requestor_id", "NOPE")], headers: ["pass_sfp": sfp])
             #expect(unknownRequestor.status == 400)
             #expect(unknownRequestor.json["error"] as? String == "unknown_requestor")
@@ -109,7 +114,9 @@ struct WebVariantBadInputTests {
     @Test func authorizeAndShortAuthorizeRefuseBadTokensAndParameters() async throws {
         try await BackendFixture.with { service, client async throws in
             var web = WebVariantClient(http: client)
-            let result = try await web.mediaToken(resource: "news") { try await WebVariantFlowTests.signIn(&$0, Demo.carol) }
+            let result = try await web.mediaToken(resource: "news") {
+                try await WebVariantFlowTests.signIn(&$0, Demo.carol)
+            }
             guard case .success = result else { Issue.record("media token: \(result)"); return }
             let authn = try #require(web.authn)
             let authz = try #require(web.authz["news"])
@@ -123,7 +130,9 @@ struct WebVariantBadInputTests {
             let mso = try await authorize(good + [("mso_id", "Spectrum")])
             #expect(mso.status == 400)
             #expect(mso.json["error"] as? String == "mso_mismatch")
-            let garbage = try await authorize([("resource_id", "news"), ("requestor_id", "REF30"), ("authentication_token", "x")])
+            let garbage = try await authorize([
+                ("resource_id", "news"), ("requestor_id", "REF30"), ("authentication_token", "x"),
+            ])
             #expect(garbage.status == 401)
             #expect(garbage.header("Authzf-Error-Code") == "token_malformed")
             let otherDevice = try await authorize(good, ["ap_21": "another-device"])

@@ -91,11 +91,14 @@ struct WebVariantBrowserTests {
                     // The Programmer's server gets a registration code for the browser's device.
                     let code = try await RESTApp(client: client, service: service).regcode(device: deviceID)
                     let done = "\(site.baseURL)/done?backend=\(backend)&code=\(code)"
-                    try await browser.open("\(client.baseURL)/adobe-services/authenticate/saml?noflash=true&mso_id=Cablevision"
-                        + "&requestor_id=REF30&domain_name=adobe.com&redirect_url=\(TestHTTPClient.escape(done))&reg_code=\(code)")
+                    try await browser.open(
+                        "\(client.baseURL)/adobe-services/authenticate/saml?noflash=true&mso_id=Cablevision"
+                            + "&requestor_id=REF30&domain_name=adobe.com&redirect_url=\(TestHTTPClient.escape(done))&reg_code=\(code)"
+                    )
                     try await browser.waitFor("input[type=password]")
                     try await browser.run(Self.fillCredentials, ["alice", "alice123"])
-                    try await browser.waitUntil("the page's playback calls", timeout: 30,
+                    try await browser.waitUntil(
+                        "the page's playback calls", timeout: 30,
                         "return location.pathname === '/done' && window.passResult != null;")
                     let result = try #require(try await browser.run("return window.passResult;") as? [String: Any])
                     #expect(result["error"] == nil, "\(result)")
@@ -108,7 +111,9 @@ struct WebVariantBrowserTests {
                     #expect(media?.body.mvpdID == "Cablevision")
                     #expect((result["refusal"] as? String)?.contains("movies") == true)
                     #expect(result["refusalStatus"] as? Int == 200)
-                    #expect(result["refusalCode"] as? String == "user_not_authorized", "the page can read Authzf-Error-Code")
+                    #expect(
+                        result["refusalCode"] as? String == "user_not_authorized", "the page can read Authzf-Error-Code"
+                    )
                     #expect(service.sessions.map(\.deviceID) == [deviceID])
                 } catch {
                     await browser.quit()

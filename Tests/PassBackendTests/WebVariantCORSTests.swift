@@ -10,18 +10,24 @@ import Testing
 struct WebVariantCORSTests {
     static let origin = "https://www.reference.example"
 
-    @Test(arguments: ["/indiv/devices", "/adobe-services/session", "/adobe-services/1.0/authorize", "/adobe-services/shortAuthorize"])
+    @Test(arguments: [
+        "/indiv/devices", "/adobe-services/session", "/adobe-services/1.0/authorize", "/adobe-services/shortAuthorize",
+    ])
     func preflightAllowsTheWebHeadersForThePagesOrigin(path: String) async throws {
         try await BackendFixture.with { _, client async throws in
-            let answer = try await client.send("OPTIONS", path, headers: [
-                "Origin": Self.origin, "Access-Control-Request-Method": "POST",
-                "Access-Control-Request-Headers": "ap_21,pass_sfp,content-type",
-            ])
+            let answer = try await client.send(
+                "OPTIONS", path,
+                headers: [
+                    "Origin": Self.origin, "Access-Control-Request-Method": "POST",
+                    "Access-Control-Request-Headers": "ap_21,pass_sfp,content-type",
+                ])
             #expect(answer.status == 204)
             #expect(answer.header("Access-Control-Allow-Origin") == Self.origin)
             #expect(answer.header("Access-Control-Allow-Credentials") == "true")
             let allowed = (answer.header("Access-Control-Allow-Headers") ?? "").lowercased()
-            for header in ["ap_42", "ap_11", "ap_z", "ap_19", "ap_21", "ap_23", "pass_sfp", "content-type", "authorization"] {
+            for header in [
+                "ap_42", "ap_11", "ap_z", "ap_19", "ap_21", "ap_23", "pass_sfp", "content-type", "authorization",
+            ] {
                 #expect(allowed.contains(header), "\(header) not in \(allowed)")
             }
             #expect(answer.header("Access-Control-Allow-Methods")?.contains("POST") == true)
@@ -30,14 +36,16 @@ struct WebVariantCORSTests {
 
     @Test func answersAndRefusalsNameTheOriginAndExposePassSFP() async throws {
         try await BackendFixture.with { _, client async throws in
-            let registered = try await client.post("/indiv/devices", json: Data(#"{"fingerprint":"page"}"#.utf8),
+            let registered = try await client.post(
+                "/indiv/devices", json: Data(#"{"fingerprint":"page"}"#.utf8),
                 headers: ["Origin": Self.origin])
             #expect(registered.status == 200)
             #expect(registered.header("Access-Control-Allow-Origin") == Self.origin)
             #expect(registered.header("Access-Control-Expose-Headers")?.contains("pass_sfp") == true)
             #expect(registered.header("Access-Control-Expose-Headers")?.contains("Authzf-Error-Code") == true)
 
-            let refused = try await client.post("/adobe-services/session", form: [("requestor_id", "REF30")],
+            let refused = try await client.post(
+                "/adobe-services/session", form: [("requestor_id", "REF30")],
                 headers: ["Origin": Self.origin])
             #expect(refused.status == 400)
             #expect(refused.json["error"] as? String == "missing_parameter")
@@ -50,21 +58,28 @@ struct WebVariantCORSTests {
             let sameOrigin = try await client.post("/indiv/devices", json: Data(#"{"fingerprint":"page"}"#.utf8))
             #expect(sameOrigin.header("Access-Control-Allow-Origin") == nil)
             // Only a Programmer's domains (and loopback) get an answer a page may read.
-            let other = try await client.send("OPTIONS", "/adobe-services/session", headers: ["Origin": "https://evil.example"])
+            let other = try await client.send(
+                "OPTIONS", "/adobe-services/session", headers: ["Origin": "https://evil.example"])
             #expect(other.header("Access-Control-Allow-Origin") == nil)
-            let lookalike = try await client.post("/indiv/devices", json: Data(#"{"fingerprint":"page"}"#.utf8),
+            let lookalike = try await client.post(
+                "/indiv/devices", json: Data(#"{"fingerprint":"page"}"#.utf8),
                 headers: ["Origin": "https://notreference.example"])
             #expect(lookalike.status == 200)
             #expect(lookalike.header("Access-Control-Allow-Origin") == nil)
-            for allowed in ["https://reference.example", "https://tv.adobe.com", "http://127.0.0.1:9999", "http://localhost:3000"] {
+            for allowed in [
+                "https://reference.example", "https://tv.adobe.com", "http://127.0.0.1:9999", "http://localhost:3000",
+            ] {
                 let answer = try await client.send("OPTIONS", "/adobe-services/session", headers: ["Origin": allowed])
                 #expect(answer.header("Access-Control-Allow-Origin") == allowed, "\(allowed)")
             }
-            for origin in ["null", "javascript:alert(1)", "https://a.example, https://b.example", "https://reference.example/path"] {
+            for origin in [
+                "null", "javascript:alert(1)", "https://a.example, https://b.example", "https://reference.example/path",
+            ] {
                 let odd = try await client.send("OPTIONS", "/adobe-services/session", headers: ["Origin": origin])
                 #expect(odd.header("Access-Control-Allow-Origin") == nil, "\(origin)")
             }
-            let native = try await client.post("/adobe-services/1.0/sessionDevice",
+            let native = try await client.post(
+                "/adobe-services/1.0/sessionDevice",
                 form: [("requestor_id", "REF30"), ("device_id", "d")], headers: ["Origin": Self.origin])
             #expect(native.header("Access-Control-Allow-Origin") == nil)
             let admin = try await client.get("/admin/sessions", headers: ["Origin": Self.origin])

@@ -29,8 +29,10 @@ struct WebVariantClient {
 
     // MARK: - HTTP with cookies
 
-    mutating func send(_ method: String, _ url: String, form: [(String, String)]? = nil, json: Data? = nil,
-                       extra: [String: String] = [:]) async throws -> HTTPResult {
+    mutating func send(
+        _ method: String, _ url: String, form: [(String, String)]? = nil, json: Data? = nil,
+        extra: [String: String] = [:]
+    ) async throws -> HTTPResult {
         var all = extra
         if sendsCookies, !cookies.isEmpty {
             all["Cookie"] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
@@ -70,13 +72,16 @@ struct WebVariantClient {
 
     /// Dynamic client registration with the app's software statement; returns the bearer token.
     mutating func registerClient(statement: String = "demo-software-statement") async throws -> String {
-        let registered = try await send("POST", "/o/client/register",
+        let registered = try await send(
+            "POST", "/o/client/register",
             json: Data(#"{"software_statement":"\#(statement)"}"#.utf8))
         try #require(registered.status == 201, "register: \(registered.text)")
-        let token = try await send("POST", "/o/client/token", form: [
-            ("grant_type", "client_credentials"), ("client_id", registered.json["client_id"] as? String ?? ""),
-            ("client_secret", registered.json["client_secret"] as? String ?? ""),
-        ])
+        let token = try await send(
+            "POST", "/o/client/token",
+            form: [
+                ("grant_type", "client_credentials"), ("client_id", registered.json["client_id"] as? String ?? ""),
+                ("client_secret", registered.json["client_secret"] as? String ?? ""),
+            ])
         try #require(token.status == 201, "token: \(token.text)")
         let access = try #require(token.json["access_token"] as? String)
         headers["Authorization"] = "Bearer \(access)"
@@ -85,7 +90,8 @@ struct WebVariantClient {
 
     /// `POST /reggie/v1/{requestor}/regcode` for this device, as yt-dlp sends it.
     mutating func regcode() async throws -> String {
-        let answer = try await send("POST", "/reggie/v1/\(requestor)/regcode",
+        let answer = try await send(
+            "POST", "/reggie/v1/\(requestor)/regcode",
             form: [("requestor", requestor), ("deviceId", deviceID), ("format", "json")],
             extra: ["Authorization": headers["Authorization"] ?? ""])
         try #require(answer.status == 201, "regcode: \(answer.status) \(answer.text)")
@@ -96,11 +102,16 @@ struct WebVariantClient {
 
     /// `authenticate/saml` with the registration code, then the MVPD's pages until the browser leaves the backend
     /// (the Programmer's `redirect_url`). Returns that URL, or nil when the pages ended elsewhere.
-    mutating func signIn(mvpd: String, username: String, password: String, regcode: String,
-                         redirect: String = "https://www.reference.example/watch/1") async throws -> String? {
-        let query = [("noflash", "true"), ("mso_id", mvpd), ("requestor_id", requestor), ("no_iframe", "false"),
-                     ("domain_name", "adobe.com"), ("redirect_url", redirect), ("reg_code", regcode)]
-        let start = "/adobe-services/authenticate/saml?"
+    mutating func signIn(
+        mvpd: String, username: String, password: String, regcode: String,
+        redirect: String = "https://www.reference.example/watch/1"
+    ) async throws -> String? {
+        let query = [
+            ("noflash", "true"), ("mso_id", mvpd), ("requestor_id", requestor), ("no_iframe", "false"),
+            ("domain_name", "adobe.com"), ("redirect_url", redirect), ("reg_code", regcode),
+        ]
+        let start =
+            "/adobe-services/authenticate/saml?"
             + query.map { "\($0.0)=\(TestHTTPClient.escape($0.1))" }.joined(separator: "&")
         return try await browse(start, username: username, password: password)
     }
@@ -126,7 +137,7 @@ struct WebVariantClient {
             guard let form = page.forms.first else { return nil }
             var fields = form.hidden
             if form.hasPassword {
-                guard !filled else { return nil }   // the form came back: wrong credentials
+                guard !filled else { return nil }  // the form came back: wrong credentials
                 filled = true
                 if let user = form.textFields.first { fields.append((user, username)) }
                 fields.append((form.passwordField ?? "password", password))
@@ -135,8 +146,13 @@ struct WebVariantClient {
                 fields.append((button.name, button.value))
             }
             guard let action = onBackend(form.action) else { return form.action }
-            answer = form.method == "get"
-                ? try await send("GET", action + "?" + fields.map { "\(TestHTTPClient.escape($0.0))=\(TestHTTPClient.escape($0.1))" }.joined(separator: "&"))
+            answer =
+                form.method == "get"
+                ? try await send(
+                    "GET",
+                    action + "?"
+                        + fields.map { "\(TestHTTPClient.escape($0.0))=\(TestHTTPClient.escape($0.1))" }.joined(
+                            separator: "&"))
                 : try await send("POST", action, form: fields)
         }
         Issue.record("the sign-in pages did not end within 20 steps")
@@ -159,20 +175,24 @@ struct WebVariantClient {
     }
 
     mutating func authorize(resource: String, authn: String) async throws -> HTTPResult {
-        try await send("POST", "/adobe-services/authorize", form: [
-            ("resource_id", resource), ("requestor_id", requestor), ("authentication_token", authn),
-            ("mso_id", Self.xmlText(authn, "simpleTokenMsoID") ?? ""), ("userMeta", "1"),
-        ], extra: headers)
+        try await send(
+            "POST", "/adobe-services/authorize",
+            form: [
+                ("resource_id", resource), ("requestor_id", requestor), ("authentication_token", authn),
+                ("mso_id", Self.xmlText(authn, "simpleTokenMsoID") ?? ""), ("userMeta", "1"),
+            ], extra: headers)
     }
 
     mutating func shortAuthorize(authz: String, authn: String) async throws -> HTTPResult {
         var extra = headers
         extra["ap_19"] = Self.xmlText(authn, "simpleSamlNameID")
         extra["ap_23"] = Self.xmlText(authn, "simpleSamlSessionIndex")
-        return try await send("POST", "/adobe-services/shortAuthorize", form: [
-            ("authz_token", authz), ("requestor_id", requestor),
-            ("session_guid", Self.xmlText(authn, "simpleTokenAuthenticationGuid") ?? ""), ("hashed_guid", "false"),
-        ], extra: extra)
+        return try await send(
+            "POST", "/adobe-services/shortAuthorize",
+            form: [
+                ("authz_token", authz), ("requestor_id", requestor),
+                ("session_guid", Self.xmlText(authn, "simpleTokenAuthenticationGuid") ?? ""), ("hashed_guid", "false"),
+            ], extra: extra)
     }
 
     /// yt-dlp's loop: use the cached tokens, fetch what is missing, and on `<pendingLogout` wipe the cache and go
@@ -195,7 +215,9 @@ struct WebVariantClient {
                 let answer = try await authorize(resource: resource, authn: authn)
                 if answer.text.contains("<pendingLogout") { wipe(); continue }
                 guard answer.status == 200 else { return .failure(.http(answer.status, answer.text)) }
-                if answer.text.contains("<error") { return .failure(.refused(Self.xmlText(answer.text, "details") ?? "")) }
+                if answer.text.contains("<error") {
+                    return .failure(.refused(Self.xmlText(answer.text, "details") ?? ""))
+                }
                 authz[resource] = Self.xmlText(answer.text, "authzToken")
             }
             let media = try await shortAuthorize(authz: authz[resource] ?? "", authn: authn)
@@ -247,7 +269,8 @@ struct HTMLForms {
             let content = Self.attributes(meta)["content"],
             let range = content.range(of: "url=", options: .caseInsensitive)
         {
-            metaRefresh = String(content[range.upperBound...]).trimmingCharacters(in: CharacterSet(charactersIn: "'\" "))
+            metaRefresh = String(content[range.upperBound...]).trimmingCharacters(
+                in: CharacterSet(charactersIn: "'\" "))
         }
         for block in Self.matches(html, #"<form\b[\s\S]*?</form>"#) {
             let tag = Self.matches(block, #"<form\b[^>]*>"#).first ?? ""
@@ -282,14 +305,17 @@ struct HTMLForms {
 
     /// The attributes of one tag, values unescaped (`name` alone counts as `name=""`).
     static func attributes(_ tag: String) -> [String: String] {
-        guard let regex = try? NSRegularExpression(
-            pattern: #"([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"#)
+        guard
+            let regex = try? NSRegularExpression(
+                pattern: #"([a-zA-Z_:][-a-zA-Z0-9_:.]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+)))?"#)
         else { return [:] }
         var result: [String: String] = [:]
         let inner = String(tag.dropFirst().drop { $0 != " " && $0 != "\t" && $0 != "\n" })
         for match in regex.matches(in: inner, range: NSRange(inner.startIndex..., in: inner)) {
             guard let nameRange = Range(match.range(at: 1), in: inner) else { continue }
-            let value = (2...4).lazy.compactMap { Range(match.range(at: $0), in: inner) }.first.map { String(inner[$0]) }
+            let value = (2...4).lazy.compactMap { Range(match.range(at: $0), in: inner) }.first.map {
+                String(inner[$0])
+            }
             result[String(inner[nameRange]).lowercased()] = unescape(value ?? "")
         }
         return result

@@ -36,7 +36,8 @@ struct WebVariantFlowTests {
         try #require(registered.status == 200, "indiv/devices: \(registered.status) \(registered.text)")
         _ = try await web.registerClient()
         let code = try await web.regcode()
-        let end = try await web.signIn(mvpd: account.mvpd, username: account.username, password: account.password, regcode: code)
+        let end = try await web.signIn(
+            mvpd: account.mvpd, username: account.username, password: account.password, regcode: code)
         try #require(end == "https://www.reference.example/watch/1", "the sign-in did not reach the Programmer's page")
     }
 
@@ -122,7 +123,8 @@ struct WebVariantFlowTests {
             let end = try await phone.signIn(mvpd: "Dish", username: "carol", password: "carol123", regcode: code)
             #expect(end == "https://www.reference.example/watch/1")
             #expect(try await tv.get("/api/v1/checkauthn/\(code)").status == 200)
-            let authn = try await tv.get("/api/v1/tokens/authn", [("requestor", "REF30"), ("deviceId", "living-room-tv")])
+            let authn = try await tv.get(
+                "/api/v1/tokens/authn", [("requestor", "REF30"), ("deviceId", "living-room-tv")])
             #expect(authn.status == 200, "\(authn.text)")
             #expect(authn.json["mvpd"] as? String == "Dish")
             let life = try #require(service.regcodeLife(code))
@@ -171,15 +173,21 @@ struct WebVariantFlowTests {
                 #expect(session.text.contains(#"mso_id="Spectrum""#))
                 #expect(throws: SDKResponseError.pendingLogout) { try SDKResponses.parseAuthnToken(session.text) }
             } else {
-                let logout = try await client.get("/adobe-services/logout?mso_id=Spectrum&requestor_id=REF30"
-                    + "&device_id=\(web.deviceID)&redirect_url=\(TestHTTPClient.escape("https://www.reference.example/"))")
+                let logout = try await client.get(
+                    "/adobe-services/logout?mso_id=Spectrum&requestor_id=REF30"
+                        + "&device_id=\(web.deviceID)&redirect_url=\(TestHTTPClient.escape("https://www.reference.example/"))"
+                )
                 #expect(logout.status == 302)
                 #expect(service.sessions.isEmpty)
             }
-            for answer in [try await web.authorize(resource: "kids", authn: authn),
-                           try await web.shortAuthorize(authz: authz, authn: authn)] {
+            for answer in [
+                try await web.authorize(resource: "kids", authn: authn),
+                try await web.shortAuthorize(authz: authz, authn: authn),
+            ] {
                 #expect(answer.status == 200, "\(answer.text)")
-                #expect(answer.text.contains("<pendingLogout requestor_id=\"REF30\" mso_id=\"Spectrum\"/>"), "\(answer.text)")
+                #expect(
+                    answer.text.contains("<pendingLogout requestor_id=\"REF30\" mso_id=\"Spectrum\"/>"),
+                    "\(answer.text)")
             }
 
             var signIns = 0

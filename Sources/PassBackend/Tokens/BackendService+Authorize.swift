@@ -30,7 +30,8 @@ extension BackendService {
             return .rejected(.mvpdNotIntegrated(mvpd: authn.session.mvpdID, requestor: requestorID))
         }
         let device = deviceID ?? authn.session.deviceID
-        return .granted(issueAuthZ(requestorID: requestorID, resource: resource, mvpd: mvpd, deviceID: device),
+        return .granted(
+            issueAuthZ(requestorID: requestorID, resource: resource, mvpd: mvpd, deviceID: device),
             session: authn.session)
     }
 }

@@ -27,7 +27,8 @@ struct ServerFingerprint: Sendable, Equatable {
     static func parse(_ text: String, key: SymmetricKey) -> ServerFingerprint? {
         let parts = text.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 3, let mac = decode(parts[2]), let device = decode(parts[0]), let app = decode(parts[1]),
-            HMAC<SHA256>.isValidAuthenticationCode(mac, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key)
+            HMAC<SHA256>.isValidAuthenticationCode(
+                mac, authenticating: Data("\(parts[0]).\(parts[1])".utf8), using: key)
         else { return nil }
         let deviceID = String(decoding: device, as: UTF8.self)
         guard !deviceID.isEmpty else { return nil }

@@ -39,7 +39,8 @@ enum WebCORSHeaders {
     /// loopback.
     static func origin(_ request: Request, _ service: BackendService) -> String? {
         guard let origin = request.header("Origin"), origin.count <= 256,
-            let components = URLComponents(string: origin), let scheme = components.scheme, scheme == "http" || scheme == "https",
+            let components = URLComponents(string: origin), let scheme = components.scheme,
+            scheme == "http" || scheme == "https",
             let host = components.host?.lowercased(), !host.isEmpty, components.path.isEmpty, components.query == nil,
             components.user == nil, !origin.contains(where: { $0.isWhitespace || $0 == "," })
         else { return nil }

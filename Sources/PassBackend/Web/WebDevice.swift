@@ -14,8 +14,10 @@ import PassProtocol
 /// Two of 1–4 that name different devices are refused (`400 device_mismatch`) rather than one silently winning.
 struct WebDevice: Sendable, Equatable {
     /// Where the device came from (for messages and logs).
-    enum Source: String, Sendable { case regcode = "reg_code", deviceID = "device_id", header = "pass_sfp header",
-        apHeader = "ap_21 header", cookie = "pass_sfp cookie" }
+    enum Source: String, Sendable {
+        case regcode = "reg_code", deviceID = "device_id", header = "pass_sfp header",
+            apHeader = "ap_21 header", cookie = "pass_sfp cookie"
+    }
 
     var deviceID: String
     var appID: String?
@@ -41,8 +43,11 @@ struct WebDevice: Sendable, Equatable {
         }
         if let sfp = nonEmpty(request.header(WebHeader.serverFingerprint.rawValue)) {
             guard let parsed = ServerFingerprint.parse(sfp, key: service.serverFingerprintKey) else {
-                throw HTTPError(.badRequest, code: "invalid_pass_sfp",
-                    message: "The pass_sfp header is not one this backend issued: register the device again with POST /indiv/devices.")
+                throw HTTPError(
+                    .badRequest, code: "invalid_pass_sfp",
+                    message:
+                        "The pass_sfp header is not one this backend issued: register the device again with POST /indiv/devices."
+                )
             }
             named.append(WebDevice(deviceID: parsed.deviceID, appID: parsed.appID, source: .header))
         }
@@ -51,7 +56,8 @@ struct WebDevice: Sendable, Equatable {
         }
         if let first = named.first {
             if let other = named.first(where: { $0.deviceID != first.deviceID }) {
-                throw HTTPError(.badRequest, code: "device_mismatch",
+                throw HTTPError(
+                    .badRequest, code: "device_mismatch",
                     message: "The \(first.source.rawValue) and the \(other.source.rawValue) name different devices.")
             }
             return first
@@ -77,11 +83,14 @@ struct WebDevice: Sendable, Equatable {
     /// A live registration code of `requestorID`.
     static func fromRegcode(_ code: String, requestorID: String, _ service: BackendService) throws -> WebDevice {
         guard let record = service.regcode(code) else {
-            throw HTTPError(.badRequest, code: "unknown_code", message: "No registration code \(code.uppercased()) exists here.")
+            throw HTTPError(
+                .badRequest, code: "unknown_code", message: "No registration code \(code.uppercased()) exists here.")
         }
         guard record.code.requestor == requestorID else {
-            throw HTTPError(.badRequest, code: "wrong_requestor", message: "The code \(record.code.code) belongs to "
-                + "\(record.code.requestor), but the call named \(requestorID).")
+            throw HTTPError(
+                .badRequest, code: "wrong_requestor",
+                message: "The code \(record.code.code) belongs to "
+                    + "\(record.code.requestor), but the call named \(requestorID).")
         }
         guard record.expires > service.now() else {
             throw HTTPError(.gone, code: "expired", message: "The registration code \(record.code.code) has expired.")
@@ -108,14 +117,19 @@ extension WebDevice {
         let code = nonEmpty(request.parameter("reg_code"))
         let deviceID = nonEmpty(request.parameter("device_id"))
         guard code != nil || deviceID != nil else {
-            throw HTTPError(.badRequest, code: "missing_parameter",
-                message: "The parameter device_id (native SDK) or reg_code (web and second-screen clients) is required.")
+            throw HTTPError(
+                .badRequest, code: "missing_parameter",
+                message: "The parameter device_id (native SDK) or reg_code (web and second-screen clients) is required."
+            )
         }
         guard let code else { return WebDevice(deviceID: deviceID ?? "", appID: nil, source: .deviceID) }
         let device = try fromRegcode(code, requestorID: requestorID, service)
         if let deviceID, deviceID != device.deviceID {
-            throw HTTPError(.badRequest, code: "device_mismatch",
-                message: "The registration code \(device.regcode?.code.code ?? code) was made for another device than device_id.")
+            throw HTTPError(
+                .badRequest, code: "device_mismatch",
+                message:
+                    "The registration code \(device.regcode?.code.code ?? code) was made for another device than device_id."
+            )
         }
         return device
     }
@@ -126,10 +140,14 @@ extension WebDevice {
     static func startingSignIn(_ request: Request, _ service: BackendService, _ start: () throws -> Response) throws
         -> Response
     {
-        guard let code = nonEmpty(request.parameter("reg_code")) else { return withCookie(try start(), request, service) }
+        guard let code = nonEmpty(request.parameter("reg_code")) else {
+            return withCookie(try start(), request, service)
+        }
         var attempt = ActivationAttempt(
-            at: service.now(), code: code.uppercased(), via: "authenticate/saml", requestorID: request.parameter("requestor_id"),
-            mvpdID: request.parameter("mso_id"), outcome: "accepted", detail: "The sign-in with the TV provider started.")
+            at: service.now(), code: code.uppercased(), via: "authenticate/saml",
+            requestorID: request.parameter("requestor_id"),
+            mvpdID: request.parameter("mso_id"), outcome: "accepted",
+            detail: "The sign-in with the TV provider started.")
         do {
             let response = try start()
             service.recordActivation(attempt)

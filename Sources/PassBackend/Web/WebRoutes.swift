@@ -21,7 +21,9 @@ import PassProtocol
 /// successful answer: yt-dlp raises on any HTTP error status before it looks for `<error`).
 enum WebRoutes {
     static func register(in router: inout Router, service: BackendService) {
-        let paths = [WebEndpoint.deviceRegistration] + SDKRoutes.prefixes.flatMap { sp in WebEndpoint.allCases.map { sp + $0.rawValue } }
+        let paths =
+            [WebEndpoint.deviceRegistration]
+            + SDKRoutes.prefixes.flatMap { sp in WebEndpoint.allCases.map { sp + $0.rawValue } }
         for path in paths {
             router.on("OPTIONS", path) { request in WebCORSHeaders.preflight(request, service) }
         }
@@ -49,17 +51,23 @@ enum WebRoutes {
     /// `POST /indiv/devices`: the same fingerprint always gets the same device ID on this backend.
     static func registerDevice(_ request: Request, _ service: BackendService) throws -> Response {
         struct Body: Decodable { var fingerprint: String? }
-        let fingerprint = (try request.decodeJSON(Body.self).fingerprint ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let fingerprint = (try request.decodeJSON(Body.self).fingerprint ?? "").trimmingCharacters(
+            in: .whitespacesAndNewlines)
         guard !fingerprint.isEmpty else {
-            throw HTTPError(.badRequest, code: "missing_parameter",
+            throw HTTPError(
+                .badRequest, code: "missing_parameter",
                 message: "The body must be a JSON object with a non-empty \"fingerprint\" string.")
         }
         guard fingerprint.count <= DeviceRegistrationRequest.maximumLength else {
-            throw HTTPError(.badRequest, code: "invalid_parameter",
-                message: "The fingerprint is \(fingerprint.count) characters long; at most \(DeviceRegistrationRequest.maximumLength) are accepted.")
+            throw HTTPError(
+                .badRequest, code: "invalid_parameter",
+                message:
+                    "The fingerprint is \(fingerprint.count) characters long; at most \(DeviceRegistrationRequest.maximumLength) are accepted."
+            )
         }
         let device = ServerFingerprint(
-            deviceID: ServerFingerprint.deviceID(forFingerprint: fingerprint, key: service.serverFingerprintKey), appID: nil)
+            deviceID: ServerFingerprint.deviceID(forFingerprint: fingerprint, key: service.serverFingerprintKey),
+            appID: nil)
         var response = Response.json(DeviceRegistrationResponse(deviceId: device.deviceID))
         response.addHeader(WebHeader.serverFingerprint.rawValue, device.serialized(key: service.serverFingerprintKey))
         return response
@@ -85,13 +93,17 @@ enum WebRoutes {
         if let msoID = WebDevice.nonEmpty(request.parameter("mso_id")),
             let tokenMVPD = try? SignedToken<AuthNToken>.parse(serialized).body.mvpdID, msoID != tokenMVPD
         {
-            throw HTTPError(.badRequest, code: "mso_mismatch",
+            throw HTTPError(
+                .badRequest, code: "mso_mismatch",
                 message: "mso_id \(msoID) is not the MVPD of the authentication token (\(tokenMVPD)).")
         }
-        switch service.authorize(authentication: serialized, requestorID: requestorID, deviceID: device?.deviceID, resource: resource) {
+        switch service.authorize(
+            authentication: serialized, requestorID: requestorID, deviceID: device?.deviceID, resource: resource)
+        {
         case .rejected(let rejection) where rejection == .sessionRevoked || rejection == .unknownSession:
             // Revoked, or ended by a logout: the client's cached tokens are stale; a token never issued stays a 401.
-            guard let guid = try? SignedToken<AuthNToken>.parse(serialized).body.guid, let found = signIn(guid: guid, service)
+            guard let guid = try? SignedToken<AuthNToken>.parse(serialized).body.guid,
+                let found = signIn(guid: guid, service)
             else { return SDKRoutes.failure(rejection, status: .unauthorized) }
             return SDKRoutes.pendingLogout(found.session)
         case .rejected(let rejection):
@@ -112,19 +124,26 @@ enum WebRoutes {
         switch request.parameter("hashed_guid") {
         case nil, "", "false": break
         case "true":
-            throw HTTPError(.badRequest, code: "unsupported_parameter",
-                message: "hashed_guid=true is not supported: send the authN token's simpleTokenAuthenticationGuid with hashed_guid=false.")
+            throw HTTPError(
+                .badRequest, code: "unsupported_parameter",
+                message:
+                    "hashed_guid=true is not supported: send the authN token's simpleTokenAuthenticationGuid with hashed_guid=false."
+            )
         case let other?:
-            throw HTTPError(.badRequest, code: "invalid_parameter", message: "hashed_guid must be true or false, not \"\(other)\".")
+            throw HTTPError(
+                .badRequest, code: "invalid_parameter", message: "hashed_guid must be true or false, not \"\(other)\".")
         }
         let named = try WebDevice.resolve(request, requestorID: requestorID, service)
-        guard let found = signIn(guid: guid, service) else { return SDKRoutes.failure(.unknownSession, status: .unauthorized) }
+        guard let found = signIn(guid: guid, service) else {
+            return SDKRoutes.failure(.unknownSession, status: .unauthorized)
+        }
         let session = found.session
         // A client that names no device (yt-dlp's cached path sends neither cookies nor ap_21) is the session's device.
         let deviceID = named?.deviceID ?? session.deviceID
         guard session.deviceID == deviceID else { return SDKRoutes.failure(.deviceMismatch, status: .unauthorized) }
         guard RequestorBinding.accepts(tokenIssuedTo: session.requestorID, presentedBy: requestorID) else {
-            return SDKRoutes.failure(.wrongRequestor(token: session.requestorID, presented: requestorID), status: .unauthorized)
+            return SDKRoutes.failure(
+                .wrongRequestor(token: session.requestorID, presented: requestorID), status: .unauthorized)
         }
         let authz: AuthZToken
         do {
@@ -133,8 +152,10 @@ enum WebRoutes {
                 deviceID: deviceID)
         } catch { return SDKRoutes.failure(error, status: .unauthorized) }
         guard session.mvpdID == authz.mvpdID else {
-            throw HTTPError(.badRequest, code: "session_mismatch", message: "session_guid names a sign-in with "
-                + "\(session.mvpdID), but the authorization token was issued by \(authz.mvpdID).")
+            throw HTTPError(
+                .badRequest, code: "session_mismatch",
+                message: "session_guid names a sign-in with "
+                    + "\(session.mvpdID), but the authorization token was issued by \(authz.mvpdID).")
         }
         if found.ended || session.revoked { return SDKRoutes.pendingLogout(session) }
         let token = service.issueMediaToken(
