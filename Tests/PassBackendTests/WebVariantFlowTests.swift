@@ -1,5 +1,4 @@
 import Foundation
-import Locking
 import MicroHTTP
 import PassBackend
 import PassProtocol
@@ -10,14 +9,18 @@ import Testing
 /// written in the test from what yt-dlp sends, against the real backend over HTTP on 127.0.0.1.
 struct WebVariantFlowTests {
     /// Every request the backend answered, as `METHOD path`, so a test can count the calls a client needed.
-    final class CountingBackend: HTTPResponder {
-        let backend: PassBackend
-        let seen = Mutex<[String]>([])
+    struct CountingBackend: HTTPResponder {
+        actor Seen {
+            var requests: [String] = []
+            func append(_ request: String) { requests.append(request) }
+            func clear() { requests.removeAll() }
+        }
 
-        init(backend: PassBackend) { self.backend = backend }
+        let backend: PassBackend
+        let seen = Seen()
 
         func respond(to request: Request) async -> Response {
-            seen.withLock { $0.append("\(request.method) \(request.path)") }
+            await seen.append("\(request.method) \(request.path)")
             return await backend.respond(to: request)
         }
 
@@ -99,14 +102,14 @@ struct WebVariantFlowTests {
                 web = WebVariantClient(http: client)
                 (web.authn, web.authz) = cached
             }
-            counting.seen.withLock { $0.removeAll() }
+            await counting.seen.clear()
             web.calls.removeAll()
             var signedIn = false
             let second = try await web.mediaToken(resource: "sports") { _ in signedIn = true }
             guard case .success(let next) = second else { Issue.record("second media token: \(second)"); return }
             #expect(!signedIn)
             #expect(next != token)
-            #expect(counting.seen.withLock { $0 } == ["POST /adobe-services/shortAuthorize"])
+            #expect(await counting.seen.requests == ["POST /adobe-services/shortAuthorize"])
             #expect(web.calls == ["POST /adobe-services/shortAuthorize"])
             #expect(service.verifyMediaToken(next, resourceID: "sports").0 == .validToken)
         }
