@@ -34,6 +34,20 @@ struct WebVariantCORSTests {
         }
     }
 
+    /// Every path PassProtocol names for the web variant is served (POST and its preflight), with and without `/1.0`.
+    @Test func everyWebEndpointIsServedWithItsPreflight() throws {
+        let routes = Set(
+            PassBackend(service: BackendService(configuration: try BackendFixture.configuration())).registeredRoutes
+                .map { "\($0.method) \($0.pattern)" })
+        let paths =
+            [WebEndpoint.deviceRegistration]
+            + ["/adobe-services", "/adobe-services/1.0"].flatMap { sp in WebEndpoint.allCases.map { sp + $0.rawValue } }
+        for path in paths {
+            #expect(routes.contains("POST \(path)"), "\(path)")
+            #expect(routes.contains("OPTIONS \(path)"), "\(path)")
+        }
+    }
+
     @Test func answersAndRefusalsNameTheOriginAndExposePassSFP() async throws {
         try await BackendFixture.with { _, client async throws in
             let registered = try await client.post(
