@@ -12,7 +12,8 @@ import PassProtocol
 /// let server = HTTPServer(configuration: .init(port: 8081), responder: backend, logger: logger)
 /// try server.start()
 /// ```
-/// Paths: the native SDK protocol under `/adobe-services` and `/adobe-services/1.0`, the SAML consumer under
+/// Paths: the native SDK protocol under `/adobe-services` and `/adobe-services/1.0` (with its web variant,
+/// ``WebRoutes``, and the browser device registration `/indiv/devices`), the SAML consumer under
 /// `/sp/saml`, MVPD pages under `/mvpd/{id}`, the Clientless REST API under `/api/v1` and `/reggie/v1`,
 /// dynamic client registration under `/o/client`, the media token verifier at `/verify`, and fault and clock
 /// controls under `/admin`.
@@ -30,6 +31,7 @@ public struct PassBackend: HTTPResponder {
         var router = Router()
         router.errorRenderer = { error, request in PassBackend.render(error, request) }
         SDKRoutes.register(in: &router, service: service)
+        WebRoutes.register(in: &router, service: service)
         LoginRoutes.register(in: &router, service: service)
         RESTRoutes.register(in: &router, service: service)
         AdminRoutes.register(in: &router, service: service)

@@ -28,6 +28,18 @@ public enum SDKResponses: Sendable {
         XMLWriter.render { $0.element("error") { $0.element("details", details) } }
     }
 
+    /// A pending logout (spec §5.2.4, web variant): the session was ended on the server while the client still holds
+    /// its tokens; clients wipe their cache and sign in again.
+    /// `<result><pendingLogout requestor_id="REF30" mso_id="Dish"/></result>` (the attributes are PassConsole's: the
+    /// sources show only the element's name).
+    public static func pendingLogout(requestorID: String, mvpdID: String) -> String {
+        XMLWriter.render { xml in
+            xml.element(rootElement) { xml in
+                xml.emptyElement("pendingLogout", attributes: ["requestor_id": requestorID, "mso_id": mvpdID])
+            }
+        }
+    }
+
     /// The `preauthorize` answer: `<resources><resource><id/><authorized/></resource>…</resources>`.
     public static func preauthorize(_ response: PreauthorizationResponse) -> String {
         response.xml()

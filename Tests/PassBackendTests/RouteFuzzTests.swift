@@ -36,6 +36,11 @@ struct BackendRouteFuzzTests {
             #expect(plans.contains { $0.route.pattern == "/admin/clock" && $0.route.method == "POST"
                 && $0.bodyFields.contains { $0.path == ["advanceSeconds"] } })
             #expect(plans.contains { $0.route.method == "PUT" && $0.bodyFields.contains { $0.path == ["rules", "0", "status"] } })
+            // The web variant's routes (issue 17 A.1, A.5), with the inputs they read.
+            #expect(plans.contains { $0.route.pattern == "/indiv/devices" && $0.bodyFields.contains { $0.path == ["fingerprint"] } })
+            #expect(plans.contains { $0.route.pattern == "/adobe-services/session"
+                && $0.inputs.contains { $0.name == "reg_code" } && $0.inputs.contains { $0.name == "pass_sfp" } })
+            #expect(plans.contains { $0.route.pattern == "/adobe-services/shortAuthorize" && $0.inputs.contains { $0.name == "session_guid" } })
             let report = await fuzzer.run(plans: plans) {
                 let answer = try? await client.get("/adobe-services/1.0/config/REF30")
                 return answer?.status == 200 ? nil : "the backend stopped answering (\(answer?.status ?? 0))"

@@ -6,7 +6,9 @@ import PassProtocol
 ///
 /// 1. `GET {sp}/authenticate/saml?requestor_id&mso_id&device_id&redirect_url` → to the MVPD in its flow's shape
 ///    (``SPSignInRoutes/start(_:_:)``: `302` to its form, a page auto-posting `SAMLRequest` + `RelayState`, or
-///    `302` to its OAuth authorization endpoint);
+///    `302` to its OAuth authorization endpoint); web and second-screen clients send `reg_code` instead of
+///    `device_id`: the session opens for the code's device, and the answer sets the `pass_sfp` cookie naming it
+///    (``WebDevice``);
 /// 2. the MVPD's form in its own field names, maybe an intermediate page (``MVPDLoginRoutes``), and its answer to
 ///    the SP (a wrong password shows the form again with a message; *Cancel* goes back to the redirect URL with
 ///    `error=user_cancelled`);
@@ -19,8 +21,11 @@ import PassProtocol
 enum LoginRoutes {
     static func register(in router: inout Router, service: BackendService) {
         for sp in SDKRoutes.prefixes {
-            router.get("\(sp)/authenticate/saml") { request in try authenticate(request, service) }
-            router.get("\(sp)/authenticate") { request in try authenticate(request, service) }
+            for name in ["authenticate/saml", "authenticate"] {
+                router.get("\(sp)/\(name)") { request in
+                    try WebDevice.startingSignIn(request, service) { try authenticate(request, service) }
+                }
+            }
             router.get("\(sp)/completePassiveAuthentication") { _ in
                 .html(HTMLPage.page(title: "Signed in", heading: "Passive authentication finished", body: ""))
             }
@@ -35,7 +40,6 @@ enum LoginRoutes {
     static func authenticate(_ request: Request, _ service: BackendService) throws -> Response {
         let requestorID = try SDKRoutes.required(request, "requestor_id")
         let mvpdID = try SDKRoutes.required(request, "mso_id")
-        let deviceID = try SDKRoutes.required(request, "device_id")
         let redirectURL = request.parameter("redirect_url") ?? PassConstants.ADOBEPASS_REDIRECT_URL
         guard service.programmer(requestorID) != nil else {
             throw HTTPError(.badRequest, code: "unknown_requestor", message: "Requestor not found for given ID: \(requestorID)")
@@ -44,12 +48,16 @@ enum LoginRoutes {
             throw HTTPError(.badRequest, code: "unknown_mvpd",
                 message: "The MVPD \(mvpdID) is not integrated with \(requestorID).")
         }
+        // `device_id` (native SDK) or `reg_code` (web and second-screen clients: the sign-in lands on the code's device).
+        let device = try WebDevice.signingIn(request, requestorID: requestorID, service)
+        let deviceID = device.deviceID
         if request.parameter("passive") == "true" {
             let adopted = service.passiveAuthentication(requestorID: requestorID, mvpd: mvpd, deviceID: deviceID)
             return .redirect(to: adopted ? redirectURL : append(redirectURL, "error", "passive_authentication_failed"))
         }
         return SPSignInRoutes.start(service.beginLogin(
-            requestorID: requestorID, mvpdID: mvpdID, deviceID: deviceID, redirectURL: redirectURL), service)
+            requestorID: requestorID, mvpdID: mvpdID, deviceID: deviceID, redirectURL: redirectURL,
+            regcode: device.regcode?.code.code), service)
     }
 
     /// Appends a query item to a URL that may already have a query (custom schemes included).

@@ -12,17 +12,12 @@ enum SDKRoutes {
     static func register(in router: inout Router, service: BackendService) {
         for sp in prefixes {
             router.get("\(sp)/config/{requestor}") { request in try config(request, service) }
-            for name in ["sessionDevice", "session"] {
-                router.post("\(sp)/\(name)") { request in try sessionDevice(request, service) }
-                // The SDK posts `_method=GET` (spec §5.2.4), which the backend's method tunnelling turns into GET.
-                router.get("\(sp)/\(name)") { request in try sessionDevice(request, service) }
-            }
-            for name in ["authorizeDevice", "authorize"] {
-                router.post("\(sp)/\(name)") { request in try authorizeDevice(request, service) }
-            }
-            for name in ["deviceShortAuthorize", "shortAuthorize"] {
-                router.post("\(sp)/\(name)") { request in try shortAuthorize(request, service) }
-            }
+            // The web names (`session`, `authorize`, `shortAuthorize`) are ``WebRoutes``.
+            router.post("\(sp)/sessionDevice") { request in try sessionDevice(request, service) }
+            // The SDK posts `_method=GET` (spec §5.2.4), which the backend's method tunnelling turns into GET.
+            router.get("\(sp)/sessionDevice") { request in try sessionDevice(request, service) }
+            router.post("\(sp)/authorizeDevice") { request in try authorizeDevice(request, service) }
+            router.post("\(sp)/deviceShortAuthorize") { request in try shortAuthorize(request, service) }
             router.post("\(sp)/preauthorize") { request in try preauthorize(request, service) }
             for name in ["usermetadata", "getMetadataDevice"] {
                 router.post("\(sp)/\(name)") { request in try userMetadata(request, service) }
@@ -48,38 +43,50 @@ enum SDKRoutes {
 
     static func sessionDevice(_ request: Request, _ service: BackendService) throws -> Response {
         let (requestorID, deviceID) = try requireRequestorAndDevice(request, service)
-        guard let session = service.state.withLock({ $0.session(requestorID, deviceID) }) else {
-            return failure(.unknownSession, status: .notFound)
-        }
-        if session.revoked { return .xml("<result><pendingLogout/></result>") }
+        return authnAnswer(request, service.state.withLock({ $0.session(requestorID, deviceID) }), service)
+    }
+
+    /// The `sessionDevice`/`session` answer for the session a device holds (or none): the authN token with the
+    /// subscriber's metadata, `<pendingLogout>` when the session was ended on the server, or the refusal.
+    static func authnAnswer(_ request: Request, _ session: AuthSession?, _ service: BackendService) -> Response {
+        guard let session else { return failure(.unknownSession, status: .notFound) }
+        if session.revoked { return pendingLogout(session) }
         guard session.expires > service.now() else {
             return failure(.expired(TokenDate.format(session.expires)), status: .unauthorized)
         }
         let token = service.issueAuthN(session)
         service.recordVisitor(request, .signIn, session: session)
-        let metadata = service.subscriber(of: session).map { service.userMetadata(for: $0, session: session) }
-        return .xml(SDKResponses.authnToken(token.serialized, userMeta: metadata?.jsonText))
+        return .xml(SDKResponses.authnToken(token.serialized, userMeta: userMeta(session, service)))
+    }
+
+    /// The subscriber's user metadata JSON for a session's answers, if the account still exists.
+    static func userMeta(_ session: AuthSession, _ service: BackendService) -> String? {
+        service.subscriber(of: session).map { service.userMetadata(for: $0, session: session).jsonText }
+    }
+
+    /// `200 <pendingLogout …/>`: the web variant's "wipe your cache and sign in again" (spec §5.2.4).
+    static func pendingLogout(_ session: AuthSession) -> Response {
+        .xml(SDKResponses.pendingLogout(requestorID: session.requestorID, mvpdID: session.mvpdID))
     }
 
     static func authorizeDevice(_ request: Request, _ service: BackendService) throws -> Response {
         let (requestorID, deviceID) = try requireRequestorAndDevice(request, service)
         let resource = try required(request, "resource_id")
         let serialized = try required(request, "authentication_token")
-        let authn: (token: AuthNToken, session: AuthSession)
-        do {
-            authn = try service.checkAuthN(serialized, requestorID: requestorID, deviceID: deviceID)
-        } catch { return failure(error, status: .unauthorized) }
-        if let refusal = service.entitlementRefusal(session: authn.session, resource: resource) {
-            var response = Response.xml(SDKResponses.error(details: refusal), status: .forbidden)
-            response.addHeader("Authzf-Error-Code", "user_not_authorized")
-            return response
+        switch service.authorize(authentication: serialized, requestorID: requestorID, deviceID: deviceID, resource: resource) {
+        case .rejected(let rejection): return failure(rejection, status: .unauthorized)
+        case .denied(let refusal): return denial(refusal, status: .forbidden)
+        case .granted(let token, let session):
+            service.recordVisitor(request, .authorization, session: session, resource: resource)
+            return .xml(SDKResponses.authzToken(token.serialized, userMeta: nil))
         }
-        guard let mvpd = service.mvpd(authn.session.mvpdID) else {
-            return failure(.mvpdNotIntegrated(mvpd: authn.session.mvpdID, requestor: requestorID), status: .unauthorized)
-        }
-        let token = service.issueAuthZ(requestorID: requestorID, resource: resource, mvpd: mvpd, deviceID: deviceID)
-        service.recordVisitor(request, .authorization, session: authn.session, resource: resource)
-        return .xml(SDKResponses.authzToken(token.serialized, userMeta: nil))
+    }
+
+    /// An MVPD's refusal: `<error><details>message</details></error>` with `Authzf-Error-Code: user_not_authorized`.
+    static func denial(_ message: String, status: HTTPStatus) -> Response {
+        var response = Response.xml(SDKResponses.error(details: message), status: status)
+        response.addHeader("Authzf-Error-Code", "user_not_authorized")
+        return response
     }
 
     static func shortAuthorize(_ request: Request, _ service: BackendService) throws -> Response {
@@ -142,11 +149,16 @@ enum SDKRoutes {
     }
 
     static func requireRequestorAndDevice(_ request: Request, _ service: BackendService) throws -> (String, String) {
+        (try requireRequestor(request, service), try required(request, "device_id"))
+    }
+
+    /// The `requestor_id` parameter, which must name a Programmer (`400` otherwise).
+    static func requireRequestor(_ request: Request, _ service: BackendService) throws -> String {
         let requestorID = try required(request, "requestor_id")
         guard service.programmer(requestorID) != nil else {
             throw HTTPError(.badRequest, code: "unknown_requestor", message: "Requestor not found for given ID: \(requestorID)")
         }
-        return (requestorID, try required(request, "device_id"))
+        return requestorID
     }
 
     static func failure(_ rejection: TokenRejection, status: HTTPStatus) -> Response {
