@@ -45,6 +45,10 @@ struct FlowApp {
         self.options = options
         let relay = FlowRelay()
         self.relay = relay
+        // --apple-sso sets the device's TV Provider before the app starts (as Settings → TV Provider would).
+        if let setting = try options.tvProvider() {
+            try setting.save(in: DeviceFolder(root: options.deviceURL))
+        }
         app = try SimulatedApp(
             app: AppIdentity(bundleID: options.bundleID, teamID: options.team, platform: options.platform),
             device: DeviceFolder(root: options.deviceURL), osVersion: options.osVersion, serviceProvider: options.serviceProvider,
