@@ -72,14 +72,11 @@ enum SessionDiagnosis {
                 loginOpenedAt = nil
             case .callback(.setAuthenticationStatus):
                 loginOpenedAt = nil
-            case .callback(.status(let dictionary)):
-                if let code = dictionary["status"] ?? dictionary["code"], code.hasPrefix("VSA") || code == "N003" || code == "N004" || code == "N005" {
-                    verdicts.append(Verdict(id: "apple_sso", title: "Apple single sign-on: \(code)",
-                        text: ErrorExplanation.words(for: code), severity: "info"))
-                }
             default: break
             }
         }
+        // Apple SSO, SFSafariViewController and N130 (field problems #4, #19, #20, #33).
+        verdicts += LoginPathDiagnosis.verdicts(events)
         verdicts += signedOut.neighbourVerdicts()
         if let opened = loginOpenedAt, now.timeIntervalSince(opened) > stuckLoginAfter {
             verdicts.append(Verdict(id: "stuck_login", title: "Stuck on the login page",

@@ -88,10 +88,20 @@ struct TruthfulDiagnosisUnitTests {
         let event = EntitlementEvent(
             sequence: 1, timestamp: Self.now, sessionID: session.id, deviceID: "d", app: session.app,
             requestorID: "REF30", mvpdID: nil,
-            kind: .callback(callback: .status(statusDictionary: ["status": "VSA203", "level": "warning"])))
+            kind: .callback(callback: .status(statusDictionary: ["errorId": "VSA203", "id": "VSA203", "level": "Info"])))
+        // The SDK's key is errorId (the diagnosis read only "status"/"code" before, so it never fired on real events)
         let verdicts = SessionDiagnosis.diagnose(events: [event], session: session, now: Self.now)
-        #expect(verdicts.map(\.id) == ["apple_sso"])
-        #expect(verdicts.first?.title == "Apple single sign-on: VSA203")
+        #expect(verdicts.map(\.id) == ["apple_sso_logout"])
+        #expect(verdicts.first?.side == .platform)
+        #expect(verdicts.first?.text.contains("VSA203") == true)
+        // A permission status outside the dialog is still named by its code
+        let denied = EntitlementEvent(
+            sequence: 2, timestamp: Self.now, sessionID: session.id, deviceID: "d", app: session.app,
+            requestorID: "REF30", mvpdID: nil,
+            kind: .callback(callback: .status(statusDictionary: ["status": "VSA403"])))
+        #expect(SessionDiagnosis.diagnose(events: [denied], session: session, now: Self.now).map(\.title) == [
+            "Apple single sign-on: VSA403"
+        ])
     }
 
     @Test func aLogoutInAnotherAppOfTheSameStorageIsNamedWithTheApp() {
