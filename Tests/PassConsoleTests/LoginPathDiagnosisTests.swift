@@ -77,6 +77,32 @@ struct LoginPathDiagnosisTests {
         }
     }
 
+    @Test func theDevicesTVProviderIsSetThroughTheAPIAndAppsFollowIt() async throws {
+        try await ConsoleFixture.with { fixture in
+            // When support sets the phone signed in to Spectrum (the demo subscriber, no password given)
+            let put = await fixture.send(
+                "PUT", "/api/devices/phone/tv-provider", headers: fixture.pageHeaders, body: Data(#"{"choice":"pick:Spectrum"}"#.utf8))
+            #expect(put.status == 200, "\(put.text)")
+            #expect(put.json["choice"] as? String == "pick:Spectrum")
+            #expect(put.json["signsIn"] as? Bool == true && put.json["username"] as? String == "bob")
+            #expect(!put.text.contains("bob123"), "the password is never answered")
+            #expect(await fixture.get("/api/devices/phone/tv-provider").json["choice"] as? String == "pick:Spectrum")
+            // Then News signs in through the Apple dialog, with no picker and no login page
+            try await fixture.start("news-ios")
+            try await fixture.call("news-ios", "getAuthentication")
+            try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == true }
+            let names = (try await fixture.app("news-ios")["callbacks"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(names.contains("presentTvProviderDialog") && !names.contains("displayProviderDialog") && !names.contains("navigateToUrl"))
+            // And bad input is refused with a clear error
+            for (body, code) in [(#"{"choice":"maybe"}"#, "invalid_argument"), (#"{"choice":"pick:Nowhere"}"#, "unknown_mvpd")] {
+                let refused = await fixture.send(
+                    "PUT", "/api/devices/phone/tv-provider", headers: fixture.pageHeaders, body: Data(body.utf8))
+                #expect(refused.status == 400 && refused.json["error"] as? String == code, "\(refused.text)")
+            }
+            #expect(await fixture.get("/api/devices/fridge/tv-provider").status == 404)
+        }
+    }
+
     @Test func eachFallbackFromTheAppleDialogToTheProviderListNamesItsReason() async throws {
         try await ConsoleFixture.with { fixture in
             try await fixture.start("news-ios")
