@@ -82,7 +82,8 @@ enum SessionDiagnosis {
             verdicts.append(Verdict(id: "stuck_login", title: "Stuck on the login page",
                 text: "The MVPD login page opened at \(HealthCard.clock(opened)) never came back to the app "
                     + "(\(Duration.words(now.timeIntervalSince(opened))) ago). If the network log shows the backend redirected to "
-                    + "adobepass://ios.app, the app did not intercept the redirect; otherwise the user never finished.",
+                    + "the app's redirect URL (adobepass://ios.app, or its adbe.…:// scheme for an MVPD shown in "
+                    + "SFSafariViewController), the app did not intercept the redirect; otherwise the user never finished.",
                 severity: "error"))
         }
         if let offset = ClockOffset.measure(events), offset.isWrong {

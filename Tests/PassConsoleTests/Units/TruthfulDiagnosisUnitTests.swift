@@ -104,6 +104,21 @@ struct TruthfulDiagnosisUnitTests {
         ])
     }
 
+    @Test func aLoginHandedBackAtAnotherSchemeIsNamedAsTheSDKsRule() {
+        let session = HistorySession(
+            id: UUID(), deviceID: "d", bundleID: "com.a.b", teamID: "T", platform: .iOS,
+            requestorID: "REF30", firstSeen: Self.now, lastSeen: Self.now, eventCount: 0)
+        let message = "handleExternalURL(adobepass://ios.app) refused: this flow ends at adbe.com.a.b://adobe.com, not at adobepass://."
+        let event = EntitlementEvent(
+            sequence: 1, timestamp: Self.now, sessionID: session.id, deviceID: "d", app: session.app,
+            requestorID: "REF30", mvpdID: "Dish", kind: .error(code: "redirect_mismatch", message: message))
+        let verdicts = SessionDiagnosis.diagnose(events: [event], session: session, now: Self.now)
+        #expect(verdicts.map(\.id) == ["svc_wrong_scheme"])
+        #expect(verdicts.first?.side == .sdk)
+        #expect(verdicts.first?.text.contains("SDK rule “the login ends at its own redirect URL”") == true)
+        #expect(verdicts.first?.text.contains("adbe.com.a.b://adobe.com") == true)
+    }
+
     @Test func aLogoutInAnotherAppOfTheSameStorageIsNamedWithTheApp() {
         let session = HistorySession(
             id: UUID(), deviceID: "d", bundleID: "com.example.news.sports", teamID: "T", platform: .iOS,
