@@ -121,7 +121,7 @@ let package = Package(
             name: "PassConsoleTests",
             dependencies: [
                 "PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
-                "HistoryTestSupport", "MicroHTTP", "PassProtocol",
+                "HistoryTestSupport", "MicroHTTP", "PassProtocol", "PassSimulator",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

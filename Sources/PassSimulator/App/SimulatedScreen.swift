@@ -26,6 +26,7 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
     static let embeddedUserAgent =
         "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
     private let player: SimulatedApp.Player
+    private let platform: Platform
     private let redirectURL: String
     private let svcRedirectURL: String
     private let onCallback: @Sendable (EntitlementCallback) -> Void
@@ -33,10 +34,11 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
     private let state = Mutex(State())
 
     init(
-        player: SimulatedApp.Player, redirectURL: String, svcRedirectURL: String, onCallback: @escaping @Sendable (EntitlementCallback) -> Void,
+        player: SimulatedApp.Player, platform: Platform, redirectURL: String, svcRedirectURL: String, onCallback: @escaping @Sendable (EntitlementCallback) -> Void,
         onFailure: @escaping @Sendable (SimulatedApp.Failure) -> Void
     ) {
         self.player = player
+        self.platform = platform
         self.redirectURL = redirectURL
         self.svcRedirectURL = svcRedirectURL
         self.onCallback = onCallback
@@ -46,7 +48,11 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
     /// The SDK this screen answers for (the app holds it; the SDK holds its delegate weakly).
     func attach(_ enabler: AccessEnabler) { state.withLock { $0.enabler = enabler } }
 
-    func expect(_ navigation: SimulatedApp.Navigation) { state.withLock { $0.navigation = navigation } }
+    func expect(_ navigation: SimulatedApp.Navigation) {
+        // tvOS has no web view: its logout ends the server session directly, so there is no chain to expect.
+        if navigation == .logout, platform == .tvOS { return }
+        state.withLock { $0.navigation = navigation }
+    }
 
     var pendingProviders: [MVPD]? { state.withLock { $0.pendingProviders } }
     var pendingLoginURL: String? { state.withLock { $0.pendingLoginURL } }
@@ -143,8 +149,6 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
         let failed = errorCode.map { !$0.isEmpty } ?? false
         state.withLock { state in
             state.authenticated = status == 1
-            // A logout without a web chain (tvOS, Apple SSO) ends here: the next navigateToUrl is a login again.
-            if state.navigation == .logout, !state.followingLogout { state.navigation = .signIn }
             if status == 1 || failed { state.pendingLoginURL = nil }
             state.pendingProviders = nil
         }
@@ -189,5 +193,13 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
 
     // MARK: - EntitlementStatus
 
-    func status(_ statusDictionary: [String: String]) { onCallback(.status(statusDictionary: statusDictionary)) }
+    func status(_ statusDictionary: [String: String]) {
+        onCallback(.status(statusDictionary: statusDictionary))
+        // A logout after an Apple SSO sign-in has no web chain (VSA203 comes first): the next navigateToUrl is a login.
+        if statusDictionary["errorId"] == "VSA203" {
+            state.withLock { state in
+                if state.navigation == .logout, !state.followingLogout { state.navigation = .signIn }
+            }
+        }
+    }
 }
