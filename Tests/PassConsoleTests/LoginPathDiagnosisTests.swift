@@ -107,7 +107,9 @@ struct LoginPathDiagnosisTests {
         try await ConsoleFixture.with { fixture in
             try await fixture.start("news-ios")
             // Not signed in to any TV provider (the default), then "Other TV Provider", then a provider without SSO
-            let settings: [TVProviderSetting] = [.none, .other, .pick(mvpdID: "Dish", username: "carol", password: "carol123")]
+            let settings: [TVProviderSetting] = [
+                .none, .other, .pick(mvpdID: "Dish", username: "carol", password: "carol123"), .denied,
+            ]
             for (round, setting) in settings.enumerated() {
                 try setPhoneTVProvider(setting, fixture)
                 try await fixture.call("news-ios", "getAuthentication")
@@ -119,10 +121,11 @@ struct LoginPathDiagnosisTests {
             }
             let found = try await verdicts(
                 fixture, app: "com.example.news.ios",
-                naming: ["apple_sso_fallback", "apple_sso_fallback", "apple_sso_fallback"])
+                naming: ["apple_sso_fallback", "apple_sso_fallback", "apple_sso_fallback", "apple_sso_fallback"])
             let fallbacks = found.filter { $0["id"] as? String == "apple_sso_fallback" }
             #expect(fallbacks.map { $0["rule"] as? String } == [
                 "no TV provider account", "Other TV Provider chosen", "provider not enabled for SSO",
+                "TV Provider permission denied",
             ], "\(found)")
             #expect(fallbacks.allSatisfy { $0["side"] as? String == "platform" })
             #expect((fallbacks[0]["text"] as? String)?.contains("not signed in to any TV provider") == true)

@@ -8,6 +8,7 @@ const CHOICES = [
   ['none', 'Not signed in to any TV provider'],
   ['other', 'Picks “Other TV Provider”'],
   ['cancel', 'Closes the dialog (cancel)'],
+  ['denied', 'Denied this app access to the TV provider'],
 ];
 
 function row(device, mvpds) {

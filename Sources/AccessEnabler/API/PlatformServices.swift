@@ -25,6 +25,9 @@ public enum PlatformSignInResult: Sendable, Equatable {
     /// The device is not signed in to any TV provider and the user picked none: the SDK closes the dialog and shows its
     /// own picker.
     case noAccount
+    /// The user denied this app access to the TV provider (Settings → TV Provider → the app): status `VSA403`, the
+    /// SDK's own picker.
+    case permissionDenied
     /// Chose "Other TV Providers": the SDK shows its own picker (status `N003`).
     case otherProvider
     /// Picked a provider this app's Programmer does not support for SSO (status `N004`).

@@ -48,6 +48,10 @@ extension EntitlementEngine {
             // cookbook defines none for it; the console tells it from N003 by its absence).
             callback(.dismissTvProviderDialog)
             callback(.displayProviderDialog(mvpds: requestor.mvpds))
+        case .permissionDenied:
+            callback(.dismissTvProviderDialog)
+            status(.VSA403, message: "This app may not use the TV provider account (Settings → TV Provider): the SDK's picker follows.")
+            callback(.displayProviderDialog(mvpds: requestor.mvpds))
         case .otherProvider:
             callback(.dismissTvProviderDialog)
             status(.N003)

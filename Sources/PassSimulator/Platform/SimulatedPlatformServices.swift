@@ -26,6 +26,8 @@ public struct SimulatedPlatformServices: PlatformServices {
         case cancel
         /// Not signed in to any TV provider, and picks none.
         case notSignedIn
+        /// Has denied this app access to the TV provider.
+        case denied
         /// The platform fails with this reason.
         case fail(String)
 
@@ -37,6 +39,7 @@ public struct SimulatedPlatformServices: PlatformServices {
             case .other: self = .otherProvider
             case .cancel: self = .cancel
             case .none: self = .notSignedIn
+            case .denied: self = .denied
             }
         }
     }
@@ -83,6 +86,7 @@ public struct SimulatedPlatformServices: PlatformServices {
         case .otherProvider: return .otherProvider
         case .cancel: return .cancelled
         case .notSignedIn: return .noAccount
+        case .denied: return .permissionDenied
         case .fail(let reason): return .failed(reason)
         case .pick(let mvpdID):
             guard mvpds.contains(where: { $0.ID == mvpdID }) else { return .unsupportedProvider(mvpdID: mvpdID) }

@@ -24,13 +24,15 @@ public enum TVProviderSetting: Sendable, Equatable {
     case cancel
     /// The device is not signed in to any TV provider and the user picks none: the SDK's own picker follows.
     case none
+    /// The user has denied this app access to the TV provider: `VSA403`, the SDK's own picker (field problem #20).
+    case denied
 
     /// Why a setting could not be read.
     public struct ParseError: Error, Sendable, Equatable, CustomStringConvertible {
         public var description: String
     }
 
-    /// Parses `pick:MVPD`, `other`, `cancel` or `none` (the `--apple-sso` argument), case-insensitive keywords.
+    /// Parses `pick:MVPD`, `other`, `cancel`, `none` or `denied` (the `--apple-sso` argument), case-insensitive keywords.
     /// - Throws: ``ParseError`` naming the accepted forms.
     public init(argument: String, username: String? = nil, password: String? = nil) throws(ParseError) {
         let text = argument.trimmingCharacters(in: .whitespaces)
@@ -38,9 +40,10 @@ public enum TVProviderSetting: Sendable, Equatable {
         case "other": self = .other
         case "cancel": self = .cancel
         case "none": self = .none
+        case "denied": self = .denied
         default:
             guard text.lowercased().hasPrefix("pick:"), text.count > 5 else {
-                throw ParseError(description: "'\(argument)' is not an Apple SSO choice: use pick:MVPD, other, cancel or none.")
+                throw ParseError(description: "'\(argument)' is not an Apple SSO choice: use pick:MVPD, other, cancel, none or denied.")
             }
             let mvpd = String(text.dropFirst(5))
             guard mvpd.count <= 128, mvpd.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
@@ -57,6 +60,7 @@ public enum TVProviderSetting: Sendable, Equatable {
         case .other: "other"
         case .cancel: "cancel"
         case .none: "none"
+        case .denied: "denied"
         }
     }
 
@@ -121,7 +125,7 @@ extension TVProviderSetting: Codable {
             try c.encode(mvpd, forKey: .mvpd)
             try c.encodeIfPresent(username, forKey: .username)
             try c.encodeIfPresent(password, forKey: .password)
-        case .other, .cancel, .none:
+        case .other, .cancel, .none, .denied:
             try c.encode(argument, forKey: .choice)
         }
     }

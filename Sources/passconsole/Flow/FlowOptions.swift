@@ -63,11 +63,12 @@ struct FlowOptions: ParsableArguments {
     @Option(
         name: .customLong("apple-sso"),
         help: ArgumentHelp(
-            "The device's Apple TV Provider: pick:MVPD, other, cancel or none (stored in the device folder).",
+            "The device's Apple TV Provider: pick:MVPD, other, cancel, none or denied (stored in the device folder).",
             discussion: "What the user does in the Apple dialog (presentTvProviderDialog), shown when the Programmer has an "
                 + "MVPD with Apple SSO: pick:MVPD signs the device in at that MVPD with --user/--password (without them "
                 + "the SDK opens the MVPD's login page; on tvOS it shows a registration code), other picks \"Other TV "
-                + "Provider\", cancel closes the dialog, none means not signed in to any TV provider. Kept for later runs "
+                + "Provider\", cancel closes the dialog, none means not signed in to any TV provider, denied that the user denied the app "
+                + "access to the TV provider (VSA403). Kept for later runs "
                 + "on the same --device."))
     var appleSSO: String?
 

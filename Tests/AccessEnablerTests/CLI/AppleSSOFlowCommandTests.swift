@@ -59,7 +59,7 @@ import Testing
             ])
             let bad = try await cli.run("login", "--apple-sso", "maybe")
             #expect(bad.status != 0)
-            #expect(bad.stderr.contains("pick:MVPD, other, cancel or none"), "\(bad)")
+            #expect(bad.stderr.contains("pick:MVPD, other, cancel, none or denied"), "\(bad)")
         }
     }
 }

@@ -87,6 +87,19 @@ import Testing
         }
     }
 
+    @Test func aDeniedTVProviderPermissionSaysVSA403AndShowsTheSDKsPicker() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try phoneApp(fixture, .denied)
+            await app.start(base: fixture.serviceProvider)
+            app.enabler.getAuthentication()
+            await app.settle()
+            #expect(Self.steps(app.delegate) == [
+                "setRequestorComplete", "presentTvProviderDialog", "dismissTvProviderDialog", "status(VSA403)",
+                "displayProviderDialog",
+            ])
+        }
+    }
+
     @Test func aProgrammerWithoutAnSSOMvpdNeverShowsTheAppleDialog() async throws {
         try await SDKFixture.with { fixture in
             // SPORTS1 integrates Cablevision and Dish, neither with Apple SSO

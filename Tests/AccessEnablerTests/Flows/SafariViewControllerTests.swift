@@ -62,6 +62,14 @@ import Testing
             #expect(recorder.statuses == [1], "\(recorder.failures.withLock { $0 })")
             #expect(app.webView.requestCount == 0)
             #expect(fixture.service.sessions.contains { $0.mvpdID == "Dish" })
+            // And the logout chain also runs in Safari and returns to the custom scheme
+            app.expect(.logout)
+            app.enabler.logout()
+            for _ in 0..<200 where recorder.statuses.count < 2 { try await Task.sleep(for: .milliseconds(25)) }
+            #expect(recorder.statuses == [1, 0], "\(recorder.failures.withLock { $0 })")
+            let logout = try #require(recorder.navigations.last)
+            #expect(logout.useSVC == true && logout.url.contains("redirect_url=adbe.com.example.news.ios"))
+            #expect(!fixture.service.sessions.contains { $0.mvpdID == "Dish" })
         }
     }
 
