@@ -172,6 +172,7 @@ struct FlowRun {
 
     mutating func run(_ intent: FlowIntent, app: SimulatedApp, options: FlowOptions) async -> Bool {
         let enabler = app.enabler
+        if options.handleSVC { enabler.setOptions(["handleSVC": "true"]) }
         app.setRequestor(options.requestor, secret: options.secret, publicKey: options.publicKey)
         let configured = await wait(for: "setRequestorComplete") { callback in
             guard case .setRequestorComplete(let status) = callback else { return .wait }

@@ -72,6 +72,14 @@ struct FlowOptions: ParsableArguments {
                 + "on the same --device."))
     var appleSSO: String?
 
+    @Flag(
+        name: .customLong("handle-svc"),
+        help: ArgumentHelp(
+            "The app presents SFSafariViewController itself (setOptions handleSVC = true).",
+            discussion: "An MVPD that requires it gets navigateToUrl(_:useSVC: true) and signs in through Safari, "
+                + "returning to the app's custom scheme."))
+    var handleSVC = false
+
     @Flag(help: "Also print every SDK event as a JSON line {\"event\": …}.")
     var events = false
 

@@ -63,3 +63,23 @@ import Testing
         }
     }
 }
+
+/// `passconsole flow --handle-svc` against an MVPD that requires SFSafariViewController and refuses embedded web views.
+@Suite(.serialized) struct SafariFlowCommandTests {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
+    func handleSVCSignsInThroughSafariAndWithoutItTheMVPDRefusesTheWebView() async throws {
+        try await SDKFixture.with { fixture in
+            fixture.service.faults = SafariViewControllerTests.svcDish
+            let cli = FlowCLI(fixture: fixture)
+            let refused = try await cli.run("login", "--mvpd", "Dish", "--user", "carol", "--password", "carol123")
+            #expect(refused.status != 0, "\(refused)")
+            #expect(refused.errors.contains { $0.contains("embedded browser") }, "\(refused)")
+            let login = try await cli.run(
+                "login", "--handle-svc", "--mvpd", "Dish", "--user", "carol", "--password", "carol123")
+            #expect(login.status == 0, "\(login)")
+            let navigation = try #require(login.callbacks("navigateToUrl").first, "\(login)")
+            #expect(navigation["useSVC"] as? Bool == true)
+            #expect((navigation["url"] as? String)?.contains("redirect_url=adbe.com.example.news.ios") == true)
+        }
+    }
+}
