@@ -63,6 +63,7 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
         state.withLock { state in
             state.pendingProviders = nil
             state.pendingLoginURL = nil
+            state.pendingInSafari = false
         }
     }
 

@@ -44,6 +44,22 @@ import Testing
         }
     }
 
+    @Test func iOSPickAProviderWithoutADeviceSignInOpensItsLoginPage() async throws {
+        try await SDKFixture.with { fixture in
+            // Apple's picker-only boarding: the dialog names the provider, the MVPD's own page signs in
+            let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum"))
+            await app.start(base: fixture.serviceProvider)
+            app.enabler.getAuthentication()
+            await app.settle()
+            #expect(Self.steps(app.delegate) == ["setRequestorComplete", "presentTvProviderDialog", "navigateToUrl"])
+            let url = try #require(app.delegate.lastURL)
+            #expect(url.contains("mso_id=Spectrum"))
+            app.enabler.handleExternalURL(try await app.webView.signIn(at: url, username: "bob", password: "bob123"))
+            await app.settle()
+            #expect(Self.steps(app.delegate).last == "setAuthenticationStatus(1)")
+        }
+    }
+
     @Test func otherTVProviderClosesTheDialogAndShowsTheSDKsPicker() async throws {
         try await SDKFixture.with { fixture in
             let app = try phoneApp(fixture, .other)
