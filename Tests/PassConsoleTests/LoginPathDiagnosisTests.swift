@@ -77,6 +77,33 @@ struct LoginPathDiagnosisTests {
         }
     }
 
+    @Test func aRelaunchAfterALogoutUnderAppleSSOThatSignsInByItselfIsNamedInTheNewRun() async throws {
+        let spectrum = TVProviderSetting.pick(mvpdID: "Spectrum", username: "bob", password: "bob123")
+        try await ConsoleFixture.with { fixture in
+            // Given News signed in through Apple SSO, logged out (VSA203), and quit
+            try setPhoneTVProvider(spectrum, fixture)
+            try await fixture.start("news-ios")
+            try await fixture.call("news-ios", "getAuthentication")
+            try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == true }
+            try await fixture.call("news-ios", "logout")
+            try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
+            let first = try #require(try await fixture.app("news-ios")["sessionID"] as? String)
+            try await fixture.waitUntilRecorded(atLeast: 10)
+            #expect(await fixture.post("/api/apps/news-ios/stop").status == 200)
+            // When the user launches it again and it signs in without asking (field problem #19, as users report it)
+            try await fixture.start("news-ios")
+            try await fixture.waitForApp("news-ios") { ($0["sessionID"] as? String).map { $0 != first } ?? false }
+            try await fixture.call("news-ios", "getAuthentication")
+            try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == true }
+            // Then the new run's health card names the earlier run's logout and Settings → TV Provider
+            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["apple_sso_signed_in_again"])
+            let again = try verdict("apple_sso_signed_in_again", in: found)
+            #expect(again["side"] as? String == "platform")
+            #expect((again["text"] as? String)?.contains("in an earlier run of the app (VSA203)") == true, "\(again)")
+            #expect(!found.contains { $0["id"] as? String == "apple_sso_logout" }, "that logout belongs to the earlier run")
+        }
+    }
+
     @Test func theDevicesTVProviderIsSetThroughTheAPIAndAppsFollowIt() async throws {
         try await ConsoleFixture.with { fixture in
             // When support sets the phone signed in to Spectrum (the demo subscriber, no password given)

@@ -19,13 +19,14 @@ enum LoginPathDiagnosis {
     /// The statuses that explain why the Apple dialog gave way to the SDK's picker.
     static let fallbackCodes: Set<String> = ["N003", "N004", "VSA403", "VSA404", "VSA503", "AAPL", "AAPL_ERROR", "APPL", "APPL_ERROR"]
 
-    static func verdicts(_ events: [EntitlementEvent]) -> [Verdict] {
+    /// - Parameter appleLogoutBefore: the device's last `VSA203` before this session (an earlier run of the app).
+    static func verdicts(_ events: [EntitlementEvent], appleLogoutBefore: EntitlementEvent? = nil) -> [Verdict] {
         var verdicts: [Verdict] = []
         var handleSVC = false
         var reportedSVC = false
         /// The Apple dialog on screen: when it opened, whether the SDK dismissed it, the status that explained why.
         var dialog: (opened: Date, dismissed: Bool, status: [String: String]?)?
-        var appleLogout: (at: Date, mvpd: String?)?
+        var appleLogout: (at: Date, mvpd: String?, earlierRun: Bool)? = appleLogoutBefore.map { ($0.timestamp, $0.mvpdID, true) }
         var appleMvpd: String?
         for (index, event) in events.enumerated() {
             let when = HealthCard.clock(event.timestamp)
@@ -74,7 +75,7 @@ enum LoginPathDiagnosis {
                         text: "At \(when) the user cancelled the Apple dialog (N005): authentication ended with Provider Not "
                             + "Selected Error. Not a fault.", severity: "info", side: .platform, rule: "dialog cancelled"))
                 case "VSA203":
-                    appleLogout = (event.timestamp, appleMvpd ?? event.mvpdID)
+                    appleLogout = (event.timestamp, appleMvpd ?? event.mvpdID, false)
                     verdicts.append(Verdict(
                         id: "apple_sso_logout", title: "Logged out of the app, still signed in to the TV provider",
                         text: "At \(when) the app logged out, but the sign-in came from Apple single sign-on (VSA203): the "
@@ -126,11 +127,12 @@ enum LoginPathDiagnosis {
     }
 
     /// Field problem #19: after a logout under Apple SSO, a sign-in through the Apple dialog without a login page.
-    static func signedInAgain(at when: String, logout: (at: Date, mvpd: String?), mvpd: String?) -> Verdict {
+    static func signedInAgain(at when: String, logout: (at: Date, mvpd: String?, earlierRun: Bool), mvpd: String?) -> Verdict {
         Verdict(
             id: "apple_sso_signed_in_again", title: "Signed in again through Apple SSO after logging out",
             text: "At \(when) getAuthentication signed in again through the Apple TV provider dialog, with no provider list "
-                + "and no login page, after the logout at \(HealthCard.clock(logout.at)) (VSA203): Apple TV Provider "
+                + "and no login page, after the logout at \(HealthCard.clock(logout.at))"
+                + (logout.earlierRun ? " in an earlier run of the app" : "") + " (VSA203): Apple TV Provider "
                 + "“Apple SSO session still active in Settings”" + ((mvpd ?? logout.mvpd).map { " with \($0)" } ?? "")
                 + ". The app's logout cannot end it: the user must sign out in Settings → TV Provider.",
             severity: "warning", side: .platform, rule: "Apple SSO session still active in Settings")

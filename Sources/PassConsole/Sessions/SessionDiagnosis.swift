@@ -16,9 +16,10 @@ enum SessionDiagnosis {
     ///   - neighbours: storage changes other apps made, since this session started, to the storage it reads (a
     ///     logout in News clears Sports One's sign-in on the same phone).
     ///   - stored: the session's Programmer's authentication token as the storage holds it now, judged.
+    ///   - appleLogoutBefore: the device's last logout under Apple SSO (`VSA203`) before this session, if any.
     static func diagnose(
         events: [EntitlementEvent], session: HistorySession, now: Date = Date(), regcodes lives: [String: RegcodeLife] = [:],
-        neighbours: [EntitlementEvent] = [], stored: TokenReport? = nil
+        neighbours: [EntitlementEvent] = [], stored: TokenReport? = nil, appleLogoutBefore: EntitlementEvent? = nil
     ) -> [Verdict] {
         var verdicts: [Verdict] = []
         var loginOpenedAt: Date?
@@ -76,7 +77,7 @@ enum SessionDiagnosis {
             }
         }
         // Apple SSO, SFSafariViewController and N130 (field problems #4, #19, #20, #33).
-        verdicts += LoginPathDiagnosis.verdicts(events)
+        verdicts += LoginPathDiagnosis.verdicts(events, appleLogoutBefore: appleLogoutBefore)
         verdicts += signedOut.neighbourVerdicts()
         if let opened = loginOpenedAt, now.timeIntervalSince(opened) > stuckLoginAfter {
             verdicts.append(Verdict(id: "stuck_login", title: "Stuck on the login page",
