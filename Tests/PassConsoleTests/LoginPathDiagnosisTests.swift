@@ -114,6 +114,7 @@ struct LoginPathDiagnosisTests {
             #expect(put.json["signsIn"] as? Bool == true && put.json["username"] as? String == "bob")
             #expect(!put.text.contains("bob123"), "the password is never answered")
             #expect(await fixture.get("/api/devices/phone/tv-provider").json["choice"] as? String == "pick:Spectrum")
+            #expect(await fixture.get("/api/audit").text.contains("Set the Apple TV Provider of phone to pick:Spectrum (signs in as bob)"))
             // Then News signs in through the Apple dialog, with no picker and no login page
             try await fixture.start("news-ios")
             try await fixture.call("news-ios", "getAuthentication")

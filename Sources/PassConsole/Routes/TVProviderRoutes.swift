@@ -64,7 +64,11 @@ extension Console {
                 throw HTTPError(.internalServerError, code: "storage_failed", message: "The device's TV provider could not be saved.",
                     detail: "\(error)")
             }
-            return .api(TVProviderView(device: device.name, setting: setting))
+            let view = TVProviderView(device: device.name, setting: setting)
+            try await console.history.audit("tv-provider",
+                detail: "Set the Apple TV Provider of \(device.name) to \(view.choice)" + (view.username.map { " (signs in as \($0))" } ?? ""),
+                remote: request.remoteAddress)
+            return .api(view)
         }
     }
 
