@@ -54,6 +54,8 @@ enum LoginPathDiagnosis {
             case .callback(.setAuthenticationStatus(0, _)):
                 dialog = nil
             case .callback(.navigateToUrl(_, let useSVC)):
+                // A login page after the dialog (a provider picked without a device sign-in): not a silent sign-in.
+                dialog = nil
                 if useSVC == true, !handleSVC, !reportedSVC {
                     reportedSVC = true
                     verdicts.append(svcNotPresented(at: when, mvpd: event.mvpdID))
@@ -66,6 +68,7 @@ enum LoginPathDiagnosis {
                         + "SFSafariViewController ends at.", severity: "error", side: .sdk, rule: "redirect must match the login"))
             case .callback(.status(let dictionary)):
                 guard let code = statusCode(dictionary) else { break }
+                if code == "REGCODE" { dialog = nil }  // tvOS flow E: the sign-in is a second screen's, not silent
                 switch code {
                 case let fallback where dialog != nil && fallbackCodes.contains(fallback):
                     dialog?.status = dictionary

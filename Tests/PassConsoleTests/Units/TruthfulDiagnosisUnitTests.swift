@@ -104,6 +104,28 @@ struct TruthfulDiagnosisUnitTests {
         ])
     }
 
+    @Test func onlyASilentSignInAfterAnAppleSSOLogoutIsCalledSignedInAgain() {
+        let session = HistorySession(
+            id: UUID(), deviceID: "d", bundleID: "com.a.b", teamID: "T", platform: .iOS,
+            requestorID: "REF30", firstSeen: Self.now, lastSeen: Self.now, eventCount: 0)
+        func event(_ n: Int, _ callback: EntitlementCallback) -> EntitlementEvent {
+            EntitlementEvent(
+                sequence: n, timestamp: Self.now.addingTimeInterval(Double(n)), sessionID: session.id, deviceID: "d",
+                app: session.app, requestorID: "REF30", mvpdID: "Spectrum", kind: .callback(callback: callback))
+        }
+        let logout = event(1, .status(statusDictionary: ["errorId": "VSA203"]))
+        let silent = [logout, event(2, .presentTvProviderDialog), event(3, .setAuthenticationStatus(status: 1, errorCode: ""))]
+        #expect(SessionDiagnosis.diagnose(events: silent, session: session, now: Self.now).map(\.id) == [
+            "apple_sso_logout", "apple_sso_signed_in_again",
+        ])
+        // A provider picked in the dialog whose own login page then signs in is not "without asking"
+        let withPage = [
+            logout, event(2, .presentTvProviderDialog), event(3, .navigateToUrl(url: "http://x/login", useSVC: false)),
+            event(4, .setAuthenticationStatus(status: 1, errorCode: "")),
+        ]
+        #expect(SessionDiagnosis.diagnose(events: withPage, session: session, now: Self.now).map(\.id) == ["apple_sso_logout"])
+    }
+
     @Test func aLoginHandedBackAtAnotherSchemeIsNamedAsTheSDKsRule() {
         let session = HistorySession(
             id: UUID(), deviceID: "d", bundleID: "com.a.b", teamID: "T", platform: .iOS,
