@@ -131,6 +131,40 @@ struct LoginPathDiagnosisTests {
         }
     }
 
+    @Test func theAppleTVShowsACodeForTheProviderPickedInTheAppleDialog() async throws {
+        try await ConsoleFixture.with { fixture in
+            // Given the Apple TV's user picks Spectrum in the Apple dialog (cookbook flow E), and Kids TV (KIDSNET)
+            let put = await fixture.send(
+                "PUT", "/api/devices/tv/tv-provider", headers: fixture.pageHeaders, body: Data(#"{"choice":"pick:Spectrum"}"#.utf8))
+            #expect(put.status == 200, "\(put.text)")
+            try await fixture.start("kids-tvos")
+            try await fixture.call("kids-tvos", "getAuthentication")
+            // Then the TV shows a registration code for Spectrum, with no provider list
+            try await fixture.waitForApp("kids-tvos") { (($0["pending"] as? [String: Any])?["regcode"] as? [String: Any])?["code"] is String }
+            let app = try await fixture.app("kids-tvos")
+            let code = try #require(((app["pending"] as? [String: Any])?["regcode"] as? [String: Any])?["code"] as? String)
+            let names = (app["callbacks"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }
+            #expect(names.contains("presentTvProviderDialog") && !names.contains("displayProviderDialog"), "\(names)")
+            // When someone enters the code on a second screen and signs in with Spectrum
+            let web = HeadlessWebView()
+            guard case .page(let start) = try await web.load(fixture.backendURL + "/activate"),
+                let codeForm = start.forms.first,
+                case .page(let providers) = try await web.submit(codeForm, fields: ["code": code]),
+                let match = providers.html.firstMatch(of: #/<a class="provider" href="([^"]*)">Spectrum</a>/#),
+                let target = URL(string: String(match.output.1).replacingOccurrences(of: "&amp;", with: "&"), relativeTo: providers.url),
+                case .page(let login) = try await web.load(target.absoluteString),
+                let form = login.forms.first(where: \.hasPasswordField)
+            else {
+                Issue.record("the activation pages did not lead to Spectrum's login form")
+                return
+            }
+            _ = try await web.submit(
+                form, fields: ["username": "bob", "password": "bob123"], button: form.buttons.first { $0.value != "cancel" })
+            // Then the TV signs in at its next poll (every 10 s)
+            try await fixture.waitForApp("kids-tvos", timeout: 60) { $0["authenticated"] as? Bool == true }
+        }
+    }
+
     @Test func eachFallbackFromTheAppleDialogToTheProviderListNamesItsReason() async throws {
         try await ConsoleFixture.with { fixture in
             try await fixture.start("news-ios")
