@@ -124,7 +124,7 @@ export const KINDS = {
 export const kindLabel = (kind) => KINDS[kind]?.label ?? kind;
 
 /** The side a refusal names (health verdicts, Flows cards): who refused, by which kind of rule. */
-export const SIDES = { sdkStorage: 'SDK storage rule', backend: 'Backend check', mvpd: 'MVPD decision', network: 'Network' };
+export const SIDES = { sdkStorage: 'SDK storage rule', backend: 'Backend check', mvpd: 'MVPD decision', network: 'Network', sdk: 'SDK rule', platform: 'Apple TV Provider' };
 
 export const SEVERITY = {
   info: { icon: 'ℹ', label: 'Info' },

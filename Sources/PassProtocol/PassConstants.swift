@@ -1,3 +1,5 @@
+import Foundation
+
 /// SDK constants shared by both sides of the wire (spec §3.1, §3.6), under their iOS header names.
 public enum PassConstants: Sendable {
     /// `ACCESS_ENABLER_STATUS_SUCCESS`: the status `1` of `setRequestorComplete:` and `setAuthenticationStatus:`.
@@ -15,6 +17,25 @@ public enum PassConstants: Sendable {
     /// The prefix of an app's own redirect scheme when SFSafariViewController is used,
     /// e.g. `adbe.u-XFX…://adobe.com`.
     public static let CUSTOM_SCHEME_PREFIX = "adbe."
+
+    /// An app's SFSafariViewController redirect URL: `adbe.<id>://adobe.com`, `<id>` lowercased and reduced to the
+    /// characters a URL scheme allows (letters, digits, `.`, `-`, `+`; anything else becomes `-`).
+    public static func svcRedirectURL(appID: String) -> String {
+        let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-+")
+        let id = String(appID.lowercased().map { allowed.contains($0) ? $0 : "-" })
+        return CUSTOM_SCHEME_PREFIX + (id.isEmpty ? "app" : id) + "://adobe.com"
+    }
+
+    /// Whether `url` is the redirect `expected` names: same scheme and host, case-insensitive (the query, such as
+    /// `?error=…`, may differ).
+    public static func isRedirect(_ url: String, to expected: String) -> Bool {
+        func origin(_ text: String) -> (String, String)? {
+            guard let components = URLComponents(string: text), let scheme = components.scheme else { return nil }
+            return (scheme.lowercased(), (components.host ?? "").lowercased())
+        }
+        guard let a = origin(url), let b = origin(expected) else { return false }
+        return a == b
+    }
 
     /// `CLIENT_TYPE` on iOS, sent as `client_type`.
     public static let CLIENT_TYPE_IOS = "iOS"

@@ -18,7 +18,12 @@ struct AppFlowAPITests {
             #expect(flow["current"] as? String == "status")
             let names = (app["callbacks"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String }.reversed()
                 .filter { $0 != "sendTrackingData" }
-            #expect(Array(names.prefix(4)) == ["setRequestorComplete", "displayProviderDialog", "navigateToUrl", "setAuthenticationStatus"])
+            // (REF30 has Spectrum with Apple SSO: the phone's Apple dialog first; not signed in to any TV provider, it
+            // closes and the SDK's picker follows — cookbook flow D)
+            #expect(Array(names.prefix(6)) == [
+                "setRequestorComplete", "presentTvProviderDialog", "dismissTvProviderDialog", "displayProviderDialog",
+                "navigateToUrl", "setAuthenticationStatus",
+            ])
             // And the grid shows a valid authN token of REF30/Cablevision with every rule passed, in the team's domain
             let storage = await fixture.get("/api/storage").json
             let domains = try #require(storage["domains"] as? [[String: Any]])

@@ -18,14 +18,12 @@ import Testing
 /// 4. #30 local token valid, server says no — DiagnosisReplayTests.aSessionRevokedOnTheServer… (rule asserted); and
 ///    here the other backend check people mistake for it: a token issued to another Programmer (an SSO copy whose
 ///    MVPD switched to authentication per requestor after the app's setRequestor).
-/// 5. #19/#20 Apple SSO surprises — NOT produced end to end: the console's demo apps run without a platform TV
-///    provider (`AccessEnablerConfiguration.platformServices` is nil), so no VSA status can happen; tested from
-///    recorded events in TruthfulDiagnosisUnitTests.appleSSOStatusesAreNamedByTheirCode.
-/// 6. #1/#3/#4 stuck on the login screen — here: a login page left open, and a second getAuthentication over it.
-///    (#4, an MVPD that needs SFSafariViewController, is not produced: the demo apps have no SVC presenter.)
-/// 7. #33 login succeeded but the app says it failed (N130) — NOT produced: the SDK fetches its token by device ID,
-///    without the login's cookie session, so the local backend cannot answer "token not found on session"; the
-///    console has no verdict for it yet.
+/// 5. #19/#20 Apple SSO surprises — LoginPathDiagnosisTests.aLogoutUnderAppleSSOThenASignInWithoutAsking… and
+///    .eachFallbackFromTheAppleDialogToTheProviderList… (the phone's Apple TV Provider, side asserted).
+/// 6. #1/#3/#4 stuck on the login screen — here: a login page left open, and a second getAuthentication over it; #4
+///    in LoginPathDiagnosisTests.anMVPDThatRequiresSafariShownInTheAppsWebView… (rule and side asserted).
+/// 7. #33 login succeeded but the app says it failed (N130) — LoginPathDiagnosisTests.aTokenFetchedBeforeTheLogin…
+///    (handleExternalURL before the login ended: the backend's session check, N130).
 /// 8. #25/#26 clocks — DiagnosisReplayTests.aDeviceClockTwoDaysBehind… (a device finding, not a refusal).
 /// 9. #6/#37/#5 fleet-wide failures — DiagnosisReplayTests.anAppConfiguredForAnotherEnvironment… (banner).
 /// 10. #34 second-screen code never activates — DiagnosisReplayTests.aSecondScreenCodeThatNeverActivates….

@@ -5,6 +5,7 @@ import { get } from '../../lib/api.js';
 import * as live from '../../lib/live.js';
 import { ssoMap } from './sso-map.js';
 import { whatIfForm } from './whatif-form.js';
+import { tvProviderCard } from './tv-provider-form.js';
 
 function profileCard(profile) {
   return h('section.card', { 'aria-label': `Device ${profile.device ?? ''}` },
@@ -36,7 +37,7 @@ export function mount(root) {
   fill(root,
     h('div.view-head', null, h('h2', null, 'Devices & single sign-on'),
       h('p.lede', null, 'Why two apps share a sign-in (or not), and which device ID each app’s tokens are bound to.')),
-    body, whatIfForm());
+    body, tvProviderCard(), whatIfForm());
 
   const load = refresher(async () => {
     try {

@@ -22,6 +22,11 @@ public struct AccessEnablerConfiguration: Sendable {
     public var defaultServiceProvider: URL
     /// The redirect URL login and logout web flows end at.
     public var redirectURL: String = PassConstants.ADOBEPASS_REDIRECT_URL
+    /// The app's custom-scheme URL a login or logout shown in SFSafariViewController ends at (the 3.x header's
+    /// `svcRedirectURL`, cookbook step 5: `adbe.<id>://adobe.com`), used for MVPDs that require SFSafariViewController
+    /// (`useSVC`); `handleExternalURL` refuses another URL for such a login. Default: ``PassConstants/svcRedirectURL(appID:)``
+    /// of the bundle ID; the app registers the scheme.
+    public var svcRedirectURL: String
     /// Client information (spec §5.7) sent as `X-Device-Info` unless `setOptions` replaces it.
     public var deviceInfo: DeviceInfo?
     /// tvOS second screen: how often to poll for the sign-in (default 10 s).
@@ -55,5 +60,6 @@ public struct AccessEnablerConfiguration: Sendable {
         self.storage = storage
         self.storageDomain = storageDomain
         self.defaultServiceProvider = defaultServiceProvider
+        self.svcRedirectURL = PassConstants.svcRedirectURL(appID: app.bundleID)
     }
 }

@@ -97,8 +97,11 @@ extension EntitlementEngine {
             return
         }
         advanceAuthentication { $0.loginPageOpened(mvpd: mvpd, passive: false) }
+        // An MVPD that requires SFSafariViewController returns to the app's custom scheme (cookbook step 5).
+        let redirect = info.useSVC ? configuration.svcRedirectURL : configuration.redirectURL
+        expectedRedirect = redirect
         let url = client(for: mvpd).loginURL(
-            requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: configuration.redirectURL, genericData: genericData)
+            requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: redirect, genericData: genericData)
         callback(.navigateToUrl(url: url, useSVC: info.useSVC), mvpd: mvpd)
     }
 
@@ -108,6 +111,7 @@ extension EntitlementEngine {
         pollTask?.cancel()
         pollTask = nil
         preselectedMvpd = nil
+        expectedRedirect = nil
         advanceAuthentication { $0.finished() }
         updateStorage("cancel: erased the current MVPD of \(requestor.id)") { $0.eraseCurrentMvpd(requestor: requestor.id) }
         callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.providerNotSelected.rawValue))
@@ -118,8 +122,14 @@ extension EntitlementEngine {
 
     func handleExternalURL(_ url: String) async {
         emit(.apiCall(method: .handleExternalURL, arguments: ["url": url]))
+        if let expected = expectedRedirect, !PassConstants.isRedirect(url, to: expected) {
+            refuseRedirect(url, expected: expected)
+            return
+        }
         let error = URLComponents(string: url)?.queryItems?.first(where: { $0.name == "error" })?.value
-        switch advanceAuthentication({ $0.redirectReceived(error: error) }) {
+        let action = advanceAuthentication { $0.redirectReceived(error: error) }
+        if case .ignored = action {} else { expectedRedirect = nil }
+        switch action {
         case .logoutFinished:
             callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.USER_AUTHENTICATED))
         case .loginFailed(let error):
@@ -129,6 +139,24 @@ extension EntitlementEngine {
             await fetchAuthNToken(mvpd: mvpd)
         case .ignored(let state):
             fail(ErrorCode.internalError.rawValue, "handleExternalURL(\(url)) while authentication is \(state): ignored.")
+        }
+    }
+
+    /// `handleExternalURL` with a URL that is not the redirect the open login or logout ends at (a login shown in
+    /// SFSafariViewController returns to the app's custom scheme, a web view login to `adobepass://ios.app`): refused,
+    /// nothing fetched. A login ends as failed (`setAuthenticationStatus(0, Generic Authentication Error)`, so the app
+    /// does not wait forever); a logout stays open for the right URL.
+    private func refuseRedirect(_ url: String, expected: String) {
+        let scheme = URLComponents(string: url)?.scheme.map { "\($0)://" } ?? "no scheme"
+        let message = "handleExternalURL(\(url)) refused: this flow ends at \(expected), not at \(scheme). "
+            + (expected.hasPrefix(PassConstants.CUSTOM_SCHEME_PREFIX)
+                ? "The MVPD requires SFSafariViewController, which returns to the app's custom scheme."
+                : "The login was shown in the app's web view, which ends at \(PassConstants.ADOBEPASS_REDIRECT_URL).")
+        if case .awaitingLogin(let mvpd, _) = authentication {
+            expectedRedirect = nil
+            authenticationFailed(mvpd: mvpd, code: .genericAuthentication, message: message, errorCode: "redirect_mismatch")
+        } else {
+            fail("redirect_mismatch", message)
         }
     }
 
@@ -161,6 +189,11 @@ extension EntitlementEngine {
         } catch {
             switch error {
             case .unreachable(let reason): (failureCode, message) = (.providerNotAvailable, "sessionDevice got no answer: \(reason)")
+            case .status(let code, let details, let rejection) where rejection == TokenRejection.unknownSession.code:
+                // The login was not (yet) recorded on the server for this device: handleExternalURL before the login
+                // finished, or a login for another device (field problem #33). Spec §3.3 N130.
+                (failureCode, message) = (.genericAuthentication, "sessionDevice answered \(code)\(details.map { ": \($0)" } ?? "")")
+                status(.N130, message: "The server has no finished login for this device: the token was fetched before the login ended.")
             case .status(let code, let details, _):
                 (failureCode, message) = (.internalAuthentication, "sessionDevice answered \(code)\(details.map { ": \($0)" } ?? "")")
             case .malformed(let reason): (failureCode, message) = (.genericAuthentication, "sessionDevice answer unreadable: \(reason)")
@@ -170,9 +203,9 @@ extension EntitlementEngine {
     }
 
     /// Any authentication failure: canAuthenticate off, that pair's tokens cleared, the current MVPD unset.
-    func authenticationFailed(mvpd: String, code: ErrorCode, message: String) {
+    func authenticationFailed(mvpd: String, code: ErrorCode, message: String, errorCode: String? = nil) {
         guard let requestor else { return }
-        fail(code.rawValue, message)
+        fail(errorCode ?? code.rawValue, message)
         advanceAuthentication { $0.finished() }
         updateStorage("authentication failed: cleared \(requestor.id)/\(mvpd)", mvpd: mvpd) {
             $0.clearTokens(requestor: requestor.id, mvpd: mvpd)

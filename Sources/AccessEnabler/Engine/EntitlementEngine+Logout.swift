@@ -12,21 +12,26 @@ extension EntitlementEngine {
         pollTask = nil
         waitingAuthorizations = []
         updateStorage("logout: cleared every Programmer and MVPD") { $0.clearAll() }
-        let url = client(for: mvpd).logoutURL(requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: configuration.redirectURL)
-        switch platform {
-        case .iOS:
+        let svc = mvpd.flatMap { requestor.mvpd($0)?.useSVC } ?? false
+        let redirect = svc ? configuration.svcRedirectURL : configuration.redirectURL
+        let url = client(for: mvpd).logoutURL(requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: redirect)
+        if viaPlatformSSO {
+            // Cookbook flow I: status VSA203 at once; the sign-in lives in Settings → TV Provider, with no MVPD web
+            // session to follow, so the server session ends directly (as on tvOS) and status 0 follows.
+            status(.VSA203, message: "Signed in through Apple SSO: also sign out in Settings → TV Provider, or the next launch signs in again.")
+        }
+        switch (platform, viaPlatformSSO) {
+        case (.iOS, false):
             // The web view follows the chain through the MVPD's logout page; handleExternalURL ends the flow.
+            expectedRedirect = redirect
             advanceAuthentication { $0.logoutStarted() }
-            callback(.navigateToUrl(url: url, useSVC: mvpd.flatMap { requestor.mvpd($0)?.useSVC } ?? false), mvpd: mvpd)
-        case .tvOS:
-            // No web view on tvOS: end the server session directly.
+            callback(.navigateToUrl(url: url, useSVC: svc), mvpd: mvpd)
+        case (.tvOS, _), (.iOS, true):
+            // No web view on tvOS (nor for a platform sign-in): end the server session directly.
             let transport = makeTransport()
             _ = try? await transport.get(URL(string: url)!)
             advanceAuthentication { $0.finished() }
             callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: mvpd)
-        }
-        if viaPlatformSSO {
-            status(.VSA203, message: "Signed in through Apple SSO: also sign out in Settings → TV Provider.")
         }
     }
 }

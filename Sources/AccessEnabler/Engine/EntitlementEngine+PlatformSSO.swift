@@ -9,12 +9,27 @@ extension EntitlementEngine {
         configuration.platformServices != nil && requestor.mvpds.contains(where: \.enablePlatformServices)
     }
 
+    /// Cookbook flows D (iOS) and E (tvOS): `presentTvProviderDialog`, then what the user did in it.
+    ///
+    /// The order is the cookbook's: a sign-in ends with `setAuthenticationStatus` (iOS) or `status(REGCODE)`, polling
+    /// and `setAuthenticationStatus` (tvOS); `dismissTvProviderDialog` only when the user leaves the dialog (cancel,
+    /// "Other TV Provider", an unsupported provider, no account, a platform failure).
     func platformSignIn(_ requestor: ConfiguredRequestor) async {
         guard let services = configuration.platformServices else { return }
         let offered = requestor.mvpds.filter(\.enablePlatformServices)
         callback(.presentTvProviderDialog)
         let result = await services.requestSignIn(mvpds: offered)
         switch result {
+        case .signedIn(let mvpd, _) where platform == .tvOS, .picked(let mvpd):
+            // Flow E (tvOS) and Apple's picker-only boarding: the SDK signs in for the picked provider itself.
+            guard requestor.mvpd(mvpd) != nil else {
+                await platformPickedUnsupported(mvpd, requestor)
+                return
+            }
+            if loadStorage().currentMvpd(requestor: requestor.id) != mvpd {
+                callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd)), mvpd: mvpd)
+            }
+            await startLogin(mvpd: mvpd)
         case .signedIn(let mvpd, let saml):
             advanceAuthentication { $0.tokenRequested(mvpd: mvpd) }
             do {
@@ -28,14 +43,21 @@ extension EntitlementEngine {
                 callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd)), mvpd: mvpd)
             }
             await fetchAuthNToken(mvpd: mvpd)
+        case .noAccount:
+            // Not signed in to any TV provider: nothing to hand over, the SDK's own picker takes over (no status: the
+            // cookbook defines none for it; the console tells it from N003 by its absence).
+            callback(.dismissTvProviderDialog)
+            callback(.displayProviderDialog(mvpds: requestor.mvpds))
+        case .permissionDenied:
+            callback(.dismissTvProviderDialog)
+            status(.VSA403, message: "This app may not use the TV provider account (Settings → TV Provider): the SDK's picker follows.")
+            callback(.displayProviderDialog(mvpds: requestor.mvpds))
         case .otherProvider:
             callback(.dismissTvProviderDialog)
             status(.N003)
             callback(.displayProviderDialog(mvpds: requestor.mvpds))
         case .unsupportedProvider(let mvpd):
-            callback(.dismissTvProviderDialog)
-            status(.N004, message: "\(mvpd) is not supported by \(requestor.id) for single sign-on.")
-            callback(.displayProviderDialog(mvpds: requestor.mvpds))
+            await platformPickedUnsupported(mvpd, requestor)
         case .cancelled:
             callback(.dismissTvProviderDialog)
             cancelAuthentication()
@@ -44,6 +66,14 @@ extension EntitlementEngine {
             status(.AAPL_ERROR, message: reason, extra: ["details": reason])
             callback(.displayProviderDialog(mvpds: requestor.mvpds))
         }
+    }
+
+    /// The user picked, in the Apple dialog, a provider this Programmer does not support for single sign-on: `N004`
+    /// and the SDK's own picker.
+    private func platformPickedUnsupported(_ mvpd: String, _ requestor: ConfiguredRequestor) async {
+        callback(.dismissTvProviderDialog)
+        status(.N004, message: "\(mvpd) is not supported by \(requestor.id) for single sign-on.")
+        callback(.displayProviderDialog(mvpds: requestor.mvpds))
     }
 
     /// Whether the stored sign-in of `requestor`/`mvpd` came from platform SSO (user metadata `tokenSource`).

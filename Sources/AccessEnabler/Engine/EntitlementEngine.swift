@@ -26,6 +26,9 @@ actor EntitlementEngine {
     var waitingAuthorizations: [(resource: String, data: [String: String]?)] = []
     /// The MVPD the app chose with `setSelectedProvider` before a `getAuthentication` needed it.
     var preselectedMvpd: String?
+    /// The redirect URL the login or logout web flow in progress ends at (the app's custom scheme for an MVPD that
+    /// requires SFSafariViewController); `handleExternalURL` refuses another one.
+    var expectedRedirect: String?
     var options: [String: String] = [:]
     /// `getAuthentication(withData:)` as JSON, sent as `generic_data`.
     var genericData: String?

@@ -77,6 +77,10 @@ struct FlowProgress: Encodable, Sendable, Equatable {
             switch callback {
             case .setRequestorComplete(let status) where queued.isEmpty:
                 move(nil, at: event, detail: status == 1 ? "Ready; waiting for the app's next call." : "setRequestor failed.")
+            case .presentTvProviderDialog:
+                move("picker", at: event, detail: "The device's Apple TV provider dialog is up (Apple single sign-on).")
+            case .displayProviderDialog:
+                move("picker", at: event, detail: "The app shows the provider picker.")
             case .navigateToUrl(let url, _) where current == "login" || current == "picker":
                 move("login", at: event, detail: "Login page: \(url)")
             case .setAuthenticationStatus(let status, let code):

@@ -11,5 +11,6 @@ extension Console {
         addStorageRoutes(to: &router, console)
         addAppRoutes(to: &router, console)
         addDeviceRoutes(to: &router, console)
+        addTVProviderRoutes(to: &router, console)
     }
 }

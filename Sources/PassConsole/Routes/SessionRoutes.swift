@@ -100,7 +100,15 @@ extension Console {
         }
         return HealthCard.make(session: session, events: events, storage: storage, now: now, regcodes: regcodes,
             neighbours: await storageNeighbours(of: session, now: now),
+            appleLogoutBefore: await appleSSOLogout(before: session),
             signIn: apps.first { $0.spec.app.bundleID == session.bundleID }.flatMap { view(of: $0).signIn })
+    }
+
+    /// The newest logout under Apple SSO (`VSA203`) on `session`'s device before it started: a launch that then signs
+    /// in through the Apple dialog is the device still signed in at Settings → TV Provider (field problem #19).
+    func appleSSOLogout(before session: HistorySession) async -> EntitlementEvent? {
+        let filter = HistoryFilter(deviceID: session.deviceID, kinds: [.callback], text: "VSA203", until: session.firstSeen)
+        return try? await history.latestPage(matching: filter, limit: 1).events.first?.event
     }
 
     /// The logouts other apps made, while `session` ran, in the storage domain it reads (its team's shared storage

@@ -34,7 +34,7 @@ struct HealthCard: Encodable, Sendable {
     ///     the console's own apps: a token the SDK counts but the service refuses is not "signed in".
     static func make(
         session: HistorySession, events: [EntitlementEvent], storage: StorageReport?, now: Date, regcodes: [String: RegcodeLife] = [:],
-        neighbours: [EntitlementEvent] = [], signIn: SignInState? = nil
+        neighbours: [EntitlementEvent] = [], appleLogoutBefore: EntitlementEvent? = nil, signIn: SignInState? = nil
     ) -> HealthCard {
         var lines: [String] = []
         let requestor = session.requestorID ?? "no Programmer yet"
@@ -88,7 +88,7 @@ struct HealthCard: Encodable, Sendable {
         }
         let stored = programmer.flatMap { p in (p.mvpds.first { $0.mvpdID == p.selectedMvpd } ?? p.mvpds.first)?.authn }
         var verdicts = SessionDiagnosis.diagnose(events: events, session: session, now: now, regcodes: regcodes,
-            neighbours: neighbours, stored: stored)
+            neighbours: neighbours, stored: stored, appleLogoutBefore: appleLogoutBefore)
         if let stale = signIn?.stale {
             // Field problem #17: the app keeps its own idea of "signed in"; not a refusal, the app's integration.
             verdicts.append(Verdict(id: "app_state_stale", title: "The app's sign-in state is stale",

@@ -11,14 +11,22 @@ import PassProtocol
 ///   recorded with the exchange (``TokenRejection``), or throttled the call.
 /// - MVPD decision: the TV provider denied the resource (HTTP 403 with the MVPD's own words).
 /// - Network: no answer (timeout, DNS, connection refused) or the service failing (5xx).
+/// - SDK rule: the SDK refused a call by a rule that is not about storage (a redirect URL of another scheme).
+/// - Apple TV Provider: the platform's single sign-on (the user's choice in the Apple dialog, Settings).
 struct Refusal: Equatable, Sendable {
     enum Side: String, Encodable, Sendable {
         case sdkStorage, backend, mvpd, network
+        /// An SDK rule that is not about storage (a redirect URL that does not match the login).
+        case sdk
+        /// The platform's TV provider (Apple single sign-on): what the user or Settings → TV Provider decided.
+        case platform
 
-        /// `SDK storage rule`, `Backend check`, `MVPD decision`, `Network`.
+        /// `SDK storage rule`, `Backend check`, `MVPD decision`, `Network`, `SDK rule`, `Apple TV Provider`.
         var label: String {
             switch self {
             case .sdkStorage: "SDK storage rule"
+            case .sdk: "SDK rule"
+            case .platform: "Apple TV Provider"
             case .backend: "Backend check"
             case .mvpd: "MVPD decision"
             case .network: "Network"

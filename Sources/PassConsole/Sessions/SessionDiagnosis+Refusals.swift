@@ -90,6 +90,8 @@ extension SessionDiagnosis {
             return nil
         case .sdkStorage:
             return signedOut.verdict(at: date, what: "'\(resource)' failed with \(code)")
+        case .sdk, .platform:
+            return nil  // never the side of an exchange's refusal
         }
     }
 

@@ -16,9 +16,10 @@ enum SessionDiagnosis {
     ///   - neighbours: storage changes other apps made, since this session started, to the storage it reads (a
     ///     logout in News clears Sports One's sign-in on the same phone).
     ///   - stored: the session's Programmer's authentication token as the storage holds it now, judged.
+    ///   - appleLogoutBefore: the device's last logout under Apple SSO (`VSA203`) before this session, if any.
     static func diagnose(
         events: [EntitlementEvent], session: HistorySession, now: Date = Date(), regcodes lives: [String: RegcodeLife] = [:],
-        neighbours: [EntitlementEvent] = [], stored: TokenReport? = nil
+        neighbours: [EntitlementEvent] = [], stored: TokenReport? = nil, appleLogoutBefore: EntitlementEvent? = nil
     ) -> [Verdict] {
         var verdicts: [Verdict] = []
         var loginOpenedAt: Date?
@@ -72,20 +73,18 @@ enum SessionDiagnosis {
                 loginOpenedAt = nil
             case .callback(.setAuthenticationStatus):
                 loginOpenedAt = nil
-            case .callback(.status(let dictionary)):
-                if let code = dictionary["status"] ?? dictionary["code"], code.hasPrefix("VSA") || code == "N003" || code == "N004" || code == "N005" {
-                    verdicts.append(Verdict(id: "apple_sso", title: "Apple single sign-on: \(code)",
-                        text: ErrorExplanation.words(for: code), severity: "info"))
-                }
             default: break
             }
         }
+        // Apple SSO, SFSafariViewController and N130 (field problems #4, #19, #20, #33).
+        verdicts += LoginPathDiagnosis.verdicts(events, appleLogoutBefore: appleLogoutBefore)
         verdicts += signedOut.neighbourVerdicts()
         if let opened = loginOpenedAt, now.timeIntervalSince(opened) > stuckLoginAfter {
             verdicts.append(Verdict(id: "stuck_login", title: "Stuck on the login page",
                 text: "The MVPD login page opened at \(HealthCard.clock(opened)) never came back to the app "
                     + "(\(Duration.words(now.timeIntervalSince(opened))) ago). If the network log shows the backend redirected to "
-                    + "adobepass://ios.app, the app did not intercept the redirect; otherwise the user never finished.",
+                    + "the app's redirect URL (adobepass://ios.app, or its adbe.…:// scheme for an MVPD shown in "
+                    + "SFSafariViewController), the app did not intercept the redirect; otherwise the user never finished.",
                 severity: "error"))
         }
         if let offset = ClockOffset.measure(events), offset.isWrong {

@@ -95,7 +95,7 @@ public final class SimulatedApp: Sendable {
             app: app, device: device, osVersion: osVersion, serviceProvider: serviceProvider)
         configure(&configuration)
         let screen = SimulatedScreen(
-            player: player, redirectURL: configuration.redirectURL, onCallback: onCallback ?? { _ in }, onFailure: onFailure)
+            player: player, platform: app.platform, redirectURL: configuration.redirectURL, svcRedirectURL: configuration.svcRedirectURL, onCallback: onCallback ?? { _ in }, onFailure: onFailure)
         enabler = AccessEnabler(
             configuration: configuration, delegate: screen, statusDelegate: onCallback == nil ? nil : screen, logger: logger)
         screen.attach(enabler)

@@ -12,23 +12,36 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
         var navigation = SimulatedApp.Navigation.signIn
         var pendingProviders: [MVPD]?
         var pendingLoginURL: String?
+        /// The pending login is shown in SFSafariViewController (``SimulatedScreen/safari``), not the app's web view.
+        var pendingInSafari = false
         var followingLogout = false
         var authenticated: Bool?
     }
 
-    let webView = HeadlessWebView()
+    /// The app's embedded web view (WKWebView): its user agent has no `Safari`, so an MVPD that refuses embedded
+    /// browsers refuses it.
+    let webView = HeadlessWebView(userAgent: SimulatedScreen.embeddedUserAgent)
+    /// The SFSafariViewController the app presents for `navigateToUrl(_:useSVC: true)`: Safari's user agent and
+    /// Safari's own cookies, not the app's.
+    let safari = HeadlessWebView()
+    static let embeddedUserAgent =
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148"
     private let player: SimulatedApp.Player
+    private let platform: Platform
     private let redirectURL: String
+    private let svcRedirectURL: String
     private let onCallback: @Sendable (EntitlementCallback) -> Void
     private let onFailure: @Sendable (SimulatedApp.Failure) -> Void
     private let state = Mutex(State())
 
     init(
-        player: SimulatedApp.Player, redirectURL: String, onCallback: @escaping @Sendable (EntitlementCallback) -> Void,
+        player: SimulatedApp.Player, platform: Platform, redirectURL: String, svcRedirectURL: String, onCallback: @escaping @Sendable (EntitlementCallback) -> Void,
         onFailure: @escaping @Sendable (SimulatedApp.Failure) -> Void
     ) {
         self.player = player
+        self.platform = platform
         self.redirectURL = redirectURL
+        self.svcRedirectURL = svcRedirectURL
         self.onCallback = onCallback
         self.onFailure = onFailure
     }
@@ -36,7 +49,11 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
     /// The SDK this screen answers for (the app holds it; the SDK holds its delegate weakly).
     func attach(_ enabler: AccessEnabler) { state.withLock { $0.enabler = enabler } }
 
-    func expect(_ navigation: SimulatedApp.Navigation) { state.withLock { $0.navigation = navigation } }
+    func expect(_ navigation: SimulatedApp.Navigation) {
+        // tvOS has no web view: its logout ends the server session directly, so there is no chain to expect.
+        if navigation == .logout, platform == .tvOS { return }
+        state.withLock { $0.navigation = navigation }
+    }
 
     var pendingProviders: [MVPD]? { state.withLock { $0.pendingProviders } }
     var pendingLoginURL: String? { state.withLock { $0.pendingLoginURL } }
@@ -47,16 +64,17 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
         state.withLock { state in
             state.pendingProviders = nil
             state.pendingLoginURL = nil
+            state.pendingInSafari = false
         }
     }
 
     /// The person signs in on the showing login page.
     func signIn(_ credentials: SimulatedApp.Credentials) async throws(SimulatedApp.Failure) {
-        let (url, enabler) = state.withLock { ($0.pendingLoginURL, $0.enabler) }
+        let (url, enabler, inSafari) = state.withLock { ($0.pendingLoginURL, $0.enabler, $0.pendingInSafari) }
         guard let url, let enabler else { throw .noLoginPending }
         let end: String
         do {
-            end = try await webView.signIn(at: url, username: credentials.username, password: credentials.password)
+            end = try await (inSafari ? safari : webView).signIn(at: url, username: credentials.username, password: credentials.password)
         } catch {
             throw .signInFailed(error.message)
         }
@@ -77,16 +95,21 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
         }
     }
 
-    private func navigate(_ url: String) {
+    /// - Parameter inSafari: the SDK asked for SFSafariViewController (`navigateToUrl(_:useSVC: true)`).
+    private func navigate(_ url: String, inSafari: Bool = false) {
         let (navigation, enabler) = state.withLock { state in
             switch state.navigation {
             case .logout: state.followingLogout = true
-            case .signIn: if case .person = player { state.pendingLoginURL = url }
+            case .signIn:
+                if case .person = player {
+                    state.pendingLoginURL = url
+                    state.pendingInSafari = inSafari
+                }
             }
             return (state.navigation, state.enabler)
         }
         guard let enabler else { return }
-        let webView = self.webView
+        let webView = inSafari ? self.safari : self.webView
         switch (navigation, player) {
         case (.logout, _):
             // The logout chain runs in the app's web view with nothing for the user to do: follow it.
@@ -106,7 +129,7 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
         case (.signIn, .script(_, nil, _)):
             onFailure(.noCredentials)
         case (.signIn, .script(_, let credentials?, let endsLoginOnFailure)):
-            let redirectURL = self.redirectURL
+            let redirectURL = inSafari ? self.svcRedirectURL : self.redirectURL
             Task {
                 do {
                     enabler.handleExternalURL(
@@ -145,7 +168,7 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
 
     func navigateToUrl(_ url: String, useSVC: Bool) {
         onCallback(.navigateToUrl(url: url, useSVC: useSVC))
-        navigate(url)
+        navigate(url, inSafari: useSVC)
     }
 
     func setToken(_ token: String, forResource resource: String) { onCallback(.setToken(token: token, resource: resource)) }
@@ -172,5 +195,13 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
 
     // MARK: - EntitlementStatus
 
-    func status(_ statusDictionary: [String: String]) { onCallback(.status(statusDictionary: statusDictionary)) }
+    func status(_ statusDictionary: [String: String]) {
+        onCallback(.status(statusDictionary: statusDictionary))
+        // A logout after an Apple SSO sign-in has no web chain (VSA203 comes first): the next navigateToUrl is a login.
+        if statusDictionary["errorId"] == "VSA203" {
+            state.withLock { state in
+                if state.navigation == .logout, !state.followingLogout { state.navigation = .signIn }
+            }
+        }
+    }
 }

@@ -10,6 +10,9 @@ extension AccessEnablerConfiguration {
     /// earlier, the team's from iOS 7, the app's private file on tvOS. Older storage generations are read from
     /// `DIR/legacy/storage-v2.json` and `storage-v1.json`; the importer's "previously imported" marker lives in the
     /// app's private folder.
+    /// The device's Apple TV Provider (``SimulatedPlatformServices`` reading its ``TVProviderSetting``) is installed
+    /// for every app, so the Apple dialog appears whenever the requestor has an MVPD with Apple SSO, whatever the app
+    /// wires.
     ///
     /// - Parameters:
     ///   - osVersion: the device's OS version; a new value updates the stored profile (an OS upgrade, with its effects
@@ -29,6 +32,14 @@ extension AccessEnablerConfiguration {
         configuration.formerDeviceIDs = DeviceIdentity.formerDeviceIDs(profile: profile, app: app)
         configuration.legacyStorage = [try folder.legacy("storage-v2.json"), try folder.legacy("storage-v1.json")]
         configuration.importMarker = try folder.appPrivate(bundleID: app.bundleID, name: "importer.json")
+        var origin = URLComponents()
+        let parts = URLComponents(url: serviceProvider, resolvingAgainstBaseURL: false)
+        origin.scheme = parts?.scheme
+        origin.host = parts?.host
+        origin.port = parts?.port
+        if let backend = origin.url {
+            configuration.platformServices = SimulatedPlatformServices(backend: backend, device: folder, platform: app.platform)
+        }
         return (configuration, profile)
     }
 }

@@ -57,6 +57,10 @@ struct FlowApp {
         self.options = options
         let relay = FlowRelay()
         self.relay = relay
+        // --apple-sso sets the device's TV Provider before the app starts (as Settings → TV Provider would).
+        if let setting = try options.tvProvider() {
+            try setting.save(in: DeviceFolder(root: options.deviceURL))
+        }
         app = try SimulatedApp(
             app: AppIdentity(bundleID: options.bundleID, teamID: options.team, platform: options.platform),
             device: DeviceFolder(root: options.deviceURL), osVersion: options.osVersion, serviceProvider: options.serviceProvider,
@@ -182,6 +186,7 @@ struct FlowRun {
         let enabler = app.enabler
         // Before setRequestor, so the configuration call carries the visitor ID too.
         if let sdkOptions = options.sdkOptions { enabler.setOptions(sdkOptions) }
+        if options.handleSVC { enabler.setOptions(["handleSVC": "true"]) }
         app.setRequestor(options.requestor, secret: options.secret, publicKey: options.publicKey)
         let configured = await wait(for: "setRequestorComplete") { callback in
             guard case .setRequestorComplete(let status) = callback else { return .wait }

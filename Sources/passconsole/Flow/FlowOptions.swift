@@ -2,6 +2,7 @@ import AccessEnabler
 import ArgumentParser
 import Foundation
 import PassProtocol
+import PassSimulator
 
 /// The options every `passconsole flow` subcommand shares: the backend, the Programmer, the subscriber, the app
 /// and the simulated device it runs on.
@@ -77,6 +78,26 @@ struct FlowOptions: ParsableArguments {
     @Option(name: .customLong("report-token"), help: "The console's access token, when it listens beyond loopback.")
     var reportToken: String?
 
+    @Option(
+        name: .customLong("apple-sso"),
+        help: ArgumentHelp(
+            "The device's Apple TV Provider: pick:MVPD, other, cancel, none or denied (stored in the device folder).",
+            discussion: "What the user does in the Apple dialog (presentTvProviderDialog), shown when the Programmer has an "
+                + "MVPD with Apple SSO: pick:MVPD signs the device in at that MVPD with --user/--password (without them "
+                + "the SDK opens the MVPD's login page; on tvOS it shows a registration code), other picks \"Other TV "
+                + "Provider\", cancel closes the dialog, none means not signed in to any TV provider, denied that the user denied the app "
+                + "access to the TV provider (VSA403). Kept for later runs "
+                + "on the same --device."))
+    var appleSSO: String?
+
+    @Flag(
+        name: .customLong("handle-svc"),
+        help: ArgumentHelp(
+            "The app presents SFSafariViewController itself (setOptions handleSVC = true).",
+            discussion: "An MVPD that requires it gets navigateToUrl(_:useSVC: true) and signs in through Safari, "
+                + "returning to the app's custom scheme."))
+    var handleSVC = false
+
     @Flag(help: "Also print every SDK event as a JSON line {\"event\": …}.")
     var events = false
 
@@ -96,6 +117,17 @@ struct FlowOptions: ParsableArguments {
         }
         if (publicKey == nil) != (secret == nil) {
             throw ValidationError("Give --public-key and --secret together.")
+        }
+        _ = try tvProvider()
+    }
+
+    /// `--apple-sso` as the device's setting (`pick:` takes `--user`/`--password`); `nil` without the option.
+    func tvProvider() throws(ValidationError) -> TVProviderSetting? {
+        guard let appleSSO else { return nil }
+        do {
+            return try TVProviderSetting(argument: appleSSO, username: user, password: password)
+        } catch {
+            throw ValidationError("--apple-sso: \(error.description)")
         }
     }
 

@@ -291,7 +291,7 @@ private func eventually(timeout: Duration = .seconds(10), _ condition: () async 
 }
 
 /// A person with a phone: opens `/activate`, types the TV's code, picks the TV provider and signs in.
-private struct SecondScreenPerson {
+struct SecondScreenPerson {
     let baseURL: String
     let web = HeadlessWebView()
 

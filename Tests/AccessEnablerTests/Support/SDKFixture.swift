@@ -33,12 +33,14 @@ struct SDKFixture {
 
     /// An app on this simulated device with the device ID its platform computes (``DeviceIdentity``).
     func simulatedApp(
-        bundleID: String, team: String, platform: Platform = .iOS, osVersion: String? = nil, sdkRelease: SDKRelease = .current
+        bundleID: String, team: String, platform: Platform = .iOS, osVersion: String? = nil, sdkRelease: SDKRelease = .current,
+        configure: (inout AccessEnablerConfiguration) -> Void = { _ in }
     ) throws -> TestApp {
         let identity = AppIdentity(bundleID: bundleID, teamID: team, platform: platform)
         var (configuration, _) = try AccessEnablerConfiguration.simulated(
             app: identity, device: folder, osVersion: osVersion, sdkRelease: sdkRelease, serviceProvider: serviceProvider)
         configuration.now = { [service] in service.now() }
+        configure(&configuration)
         let delegate = RecordingDelegate()
         return TestApp(enabler: AccessEnabler(configuration: configuration, delegate: delegate, statusDelegate: delegate, logger: TestServer.logger),
                        delegate: delegate, configuration: configuration)

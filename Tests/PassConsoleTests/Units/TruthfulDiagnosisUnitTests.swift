@@ -88,10 +88,57 @@ struct TruthfulDiagnosisUnitTests {
         let event = EntitlementEvent(
             sequence: 1, timestamp: Self.now, sessionID: session.id, deviceID: "d", app: session.app,
             requestorID: "REF30", mvpdID: nil,
-            kind: .callback(callback: .status(statusDictionary: ["status": "VSA203", "level": "warning"])))
+            kind: .callback(callback: .status(statusDictionary: ["errorId": "VSA203", "id": "VSA203", "level": "Info"])))
+        // The SDK's key is errorId (the diagnosis read only "status"/"code" before, so it never fired on real events)
         let verdicts = SessionDiagnosis.diagnose(events: [event], session: session, now: Self.now)
-        #expect(verdicts.map(\.id) == ["apple_sso"])
-        #expect(verdicts.first?.title == "Apple single sign-on: VSA203")
+        #expect(verdicts.map(\.id) == ["apple_sso_logout"])
+        #expect(verdicts.first?.side == .platform)
+        #expect(verdicts.first?.text.contains("VSA203") == true)
+        // A permission status outside the dialog is still named by its code
+        let denied = EntitlementEvent(
+            sequence: 2, timestamp: Self.now, sessionID: session.id, deviceID: "d", app: session.app,
+            requestorID: "REF30", mvpdID: nil,
+            kind: .callback(callback: .status(statusDictionary: ["status": "VSA403"])))
+        #expect(SessionDiagnosis.diagnose(events: [denied], session: session, now: Self.now).map(\.title) == [
+            "Apple single sign-on: VSA403"
+        ])
+    }
+
+    @Test func onlyASilentSignInAfterAnAppleSSOLogoutIsCalledSignedInAgain() {
+        let session = HistorySession(
+            id: UUID(), deviceID: "d", bundleID: "com.a.b", teamID: "T", platform: .iOS,
+            requestorID: "REF30", firstSeen: Self.now, lastSeen: Self.now, eventCount: 0)
+        func event(_ n: Int, _ callback: EntitlementCallback) -> EntitlementEvent {
+            EntitlementEvent(
+                sequence: n, timestamp: Self.now.addingTimeInterval(Double(n)), sessionID: session.id, deviceID: "d",
+                app: session.app, requestorID: "REF30", mvpdID: "Spectrum", kind: .callback(callback: callback))
+        }
+        let logout = event(1, .status(statusDictionary: ["errorId": "VSA203"]))
+        let silent = [logout, event(2, .presentTvProviderDialog), event(3, .setAuthenticationStatus(status: 1, errorCode: ""))]
+        #expect(SessionDiagnosis.diagnose(events: silent, session: session, now: Self.now).map(\.id) == [
+            "apple_sso_logout", "apple_sso_signed_in_again",
+        ])
+        // A provider picked in the dialog whose own login page then signs in is not "without asking"
+        let withPage = [
+            logout, event(2, .presentTvProviderDialog), event(3, .navigateToUrl(url: "http://x/login", useSVC: false)),
+            event(4, .setAuthenticationStatus(status: 1, errorCode: "")),
+        ]
+        #expect(SessionDiagnosis.diagnose(events: withPage, session: session, now: Self.now).map(\.id) == ["apple_sso_logout"])
+    }
+
+    @Test func aLoginHandedBackAtAnotherSchemeIsNamedAsTheSDKsRule() {
+        let session = HistorySession(
+            id: UUID(), deviceID: "d", bundleID: "com.a.b", teamID: "T", platform: .iOS,
+            requestorID: "REF30", firstSeen: Self.now, lastSeen: Self.now, eventCount: 0)
+        let message = "handleExternalURL(adobepass://ios.app) refused: this flow ends at adbe.com.a.b://adobe.com, not at adobepass://."
+        let event = EntitlementEvent(
+            sequence: 1, timestamp: Self.now, sessionID: session.id, deviceID: "d", app: session.app,
+            requestorID: "REF30", mvpdID: "Dish", kind: .error(code: "redirect_mismatch", message: message))
+        let verdicts = SessionDiagnosis.diagnose(events: [event], session: session, now: Self.now)
+        #expect(verdicts.map(\.id) == ["svc_wrong_scheme"])
+        #expect(verdicts.first?.side == .sdk)
+        #expect(verdicts.first?.text.contains("SDK rule “the login ends at its own redirect URL”") == true)
+        #expect(verdicts.first?.text.contains("adbe.com.a.b://adobe.com") == true)
     }
 
     @Test func aLogoutInAnotherAppOfTheSameStorageIsNamedWithTheApp() {
