@@ -158,8 +158,10 @@ struct LoginPathDiagnosisTests {
                 Issue.record("the activation pages did not lead to Spectrum's login form")
                 return
             }
+            // Spectrum names its fields IDToken1/IDToken2 (its OAuth page shape): type into the text and password inputs
             _ = try await web.submit(
-                form, fields: ["username": "bob", "password": "bob123"], button: form.buttons.first { $0.value != "cancel" })
+                form, fields: [form.textInputNames.first ?? "username": "bob", form.passwordInputNames.first ?? "password": "bob123"],
+                button: form.buttons.first { $0.value != "cancel" })
             // Then the TV signs in at its next poll (every 10 s)
             try await fixture.waitForApp("kids-tvos", timeout: 60) { $0["authenticated"] as? Bool == true }
         }

@@ -141,7 +141,9 @@ enum WebRoutes {
         // A client that names no device (yt-dlp's cached path sends neither cookies nor ap_21) is the session's device.
         let deviceID = named?.deviceID ?? session.deviceID
         guard session.deviceID == deviceID else { return SDKRoutes.failure(.deviceMismatch, status: .unauthorized) }
-        guard RequestorBinding.accepts(tokenIssuedTo: session.requestorID, presentedBy: requestorID) else {
+        guard RequestorBinding.accepts(tokenIssuedTo: session.requestorID, presentedBy: requestorID,
+            authnPerRequestor: service.mvpd(session.mvpdID)?.authPerRequestor ?? true)
+        else {
             return SDKRoutes.failure(
                 .wrongRequestor(token: session.requestorID, presented: requestorID), status: .unauthorized)
         }

@@ -317,8 +317,12 @@ struct SecondScreenPerson {
     {
         let form = try #require(login.forms.first { $0.hasPasswordField }, "no login form on \(login.url)")
         let button = form.buttons.first { $0.value != "cancel" }
+        // Each MVPD names its fields its own way (`username`, `j_username`, `IDToken1`, `UserName`): a person types
+        // into the text input and the password input, whatever they are called.
+        let usernameField = form.textInputNames.first ?? "username"
+        let passwordField = form.passwordInputNames.first ?? "password"
         return try page(
-            try await web.submit(form, fields: ["username": username, "password": password], button: button))
+            try await web.submit(form, fields: [usernameField: username, passwordField: password], button: button))
     }
 
     func signIn(code: String, provider: String, username: String, password: String) async throws -> HeadlessWebView.Page
