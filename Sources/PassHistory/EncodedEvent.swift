@@ -2,7 +2,8 @@ import AccessEnabler
 import Foundation
 import Locking
 
-/// An event as a row: its stored JSON, its summary and its facet values, worked out before the write transaction.
+/// An event as a row: its stored JSON, its summary and its indexed column values, worked out before the write
+/// transaction.
 struct EncodedEvent: Sendable {
     var event: EntitlementEvent
     var payload: String
@@ -64,4 +65,14 @@ final class EncodingPipeline: Sendable {
             return rows
         }
     }
+}
+
+/// The indexed column values of one event (`kind`, `requestorID`, `mvpdID`, `httpStatus`), worked out when it is
+/// encoded.
+struct EventFacets: Sendable {
+    var kind: EventKind
+    var requestorID: String?
+    var mvpdID: String?
+    /// An HTTP exchange's status (0: no answer); `nil` for other kinds.
+    var httpStatus: Int?
 }

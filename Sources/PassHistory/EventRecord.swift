@@ -31,6 +31,9 @@ struct EventRecord: Codable, FetchableRecord, TableRecord {
         static let summary = Column(CodingKeys.summary)
     }
 
+    /// The `timestamp` column's value for `date`: seconds since 1970.
+    static func timestampColumn(_ date: Date) -> Double { date.timeIntervalSince1970 }
+
     func stored(decoder: JSONDecoder) throws -> StoredEvent {
         StoredEvent(id: id ?? 0, summary: summary, event: try EventCoding.event(fromPayload: payload, decoder: decoder))
     }

@@ -69,7 +69,7 @@ extension HistoryDatabase {
         in writer: any DatabaseWriter, matching filter: HistoryFilter, after cursor: Int64, upTo last: Int64, limit: Int
     ) async throws -> (events: [StoredEvent], reached: Int64) {
         let records = try await writer.read { db in
-            let ids = try BlockScan.ids(db, matching: filter, above: cursor, below: last + 1, newestFirst: false, limit: limit)
+            let ids = try filter.ids(db, above: cursor, below: last + 1, newestFirst: false, limit: limit)
             return try HistoryDatabase.records(db, ids: ids, newestFirst: false)
         }
         let decoder = EventCoding.decoder

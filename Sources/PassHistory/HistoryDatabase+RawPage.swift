@@ -56,7 +56,7 @@ extension HistoryDatabase {
                 return RawPage(events: events, nextCursor: next, total: total, matching: total, matchingCapped: false)
             }
             // Counting stops past `countLimit`: a broad filter over a million events would walk them all.
-            let found = try BlockScan.count(db, matching: filter, limit: countLimit + 1)
+            let found = try filter.count(db, limit: countLimit + 1)
             return RawPage(events: events, nextCursor: next, total: total, matching: min(found, countLimit),
                 matchingCapped: found > countLimit)
         }
@@ -74,9 +74,9 @@ extension HistoryDatabase {
     ) async throws -> RawPage {
         try await writer.read { db in
             let total = try Self.totalEvents(db)
-            let found = filter.isEmpty ? total : try BlockScan.count(db, matching: filter, limit: countLimit + 1)
+            let found = filter.isEmpty ? total : try filter.count(db, limit: countLimit + 1)
             let below = before ?? .max
-            guard let anchor = try BlockScan.ids(db, matching: filter, above: 0, below: below, newestFirst: true, limit: 1).first,
+            guard let anchor = try filter.ids(db, above: 0, below: below, newestFirst: true, limit: 1).first,
                 let newest = try Double.fetchOne(db, sql: "SELECT timestamp FROM event WHERE id = ?", arguments: [anchor])
             else {
                 return RawPage(events: [], nextCursor: nil, total: total, matching: min(found, countLimit), matchingCapped: found > countLimit)
@@ -84,7 +84,7 @@ extension HistoryDatabase {
             let start = newest - seconds
             var older = filter
             older.until = Date(timeIntervalSince1970: start)
-            let boundary = try BlockScan.ids(db, matching: older, above: 0, below: below, newestFirst: true, limit: 1).first ?? 0
+            let boundary = try older.ids(db, above: 0, below: below, newestFirst: true, limit: 1).first ?? 0
             let (events, next) = try Self.rawPage(db, matching: filter, above: boundary, below: below, newestFirst: true, limit: limit)
             let window = Date(timeIntervalSince1970: start)...Date(timeIntervalSince1970: newest)
             return RawPage(events: events, nextCursor: next ?? (boundary > 0 ? events.last?.id : nil), total: total,
@@ -112,7 +112,7 @@ extension HistoryDatabase {
         -> (events: [RawStoredEvent], nextCursor: Int64?)
     {
         let limit = max(1, limit)
-        let ids = try BlockScan.ids(db, matching: filter, above: above, below: below, newestFirst: newestFirst, limit: limit + 1)
+        let ids = try filter.ids(db, above: above, below: below, newestFirst: newestFirst, limit: limit + 1)
         let rows = try rawRows(db, ids: ids, newestFirst: newestFirst, facts: false)
         let events = rows.prefix(limit).map(\.event)
         return (events, rows.count > limit ? events.last?.id : nil)
@@ -127,7 +127,7 @@ extension HistoryDatabase {
         guard cursor < last else { return ([], cursor) }
         let limit = max(1, limit)
         let rows = try await writer.read { db in
-            let ids = try BlockScan.ids(db, matching: filter, above: cursor, below: last + 1, newestFirst: false, limit: limit)
+            let ids = try filter.ids(db, above: cursor, below: last + 1, newestFirst: false, limit: limit)
             return try Self.rawRows(db, ids: ids, newestFirst: false, facts: true)
         }
         // A short batch means nothing else matches up to `last`.

@@ -3,7 +3,7 @@ import Foundation
 
 extension HistoryFilter {
     /// Whether `stored` matches, decided in memory: the same answer as the history's query
-    /// (``request(after:upTo:)`` through ``BlockScan``). See ``matches(_:)-(EventFacts)``.
+    /// (``request(after:upTo:)``). See ``matches(_:)-(EventFacts)``.
     public func matches(_ stored: StoredEvent) -> Bool {
         matches(EventFacts(stored))
     }
