@@ -6,7 +6,9 @@ import Locking
 /// transaction.
 struct EncodedEvent: Sendable {
     var event: EntitlementEvent
-    var payload: String
+    /// The stored view (``EventView``) before and after the event's ID, handed out when it is written.
+    var viewHead: String
+    var viewTail: String
     var summary: String
     var facets: EventFacets
     /// The user identities the event names (``EntitlementEvent/identityTerms``).
@@ -14,8 +16,8 @@ struct EncodedEvent: Sendable {
 
     init(_ event: EntitlementEvent) {
         self.event = event
-        payload = EventCoding.payload(of: event)
         summary = event.summary
+        (viewHead, viewTail) = EventView.parts(of: event, summary: summary)
         var status: Int?
         if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
         facets = EventFacets(kind: EventKind(event.kind), requestorID: event.requestorID, mvpdID: event.mvpdID, httpStatus: status)

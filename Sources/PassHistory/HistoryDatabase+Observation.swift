@@ -72,7 +72,7 @@ extension HistoryDatabase {
             let ids = try filter.ids(db, above: cursor, below: last + 1, newestFirst: false, limit: limit)
             return try HistoryDatabase.records(db, ids: ids, newestFirst: false)
         }
-        let decoder = EventCoding.decoder
+        let decoder = EventCoding.viewDecoder
         let events = try records.map { try $0.stored(decoder: decoder) }
         // A short batch means nothing else matches up to `last`.
         let reached = records.count < limit ? last : (events.last?.id ?? last)

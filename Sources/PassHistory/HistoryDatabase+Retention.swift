@@ -20,7 +20,7 @@ extension HistoryDatabase {
     /// - Returns: how many events were deleted.
     @discardableResult
     public func prune(_ retention: Retention, now: Date = Date()) async throws -> Int {
-        let cutoff = now.timeIntervalSince1970 - Double(retention.maxAge.components.seconds)
+        let cutoff = EventRecord.timestampColumn(now) - Double(retention.maxAge.components.seconds)
         return try await writer.write { db in
             var deleted = 0
             // Too old: found through `event_on_timestamp`.

@@ -71,6 +71,7 @@ extension HistoryDatabase {
         migrator.registerMigration("v4-block-index", migrate: migrateToBlockIndex)
         migrator.registerMigration("v5-session-search", migrate: migrateToSessionSearch)
         migrator.registerMigration("v6-sqlite-indexes", migrate: migrateToSQLiteIndexes)
+        migrator.registerMigration("v7-stored-views", migrate: migrateToStoredViews)
         return migrator
     }
 }

@@ -95,7 +95,7 @@ public final class HistoryDatabase: Sendable {
             let ids = try filter.ids(db, above: lower, below: upper, newestFirst: newestFirst, limit: limit + 1)
             return try Self.records(db, ids: ids, newestFirst: newestFirst)
         }
-        let decoder = EventCoding.decoder
+        let decoder = EventCoding.viewDecoder
         let events = try records.prefix(limit).map { try $0.stored(decoder: decoder) }
         return HistoryPage(events: events, nextCursor: records.count > limit ? events.last?.id : nil)
     }

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("HistoryDatabase")
 struct HistoryDatabaseTests {
-    static let allMigrations = ["v1", "v2-console", "v3-compact-keys", "v4-block-index", "v5-session-search", "v6-sqlite-indexes"]
+    static let allMigrations = ["v1", "v2-console", "v3-compact-keys", "v4-block-index", "v5-session-search", "v6-sqlite-indexes", "v7-stored-views"]
 
     @Test("a fresh file is migrated to the latest schema, WAL, and reopening keeps the data")
     func migrationsAndReopen() async throws {
@@ -115,9 +115,18 @@ struct HistoryDatabaseTests {
             #expect(page.nextCursor == nil)
             #expect(page.events[2].summary == "GET …/api/v1/config/REF30 → 200 (12 ms)")
             #expect(page.events[5].summary == "callback setAuthenticationStatus(1)")
-            let payload = try await history.writer.read { try String.fetchOne($0, sql: "SELECT payload FROM event LIMIT 1") }
-            let decoded = try JSONDecoder().decode(EntitlementEvent.self, from: Data((payload ?? "").utf8))
-            #expect(decoded == events[0])
+            // The row holds the event as the API sends it: its wire JSON (these times are whole milliseconds, so
+            // the view's ISO dates are exact) with its ID, kind and summary.
+            struct View: Decodable {
+                var event: EntitlementEvent
+                var id: Int64
+                var kind: String
+                var summary: String
+            }
+            let payload = try await history.writer.read { try String.fetchOne($0, sql: "SELECT payload FROM event ORDER BY id LIMIT 1") }
+            let view = try EntitlementEvent.Wire.decoder().decode(View.self, from: Data((payload ?? "").utf8))
+            #expect(view.event == events[0])
+            #expect(view.id == page.events[0].id && view.kind == "apiCall" && view.summary == page.events[0].summary)
         }
     }
 

@@ -92,26 +92,33 @@ struct HistoryIndexTests {
         }
     }
 
-    @Test("a v5 history file with events opens, drops the block index, gains the indexes and answers the same pages")
+    @Test("a v5 history file with events opens, drops the block index, gains the indexes, stores views and answers the same pages")
     func migratesFromV5() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.historyPath
         var pagesBefore: [[Int64]] = [], countsBefore: [Int] = []
-        var sessions: [UUID] = []
+        var sessions: [UUID] = [], events: [EntitlementEvent] = []
         do {
             // A file as the last v5 build wrote it: the schema up to v5, events appended, block index rows present.
             let old = try HistoryDatabase(writer: DatabasePool(path: path), upTo: "v5-session-search")
-            let events = try await HistoryQueryTests.seed(old)
+            events = try await HistoryQueryTests.seed(old)
             sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
+            #expect(try await old.appliedMigrations().last == "v5-session-search")
+            // The answers, read before the rows are put back in their v5 form.
+            for filter in HistoryQueryTests.filters(sessions: sessions) {
+                pagesBefore.append(try await old.rawPage(matching: filter, limit: 200).events.ids)
+                countsBefore.append(try await old.count(matching: filter))
+            }
+            let appended = events
             try await old.writer.write { db in
+                // Rows as v1–v6 stored them: the event's JSON with dates as numbers, the time in seconds since 1970.
+                for (offset, event) in appended.enumerated() {
+                    try db.execute(sql: "UPDATE event SET payload = ?, timestamp = ? WHERE id = ?",
+                        arguments: [EventCoding.payload(of: event), event.timestamp.timeIntervalSince1970, offset + 1])
+                }
                 try db.execute(sql: "INSERT INTO event_facet VALUES (1, 'callback', 0, 1, 0, 0, 0)")
                 try db.execute(sql: "INSERT INTO event_block VALUES (0, 0, 1)")
                 try db.execute(sql: "INSERT INTO session_mvpd (mvpdID, sessionKey) SELECT 'Dish', key FROM session")
-            }
-            #expect(try await old.appliedMigrations().last == "v5-session-search")
-            for filter in HistoryQueryTests.filters(sessions: sessions) {
-                pagesBefore.append(try await old.rawPage(matching: filter, limit: 200).events.map(\.id))
-                countsBefore.append(try await old.count(matching: filter))
             }
         }
         let history = try HistoryDatabase(path: path)
@@ -128,10 +135,18 @@ struct HistoryIndexTests {
         }
         #expect(try await history.eventCount == 3000)
         for (index, filter) in HistoryQueryTests.filters(sessions: sessions).enumerated() {
-            #expect(try await history.rawPage(matching: filter, limit: 200).events.map(\.id) == pagesBefore[index], "\(filter)")
+            #expect(try await history.rawPage(matching: filter, limit: 200).events.ids == pagesBefore[index], "\(filter)")
             #expect(try await history.count(matching: filter) == countsBefore[index], "\(filter)")
         }
         try await HistoryQueryTests.expectIndexAgrees(history, sessions: sessions)
+        // Every event reads back exactly as appended, and its stored view is byte for byte what storing it now writes.
+        let stored = try await history.page(limit: 10_000).events
+        #expect(stored.map(\.event) == events)
+        let fresh = try HistoryDatabase.inMemory()
+        try await fresh.append(events)
+        let views = try await history.writer.read { db in try String.fetchAll(db, sql: "SELECT payload FROM event ORDER BY id") }
+        let freshViews = try await fresh.writer.read { db in try String.fetchAll(db, sql: "SELECT payload FROM event ORDER BY id") }
+        #expect(views == freshViews)
         // New events continue after the IDs the v5 file handed out.
         let newest = try #require(try await history.latestCursor())
         var factory = EventFactory()

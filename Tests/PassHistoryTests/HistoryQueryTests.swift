@@ -78,7 +78,7 @@ struct HistoryQueryTests {
             var backward: [Int64] = [], before: Int64?
             repeat {
                 let page = try await history.rawPage(matching: filter, before: before, limit: 200)
-                backward += page.events.map(\.id)
+                backward += page.events.ids
                 before = page.nextCursor
             } while before != nil
             #expect(backward == expected.reversed(), "newest first: \(filter)")
