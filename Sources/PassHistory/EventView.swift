@@ -27,6 +27,12 @@ public enum EventView {
         return (head, tail(kind: EventKind(event.kind).rawValue, summary: summary))
     }
 
+    /// The view of `event` stored under `id` (the benchmark's "SQLite alone" rows are these, encoded beforehand).
+    package static func json(of event: EntitlementEvent, id: Int64) -> String {
+        let (head, tail) = parts(of: event, summary: event.summary)
+        return json(head: head, id: id, tail: tail)
+    }
+
     /// The view from its parts.
     static func json(head: String, id: Int64, tail: String) -> String {
         head + String(id) + tail

@@ -130,7 +130,7 @@ public final class HistoryDatabase: Sendable {
 
     /// The sum of the sessions' event counts (equal to the number of stored events).
     static func totalEvents(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(eventCount), 0) FROM session") ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(eventCount), 0) FROM session")) ?? 0
     }
 
     /// How many sessions the history holds.

@@ -145,10 +145,11 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         // Encoded before the clock starts: the baseline is SQLite's own work for these rows, the floor for ours.
         var keys: [UUID: Int] = [:]
         for event in events where keys[event.sessionID] == nil { keys[event.sessionID] = keys.count + 1 }
-        let rows = events.map { event -> (EntitlementEvent, String, String, Int?) in
+        // The rows as the history stores them (schema v7): the event's view under its ID, the time in seconds since 2001.
+        let rows = events.enumerated().map { offset, event -> (EntitlementEvent, String, String, Int?) in
             var status: Int?
             if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
-            return (event, event.fastJSON(dates: .referenceSeconds), event.summary, status)
+            return (event, EventView.json(of: event, id: Int64(offset + 1)), event.summary, status)
         }
         let sessionKeys = keys
         // Written through GRDB's async write, as the history's own batches are.
@@ -157,12 +158,12 @@ struct BenchConsoleCommand: AsyncParsableCommand {
                 let slice = rows[start..<min(start + batch, rows.count)]
                 try await queue.write { db in
                     let statement = try db.cachedStatement(sql: """
-                        INSERT INTO event (sessionKey, sequence, timestamp, kind, requestorID, mvpdID, httpStatus, summary, payload)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO event (id, sessionKey, sequence, timestamp, kind, requestorID, mvpdID, httpStatus, summary, payload)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)
-                    for (event, payload, summary, status) in slice {
+                    for (offset, (event, payload, summary, status)) in zip(slice.indices, slice) {
                         try statement.execute(arguments: [
-                            sessionKeys[event.sessionID], event.sequence, event.timestamp.timeIntervalSince1970,
+                            offset + 1, sessionKeys[event.sessionID], event.sequence, event.timestamp.timeIntervalSinceReferenceDate,
                             EventKind(event.kind).rawValue, event.requestorID, event.mvpdID, status, summary, payload,
                         ])
                     }
