@@ -528,10 +528,10 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo "### Console history"
     echo
     echo "passconsole bench-console, one process, files on this machine's disk (WAL, synchronous=NORMAL): ingest in" \
-        "batches of 500 through HistoryDatabase.append vs bare prepared INSERTs of the same rows into the same event table" \
-        "(v4: no per-event index), and into one with SQLite's own indexes; newest page of 200 events at 1M events per filter," \
-        "beside the same page from a copy of the events with SQLite's own indexes instead of the block index" \
-        "(SQLiteOnlyHistory, see Sources/PassHistory/README.md); a stored event to a connected SSE client." \
+        "batches of 500 through HistoryDatabase.append vs bare prepared INSERTs of the same rows (the stored views," \
+        "encoded beforehand) into the same event table with the same indexes (schema v7), and for scale into the table" \
+        "without indexes; newest page of 200 events at 1M events per filter (SQLite's own indexes, see" \
+        "Sources/PassHistory/README.md); a stored event to a connected SSE client." \
         "Targets: ≥ 100k events/s, page < 20 ms, live p99 < 50 ms."
     echo
     echo "$CONSOLE_TABLE"

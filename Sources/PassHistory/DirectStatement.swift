@@ -73,8 +73,8 @@ extension DirectStatement {
     func insert(_ row: EncodedEvent, id: Int64, sessionKey key: Int64) throws {
         // A NULL status binds as text nil.
         let status: Value = row.facets.httpStatus.map { .integer(Int64($0)) } ?? .text(nil)
-        try execute(.integer(id), .integer(key), .integer(Int64(row.event.sequence)), .real(row.event.timestamp.timeIntervalSince1970),
+        try execute(.integer(id), .integer(key), .integer(Int64(row.event.sequence)), .real(EventRecord.timestampColumn(row.event.timestamp)),
             .text(row.facets.kind.rawValue), .text(row.facets.requestorID), .text(row.facets.mvpdID), status, .text(row.summary),
-            .text(row.payload))
+            .text(EventView.json(head: row.viewHead, id: id, tail: row.viewTail)))
     }
 }

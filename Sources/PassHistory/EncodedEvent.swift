@@ -2,10 +2,13 @@ import AccessEnabler
 import Foundation
 import Locking
 
-/// An event as a row: its stored JSON, its summary and its facet values, worked out before the write transaction.
+/// An event as a row: its stored JSON, its summary and its indexed column values, worked out before the write
+/// transaction.
 struct EncodedEvent: Sendable {
     var event: EntitlementEvent
-    var payload: String
+    /// The stored view (``EventView``) before and after the event's ID, handed out when it is written.
+    var viewHead: String
+    var viewTail: String
     var summary: String
     var facets: EventFacets
     /// The user identities the event names (``EntitlementEvent/identityTerms``).
@@ -13,8 +16,8 @@ struct EncodedEvent: Sendable {
 
     init(_ event: EntitlementEvent) {
         self.event = event
-        payload = EventCoding.payload(of: event)
         summary = event.summary
+        (viewHead, viewTail) = EventView.parts(of: event, summary: summary)
         var status: Int?
         if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
         facets = EventFacets(kind: EventKind(event.kind), requestorID: event.requestorID, mvpdID: event.mvpdID, httpStatus: status)
@@ -64,4 +67,14 @@ final class EncodingPipeline: Sendable {
             return rows
         }
     }
+}
+
+/// The indexed column values of one event (`kind`, `requestorID`, `mvpdID`, `httpStatus`), worked out when it is
+/// encoded.
+struct EventFacets: Sendable {
+    var kind: EventKind
+    var requestorID: String?
+    var mvpdID: String?
+    /// An HTTP exchange's status (0: no answer); `nil` for other kinds.
+    var httpStatus: Int?
 }

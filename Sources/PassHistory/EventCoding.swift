@@ -19,7 +19,11 @@ enum EventCoding {
         return decoder
     }
 
-    /// The stored JSON of `event`: what ``encoder`` writes, produced by the event's fast writer (the same bytes).
+    /// A fresh decoder of stored views (``EventView``: the wire form, ISO 8601 dates).
+    static var viewDecoder: JSONDecoder { EntitlementEvent.Wire.decoder() }
+
+    /// The JSON of `event` as schema v1–v6 stored it: what ``encoder`` writes, produced by the event's fast writer
+    /// (the same bytes). Since v7 the history stores the event's ``EventView``.
     static func payload(of event: EntitlementEvent) -> String {
         event.fastJSON(dates: .referenceSeconds)
     }

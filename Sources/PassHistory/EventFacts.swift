@@ -19,7 +19,7 @@ public struct EventFacts: Sendable, Equatable {
     public var kind: EventKind
     /// The one-line summary (what text search looks in).
     public var summary: String
-    /// Seconds since 1970, as the `timestamp` column holds them.
+    /// The `timestamp` column's value: seconds since 2001 (`Date.timeIntervalSinceReferenceDate`).
     public var timestamp: Double
     /// An HTTP exchange's status (0 when no answer came); `nil` for other kinds: the `httpStatus` column.
     public var httpStatus: Int?
@@ -47,6 +47,6 @@ public struct EventFacts: Sendable, Equatable {
         if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
         self.init(sessionID: event.sessionID, deviceID: event.deviceID, bundleID: event.app.bundleID,
             requestorID: event.requestorID, mvpdID: event.mvpdID, kind: EventKind(event.kind), summary: stored.summary,
-            timestamp: event.timestamp.timeIntervalSince1970, httpStatus: status)
+            timestamp: EventRecord.timestampColumn(event.timestamp), httpStatus: status)
     }
 }

@@ -10,7 +10,7 @@ struct EventRecord: Codable, FetchableRecord, TableRecord {
     var id: Int64?
     var sessionKey: Int64
     var sequence: Int
-    /// Seconds since 1970.
+    /// Seconds since 2001 (``timestampColumn(_:)``).
     var timestamp: Double
     var kind: String
     var requestorID: String?
@@ -18,6 +18,7 @@ struct EventRecord: Codable, FetchableRecord, TableRecord {
     /// The HTTP status of an `httpExchange` (0 when no answer came), `nil` for other kinds.
     var httpStatus: Int?
     var summary: String
+    /// The event's view as the API sends it (``EventView``; before schema v7, the event's JSON with dates as numbers).
     var payload: String
 
     enum Columns {
@@ -31,8 +32,16 @@ struct EventRecord: Codable, FetchableRecord, TableRecord {
         static let summary = Column(CodingKeys.summary)
     }
 
+    /// The `timestamp` column's value for `date`: seconds since 2001 (schema v7), `Date`'s own value, so the exact
+    /// time of an event reads back (its stored view has milliseconds only).
+    static func timestampColumn(_ date: Date) -> Double { date.timeIntervalSinceReferenceDate }
+
+    /// The date a `timestamp` column value stands for.
+    static func date(ofTimestampColumn value: Double) -> Date { Date(timeIntervalSinceReferenceDate: value) }
+
+    /// The stored event, decoded from its view (``EventView``); `decoder` is ``EventCoding/decoder``.
     func stored(decoder: JSONDecoder) throws -> StoredEvent {
-        StoredEvent(id: id ?? 0, summary: summary, event: try EventCoding.event(fromPayload: payload, decoder: decoder))
+        StoredEvent(id: id ?? 0, summary: summary, event: try EventView.event(fromView: payload, timestamp: timestamp, decoder: decoder))
     }
 }
 

@@ -17,7 +17,7 @@ extension HistoryDatabase {
             var lastID = try Int64.fetchOne(db, sql: "SELECT lastID FROM event_counter") ?? 0
             // Cached prepared statements bound through the C API: per-row GRDB bookkeeping cost more than SQLite.
             let insert = try DirectStatement.eventInsert(db)
-            var index = BlockIndexWriter()
+            var added = 0
             for chunk in 0..<pipeline.count {
                 for row in pipeline.chunk(chunk) {
                     guard let key = sessions[row.event.sessionID]?.key,
@@ -25,19 +25,14 @@ extension HistoryDatabase {
                     else { continue }
                     lastID += 1
                     try insert.insert(row, id: lastID, sessionKey: key)
-                    index.add(id: lastID, timestamp: row.event.timestamp.timeIntervalSince1970, facets: row.facets, sessionKey: key)
+                    added += 1
                 }
             }
-            guard !index.isEmpty else { return 0 }
-            try index.write(db)
+            guard added > 0 else { return 0 }
             try db.execute(sql: "UPDATE event_counter SET lastID = ?", arguments: [lastID])
             let update = try db.cachedStatement(sql: "UPDATE session SET eventCount = eventCount + ?, lastSequence = ? WHERE key = ?")
-            let mvpd = try db.cachedStatement(sql: "INSERT OR IGNORE INTO session_mvpd (mvpdID, sessionKey) VALUES (?, ?)")
-            var added = 0
             for session in sessions.values where session.added > 0 {
-                added += session.added
                 try update.execute(arguments: [session.added, session.lastSequence, session.key])
-                for id in session.mvpds { try mvpd.execute(arguments: [id, session.key]) }
                 try session.store(db)
             }
             // The rows went in through the C API: tell GRDB's observers (the live feed) once.
@@ -135,15 +130,9 @@ extension HistoryDatabase {
         return sessions
     }
 
-    /// Every sequence number stored for a session, found through its block index entries.
+    /// Every sequence number stored for a session (through `event_on_session`).
     static func storedSequences(_ db: Database, sessionKey: Int64) throws -> Set<Int> {
-        let ids = try BlockScan.ids(db, facet: .session, value: .integer(sessionKey))
-        var sequences: Set<Int> = []
-        for start in stride(from: 0, to: ids.count, by: 500) {
-            let chunk = ids[start..<min(start + 500, ids.count)].map(String.init).joined(separator: ",")
-            sequences.formUnion(try Int.fetchAll(db, sql: "SELECT sequence FROM event WHERE id IN (\(chunk))"))
-        }
-        return sequences
+        try Int.fetchSet(db, sql: "SELECT sequence FROM event WHERE sessionKey = ?", arguments: [sessionKey])
     }
 
     /// For each session in `events`: its latest event (carrying the latest non-nil Programmer) and its earliest time.

@@ -69,10 +69,10 @@ extension HistoryDatabase {
         in writer: any DatabaseWriter, matching filter: HistoryFilter, after cursor: Int64, upTo last: Int64, limit: Int
     ) async throws -> (events: [StoredEvent], reached: Int64) {
         let records = try await writer.read { db in
-            let ids = try BlockScan.ids(db, matching: filter, above: cursor, below: last + 1, newestFirst: false, limit: limit)
+            let ids = try filter.ids(db, above: cursor, below: last + 1, newestFirst: false, limit: limit)
             return try HistoryDatabase.records(db, ids: ids, newestFirst: false)
         }
-        let decoder = EventCoding.decoder
+        let decoder = EventCoding.viewDecoder
         let events = try records.map { try $0.stored(decoder: decoder) }
         // A short batch means nothing else matches up to `last`.
         let reached = records.count < limit ? last : (events.last?.id ?? last)

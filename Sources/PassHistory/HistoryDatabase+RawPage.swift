@@ -1,37 +1,38 @@
 import AccessEnabler
 import Foundation
 import GRDB
+import GRDBSQLite
 
-/// A stored event as its row holds it, for answers that pass the stored JSON through instead of decoding it (a
-/// page of HTTP exchanges decoded with `JSONDecoder` cost ~150 µs per event).
+/// A stored event as its row holds it, for the live feed: its ID and its view (``EventView``), the bytes the API and
+/// the live feed send, passed through without decoding.
 public struct RawStoredEvent: Sendable, Equatable {
-    /// The HTTP fields a network list shows, read by SQLite from the stored JSON: the SDK's own summary of an exchange.
-    public typealias HTTP = HTTPExchange.Summary
-
     /// The event's ID in the history (its place in the order of arrival).
     public var id: Int64
-    /// The one-line summary lists show.
-    public var summary: String
-    /// The ``EventKind`` raw value.
-    public var kind: String
-    /// The event's stored JSON (dates as seconds since 2001).
-    public var payload: String
-    /// For an HTTP exchange, the fields a network list shows; nil for other events.
-    public var http: HTTP?
+    /// The event as the API sends it (``EventView``).
+    public var view: String
 }
 
 /// A stored row for the live feed: the event as stored, and (when read with them) the facts a filter decides on.
 public struct RawEventRow: Sendable {
     /// The event as stored.
     public var event: RawStoredEvent
-    /// Read by ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``; `nil` from the page reads.
+    /// Read by ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``.
     public var facts: EventFacts?
+}
+
+/// The events of a page as the API sends them: their stored views joined with commas (the inside of a JSON array),
+/// read straight from SQLite into one buffer, and their IDs.
+public struct RawEventList: Sendable, Equatable {
+    /// The events' IDs, in the page's order.
+    public var ids: [Int64] = []
+    /// `view,view,…` (UTF-8).
+    public var json: [UInt8] = []
 }
 
 /// One page for a list: the events and the counts a "filter on: N hidden" cue needs, read in one transaction.
 public struct RawPage: Sendable {
     /// The page's events, newest first.
-    public var events: [RawStoredEvent]
+    public var events: RawEventList
     /// Where the next (older) page starts; nil when this is the last.
     public var nextCursor: Int64?
     /// Every stored event.
@@ -56,7 +57,7 @@ extension HistoryDatabase {
                 return RawPage(events: events, nextCursor: next, total: total, matching: total, matchingCapped: false)
             }
             // Counting stops past `countLimit`: a broad filter over a million events would walk them all.
-            let found = try BlockScan.count(db, matching: filter, limit: countLimit + 1)
+            let found = try filter.count(db, limit: countLimit + 1)
             return RawPage(events: events, nextCursor: next, total: total, matching: min(found, countLimit),
                 matchingCapped: found > countLimit)
         }
@@ -74,48 +75,75 @@ extension HistoryDatabase {
     ) async throws -> RawPage {
         try await writer.read { db in
             let total = try Self.totalEvents(db)
-            let found = filter.isEmpty ? total : try BlockScan.count(db, matching: filter, limit: countLimit + 1)
+            let found = filter.isEmpty ? total : try filter.count(db, limit: countLimit + 1)
             let below = before ?? .max
-            guard let anchor = try BlockScan.ids(db, matching: filter, above: 0, below: below, newestFirst: true, limit: 1).first,
+            guard let anchor = try filter.ids(db, above: 0, below: below, newestFirst: true, limit: 1).first,
                 let newest = try Double.fetchOne(db, sql: "SELECT timestamp FROM event WHERE id = ?", arguments: [anchor])
             else {
-                return RawPage(events: [], nextCursor: nil, total: total, matching: min(found, countLimit), matchingCapped: found > countLimit)
+                return RawPage(events: RawEventList(), nextCursor: nil, total: total, matching: min(found, countLimit), matchingCapped: found > countLimit)
             }
             let start = newest - seconds
             var older = filter
-            older.until = Date(timeIntervalSince1970: start)
-            let boundary = try BlockScan.ids(db, matching: older, above: 0, below: below, newestFirst: true, limit: 1).first ?? 0
+            older.until = EventRecord.date(ofTimestampColumn: start)
+            let boundary = try older.ids(db, above: 0, below: below, newestFirst: true, limit: 1).first ?? 0
             let (events, next) = try Self.rawPage(db, matching: filter, above: boundary, below: below, newestFirst: true, limit: limit)
-            let window = Date(timeIntervalSince1970: start)...Date(timeIntervalSince1970: newest)
-            return RawPage(events: events, nextCursor: next ?? (boundary > 0 ? events.last?.id : nil), total: total,
+            let window = EventRecord.date(ofTimestampColumn: start)...EventRecord.date(ofTimestampColumn: newest)
+            return RawPage(events: events, nextCursor: next ?? (boundary > 0 ? events.ids.last : nil), total: total,
                 matching: min(found, countLimit), matchingCapped: found > countLimit, window: window)
         }
     }
 
     /// As ``latestPage(matching:before:limit:)`` (or, with `after`, ``page(matching:after:limit:)``), without decoding.
     public func rawPage(matching filter: HistoryFilter, before: Int64? = nil, after: Int64? = nil, limit: Int = 100) async throws
-        -> (events: [RawStoredEvent], nextCursor: Int64?)
+        -> (events: RawEventList, nextCursor: Int64?)
     {
         try await writer.read { db in try Self.rawPage(db, matching: filter, before: before, after: after, limit: limit) }
     }
 
     static func rawPage(_ db: Database, matching filter: HistoryFilter, before: Int64?, after: Int64?, limit: Int) throws
-        -> (events: [RawStoredEvent], nextCursor: Int64?)
+        -> (events: RawEventList, nextCursor: Int64?)
     {
         try rawPage(db, matching: filter, above: after ?? 0, below: after == nil ? before ?? .max : .max, newestFirst: after == nil,
             limit: limit)
     }
 
     /// The events matching `filter` with `above < id < below`, newest or oldest first, at most `limit`; the cursor of
-    /// the next page when there are more.
+    /// the next page when there are more. One cached statement; each row's ID and view are copied from SQLite's
+    /// buffer into the page's (no `Row`, no `String` per event).
     static func rawPage(_ db: Database, matching filter: HistoryFilter, above: Int64, below: Int64, newestFirst: Bool, limit: Int) throws
-        -> (events: [RawStoredEvent], nextCursor: Int64?)
+        -> (events: RawEventList, nextCursor: Int64?)
     {
         let limit = max(1, limit)
-        let ids = try BlockScan.ids(db, matching: filter, above: above, below: below, newestFirst: newestFirst, limit: limit + 1)
-        let rows = try rawRows(db, ids: ids, newestFirst: newestFirst, facts: false)
-        let events = rows.prefix(limit).map(\.event)
-        return (events, rows.count > limit ? events.last?.id : nil)
+        guard below > above, below - above > 1 else { return (RawEventList(), nil) }
+        let (sql, arguments) = try filter.query(db, select: "id, payload", above: above, below: below, newestFirst: newestFirst,
+            limit: limit + 1)
+        let statement = try db.cachedStatement(sql: sql)
+        try statement.setArguments(arguments)
+        let handle = statement.sqliteStatement
+        defer { sqlite3_reset(handle) }
+        var list = RawEventList()
+        list.ids.reserveCapacity(min(limit + 1, 1000))
+        list.json.reserveCapacity(min(limit, 1000) * 800)
+        var more = false
+        while true {
+            let code = sqlite3_step(handle)
+            guard code == SQLITE_ROW else {
+                guard code == SQLITE_DONE else {
+                    throw DatabaseError(resultCode: ResultCode(rawValue: code), message: String(cString: sqlite3_errmsg(db.sqliteConnection)), sql: sql)
+                }
+                break
+            }
+            if list.ids.count == limit {
+                more = true
+                break
+            }
+            if !list.ids.isEmpty { list.json.append(UInt8(ascii: ",")) }
+            list.ids.append(sqlite3_column_int64(handle, 0))
+            if let text = sqlite3_column_text(handle, 1) {
+                list.json.append(contentsOf: UnsafeBufferPointer(start: text, count: Int(sqlite3_column_bytes(handle, 1))))
+            }
+        }
+        return (list, more ? list.ids.last : nil)
     }
 
     /// Up to `limit` rows matching `filter` in `(cursor, last]`, oldest first, with their ``EventFacts``, and how far
@@ -126,45 +154,33 @@ extension HistoryDatabase {
     ) async throws -> (events: [RawEventRow], reached: Int64) {
         guard cursor < last else { return ([], cursor) }
         let limit = max(1, limit)
-        let rows = try await writer.read { db in
-            let ids = try BlockScan.ids(db, matching: filter, above: cursor, below: last + 1, newestFirst: false, limit: limit)
-            return try Self.rawRows(db, ids: ids, newestFirst: false, facts: true)
-        }
+        let rows = try await writer.read { db in try Self.rawRows(db, matching: filter, after: cursor, upTo: last, limit: limit) }
         // A short batch means nothing else matches up to `last`.
         return (rows, rows.count < limit ? last : (rows.last?.event.id ?? last))
     }
 
-    /// The rows with these IDs, in ID order; with `facts`, each with its ``EventFacts`` (a join with its session).
-    static func rawRows(_ db: Database, ids: [Int64], newestFirst: Bool, facts: Bool) throws -> [RawEventRow] {
-        guard !ids.isEmpty else { return [] }
-        let exchange = "$.kind.httpExchange.exchange"
-        let order = newestFirst ? "DESC" : "ASC"
-        let factColumns = facts ? ", session.id, session.deviceID, session.bundleID, event.requestorID, event.mvpdID, event.timestamp" : ""
-        let join = facts ? "JOIN session ON session.key = event.sessionKey" : ""
-        let rows = try Row.fetchAll(db, sql: """
-            SELECT event.id, event.summary, event.kind, event.payload, event.httpStatus,
-                CASE WHEN event.kind = 'httpExchange' THEN json_extract(event.payload, '\(exchange).method') END AS httpMethod,
-                CASE WHEN event.kind = 'httpExchange' THEN json_extract(event.payload, '\(exchange).url') END AS httpURL,
-                CASE WHEN event.kind = 'httpExchange' THEN json_extract(event.payload, '\(exchange).durationMs') END AS httpDuration,
-                CASE WHEN event.kind = 'httpExchange' THEN json_extract(event.payload, '\(exchange).failure') END AS httpFailure
-                \(factColumns)
-            FROM event \(join) WHERE event.id IN (\(ids.map(String.init).joined(separator: ","))) ORDER BY event.id \(order)
-            """)
+    /// Up to `limit` rows matching `filter` with `cursor < id <= last`, in ID order, each with its ``EventFacts``
+    /// (its session's ID, device and app read once per session).
+    static func rawRows(_ db: Database, matching filter: HistoryFilter, after cursor: Int64, upTo last: Int64, limit: Int) throws
+        -> [RawEventRow]
+    {
+        let (sql, arguments) = try filter.query(db, select: "id, payload, kind, summary, httpStatus, sessionKey, requestorID, mvpdID, timestamp",
+            above: cursor, below: last + 1, newestFirst: false, limit: limit)
+        let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+        let session = try db.cachedStatement(sql: "SELECT id, deviceID, bundleID FROM session WHERE key = ?")
+        var sessions: [Int64: (id: UUID, deviceID: String, bundleID: String)] = [:]
         // Columns by position: by name, GRDB lowercases the name on every read.
-        return rows.map { row -> RawEventRow in
-            var http: RawStoredEvent.HTTP?
-            let status: Int? = row[4]
-            if let method: String = row[5] {
-                http = RawStoredEvent.HTTP(
-                    method: method, url: row[6] ?? "", status: status == 0 ? nil : status, durationMs: row[7] ?? 0, failure: row[8])
+        return try rows.map { row -> RawEventRow in
+            let key: Int64 = row[5]
+            if sessions[key] == nil, let found = try Row.fetchOne(session, arguments: [key]) {
+                let id: String = found[0]
+                sessions[key] = (UUID(uuidString: id) ?? UUID(), found[1], found[2])
             }
-            let event = RawStoredEvent(id: row[0], summary: row[1], kind: row[2], payload: row[3], http: http)
-            guard facts else { return RawEventRow(event: event, facts: nil) }
-            let sessionID: String = row[9]
-            return RawEventRow(event: event, facts: EventFacts(
-                sessionID: UUID(uuidString: sessionID) ?? UUID(), deviceID: row[10], bundleID: row[11], requestorID: row[12],
-                mvpdID: row[13], kind: EventKind(rawValue: event.kind) ?? .error, summary: event.summary, timestamp: row[14],
-                httpStatus: status))
+            let owner = sessions[key] ?? (UUID(), "", "")
+            let kind: String = row[2]
+            return RawEventRow(event: RawStoredEvent(id: row[0], view: row[1]), facts: EventFacts(
+                sessionID: owner.id, deviceID: owner.deviceID, bundleID: owner.bundleID, requestorID: row[6], mvpdID: row[7],
+                kind: EventKind(rawValue: kind) ?? .error, summary: row[3], timestamp: row[8], httpStatus: row[4]))
         }
     }
 }

@@ -20,16 +20,11 @@ extension HistoryDatabase {
     /// - Returns: how many events were deleted.
     @discardableResult
     public func prune(_ retention: Retention, now: Date = Date()) async throws -> Int {
-        let cutoff = now.timeIntervalSince1970 - Double(retention.maxAge.components.seconds)
+        let cutoff = EventRecord.timestampColumn(now) - Double(retention.maxAge.components.seconds)
         return try await writer.write { db in
             var deleted = 0
-            // Too old: only blocks whose span starts before the cutoff hold any.
-            let old = try Int64.fetchAll(db, sql: "SELECT block FROM event_block WHERE minTime < ?", arguments: [cutoff])
-            for block in old {
-                let first = BlockBits.firstID(of: block)
-                deleted += try Self.deleteEvents(db, where: "id BETWEEN ? AND ? AND timestamp < ?",
-                    arguments: [first, first + BlockBits.size - 1, cutoff])
-            }
+            // Too old: found through `event_on_timestamp`.
+            deleted += try Self.deleteEvents(db, where: "timestamp < ?", arguments: [cutoff])
             let count = try Self.totalEvents(db)
             if count > retention.maxEvents {
                 if let boundary = try Int64.fetchOne(db, sql: "SELECT id FROM event ORDER BY id DESC LIMIT 1 OFFSET ?",
@@ -44,37 +39,18 @@ extension HistoryDatabase {
 }
 
 extension HistoryDatabase {
-    /// Deletes the events meeting `condition` and keeps everything that summarises them true: the sessions' counts
-    /// (sessions left empty go), and the block index of the blocks they were in.
+    /// Deletes the events meeting `condition` and keeps the sessions' counts true (sessions left empty go).
     /// - Returns: how many events were deleted.
     static func deleteEvents(_ db: Database, where condition: String, arguments: StatementArguments) throws -> Int {
         let perSession = try Row.fetchAll(db, sql: """
-            SELECT sessionKey, COUNT(*), MIN(id), MAX(id) FROM event WHERE \(condition) GROUP BY sessionKey
+            SELECT sessionKey, COUNT(*) FROM event WHERE \(condition) GROUP BY sessionKey
             """, arguments: arguments)
         guard !perSession.isEmpty else { return 0 }
-        var blocks: Set<Int64> = []
-        var firstBlock = Int64.max, lastBlock = Int64.min
-        for row in perSession {
-            firstBlock = min(firstBlock, BlockBits.block(of: row[2]))
-            lastBlock = max(lastBlock, BlockBits.block(of: row[3]))
-        }
-        blocks = Set(try Int64.fetchAll(db, sql: "SELECT DISTINCT id >> \(BlockBits.shift) FROM event WHERE \(condition)", arguments: arguments))
         try db.execute(sql: "DELETE FROM event WHERE \(condition)", arguments: arguments)
         let deleted = db.changesCount
         let update = try db.cachedStatement(sql: "UPDATE session SET eventCount = eventCount - ? WHERE key = ?")
         for row in perSession { try update.execute(arguments: [row[1] as Int, row[0] as Int64]) }
         try db.execute(sql: "DELETE FROM session WHERE eventCount <= 0")
-        // Whole blocks gone: their entries dropped in one statement each; partly emptied blocks rebuilt from what is left.
-        let emptied = try Int64.fetchAll(db, sql: """
-            SELECT block FROM event_block WHERE block BETWEEN ? AND ?
-            AND NOT EXISTS (SELECT 1 FROM event WHERE id BETWEEN block << \(BlockBits.shift) AND (block << \(BlockBits.shift)) + \(BlockBits.size - 1))
-            """, arguments: [firstBlock, lastBlock])
-        if let low = emptied.first, let high = emptied.last, emptied.count == high - low + 1 {
-            try db.execute(sql: "DELETE FROM event_facet WHERE block BETWEEN ? AND ?", arguments: [low, high])
-            try db.execute(sql: "DELETE FROM event_block WHERE block BETWEEN ? AND ?", arguments: [low, high])
-            blocks.subtract(emptied)
-        }
-        try BlockIndexWriter.rebuild(db, blocks: blocks)
         return deleted
     }
 }
@@ -105,6 +81,7 @@ extension HistoryDatabase {
 
     static func analyzedEventCount(_ db: Database) throws -> Int? {
         guard try db.tableExists("sqlite_stat1") else { return nil }
-        return try Int.fetchOne(db, sql: "SELECT CAST(stat AS INTEGER) FROM sqlite_stat1 WHERE tbl = 'event' LIMIT 1")
+        // The largest row count of the event table's indexes: a partial index (HTTP statuses) counts only its rows.
+        return try Int.fetchOne(db, sql: "SELECT MAX(CAST(stat AS INTEGER)) FROM sqlite_stat1 WHERE tbl = 'event'")
     }
 }

@@ -61,8 +61,7 @@ extension HistoryDatabase {
             CREATE TABLE event_block (block INTEGER PRIMARY KEY, minTime REAL NOT NULL, maxTime REAL NOT NULL);
             """)
         try db.execute(sql: "INSERT INTO event_counter (lastID) VALUES (?)", arguments: [lastID])
-        var index = BlockIndexWriter()
-        try index.addStored(db, idsFrom: 0, to: lastID)
-        try index.write(db)
+        // v4 filled `event_facet` and `event_block` from the stored events here; v6 drops both tables (the block
+        // index lost to SQLite's own indexes), so a file upgraded through v4 now leaves them empty.
     }
 }

@@ -33,10 +33,11 @@ public final class HistoryDatabase: Sendable {
         try self.init(writer: DatabasePool(path: path, configuration: configuration))
     }
 
-    /// Uses `writer` and migrates it to the current schema.
-    init(writer: any DatabaseWriter) throws {
+    /// Uses `writer` and migrates it to the current schema (tests: only up to the migration named `upTo`, to write a
+    /// file as an older build did).
+    init(writer: any DatabaseWriter, upTo lastMigration: String? = nil) throws {
         self.writer = writer
-        try Self.migrator.migrate(writer)
+        if let lastMigration { try Self.migrator.migrate(writer, upTo: lastMigration) } else { try Self.migrator.migrate(writer) }
         // Per database file (the checkpointer is the writer's): set once here rather than on every reader.
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }
     }
@@ -64,10 +65,7 @@ public final class HistoryDatabase: Sendable {
             guard let key = try Int64.fetchOne(db, sql: "SELECT key FROM session WHERE id = ?", arguments: [id.uuidString]) else {
                 return false
             }
-            let ids = try BlockScan.ids(db, facet: .session, value: .integer(key))
-            if let first = ids.first, let last = ids.last {
-                _ = try Self.deleteEvents(db, where: "id BETWEEN ? AND ? AND sessionKey = ?", arguments: [first, last, key])
-            }
+            _ = try Self.deleteEvents(db, where: "sessionKey = ?", arguments: [key])
             try db.execute(sql: "DELETE FROM session WHERE key = ?", arguments: [key])
             return true
         }
@@ -94,10 +92,10 @@ public final class HistoryDatabase: Sendable {
     {
         let limit = max(1, limit)
         let records = try await writer.read { db in
-            let ids = try BlockScan.ids(db, matching: filter, above: lower, below: upper, newestFirst: newestFirst, limit: limit + 1)
+            let ids = try filter.ids(db, above: lower, below: upper, newestFirst: newestFirst, limit: limit + 1)
             return try Self.records(db, ids: ids, newestFirst: newestFirst)
         }
-        let decoder = EventCoding.decoder
+        let decoder = EventCoding.viewDecoder
         let events = try records.prefix(limit).map { try $0.stored(decoder: decoder) }
         return HistoryPage(events: events, nextCursor: records.count > limit ? events.last?.id : nil)
     }
@@ -111,7 +109,7 @@ public final class HistoryDatabase: Sendable {
 
     /// How many stored events match `filter`.
     public func count(matching filter: HistoryFilter) async throws -> Int {
-        try await writer.read { db in try BlockScan.count(db, matching: filter, limit: .max) }
+        try await writer.read { db in try filter.count(db, limit: .max) }
     }
 
     /// Every session, the most recently active first.
@@ -132,7 +130,7 @@ public final class HistoryDatabase: Sendable {
 
     /// The sum of the sessions' event counts (equal to the number of stored events).
     static func totalEvents(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT COALESCE(SUM(eventCount), 0) FROM session") ?? 0
+        try Int.fetchOne(db.cachedStatement(sql: "SELECT COALESCE(SUM(eventCount), 0) FROM session")) ?? 0
     }
 
     /// How many sessions the history holds.

@@ -3,7 +3,7 @@ import Foundation
 
 extension HistoryFilter {
     /// Whether `stored` matches, decided in memory: the same answer as the history's query
-    /// (``request(after:upTo:)`` through ``BlockScan``). See ``matches(_:)-(EventFacts)``.
+    /// (``request(after:upTo:)``). See ``matches(_:)-(EventFacts)``.
     public func matches(_ stored: StoredEvent) -> Bool {
         matches(EventFacts(stored))
     }
@@ -23,9 +23,9 @@ extension HistoryFilter {
         if !kinds.isEmpty, !kinds.contains(event.kind) { return false }
         if excludedKinds.contains(event.kind) { return false }
         if let text, !text.isEmpty, !Self.likeContains(event.summary, text) { return false }
-        // The column holds seconds since 1970 as a double, compared as such.
-        if let from, event.timestamp < from.timeIntervalSince1970 { return false }
-        if let until, event.timestamp >= until.timeIntervalSince1970 { return false }
+        // The column's value, compared as the query compares it.
+        if let from, event.timestamp < EventRecord.timestampColumn(from) { return false }
+        if let until, event.timestamp >= EventRecord.timestampColumn(until) { return false }
         if httpStatus != nil || httpStatusCodes != nil {
             // Only HTTP exchanges have a status (0: no answer); SQL's NULL matches no class and no range.
             guard let status = event.httpStatus else { return false }

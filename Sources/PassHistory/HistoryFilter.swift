@@ -3,8 +3,8 @@ import Foundation
 import GRDB
 
 /// Which events a history query returns. Every criterion left `nil` (or `kinds` empty) matches everything;
-/// the others must all match. Each criterion but the text is served by the history's block index (``BlockScan``);
-/// ``request(after:upTo:)`` is the SQL that decides whether an event matches.
+/// the others must all match. ``request(after:upTo:)`` is the SQL that decides whether an event matches; every
+/// criterion but the text has an index SQLite answers it through (schema v6).
 ///
 /// Programmer, MVPD, app and device IDs (and their exclusions) match whatever the case of ASCII letters, as SQLite's
 /// `NOCASE` compares: `mvpd:dish` finds `Dish`. Other letters must match exactly.
@@ -51,6 +51,20 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         /// Anything but 2xx and 3xx: client and server errors and failures.
         case error
 
+        /// The class as SQL on the `httpStatus` column, in the form of its index: `httpStatus / 100 = 4` for 4xx
+        /// (`event_on_statusClass`; for integers the same as 400…499), `httpStatus = 0` for no answer, and the exact
+        /// condition of the partial index `event_on_errorStatus` for `error`.
+        var sqlCondition: String {
+            switch self {
+            case .success: "httpStatus IS NOT NULL AND httpStatus / 100 = 2"
+            case .redirect: "httpStatus IS NOT NULL AND httpStatus / 100 = 3"
+            case .clientError: "httpStatus IS NOT NULL AND httpStatus / 100 = 4"
+            case .serverError: "httpStatus IS NOT NULL AND httpStatus / 100 = 5"
+            case .failed: "httpStatus = 0"
+            case .error: "(httpStatus < 200 OR httpStatus >= 400)"
+            }
+        }
+
         /// The `httpStatus` column values of the class.
         var sqlRange: (low: Int, high: Int)? {
             switch self {
@@ -85,54 +99,61 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
     /// Matches every event.
     public static let all = HistoryFilter()
 
-    /// The filter applied to `event` rows with `id` in `(after, upTo]`, in `id` order: the definition of a match,
-    /// which the block index narrows down (device, app and session are read from the session row).
+    /// The filter applied to `event` rows with `id` in `(after, upTo]`, in `id` order (see ``sqlCondition``).
     func request(after cursor: Int64?, upTo last: Int64? = nil) -> QueryInterfaceRequest<EventRecord> {
         typealias C = EventRecord.Columns
         var request = EventRecord.all()
         if let cursor { request = request.filter(C.id > cursor) }
         if let last { request = request.filter(C.id <= last) }
-        // Device, app and session live on the session row; events name it by its key.
-        let key = "sessionKey"
-        if let sessionID { request = request.filter(sql: "sessionKey = (SELECT key FROM session WHERE id = ?)", arguments: [sessionID.uuidString]) }
-        if let deviceID {
-            request = request.filter(sql: "\(key) IN (SELECT key FROM session WHERE deviceID = ? COLLATE NOCASE)", arguments: [deviceID])
+        let (condition, arguments) = sqlCondition
+        if condition != "1" { request = request.filter(sql: condition, arguments: arguments) }
+        return request.order(C.id)
+    }
+
+    /// The definition of a match: a condition on an `event` row (`"1"` for a filter that matches everything) and its
+    /// arguments. Device, app and session are read from the session row, which events name by its key. Written as
+    /// the indexes of schema v6 are, literals included where an index has them, so SQLite can use them.
+    var sqlCondition: (sql: String, arguments: StatementArguments) {
+        var terms: [String] = []
+        var arguments: StatementArguments = []
+        func add(_ term: String, _ values: StatementArguments = []) {
+            terms.append(term)
+            arguments += values
         }
-        if let requestorID { request = request.filter(sql: "requestorID = ? COLLATE NOCASE", arguments: [requestorID]) }
-        if let mvpdID { request = request.filter(sql: "mvpdID = ? COLLATE NOCASE", arguments: [mvpdID]) }
-        if !kinds.isEmpty { request = request.filter(kinds.map(\.rawValue).contains(C.kind)) }
-        if let text, !text.isEmpty { request = request.filter(C.summary.like("%\(Self.escapeLike(text))%", escape: "\\")) }
-        if let from { request = request.filter(C.timestamp >= from.timeIntervalSince1970) }
-        if let until { request = request.filter(C.timestamp < until.timeIntervalSince1970) }
-        if let bundleID {
-            request = request.filter(sql: "\(key) IN (SELECT key FROM session WHERE bundleID = ? COLLATE NOCASE)", arguments: [bundleID])
+        if let sessionID { add("sessionKey = (SELECT key FROM session WHERE id = ?)", [sessionID.uuidString]) }
+        if let deviceID { add("sessionKey IN (SELECT key FROM session WHERE deviceID = ? COLLATE NOCASE)", [deviceID]) }
+        if let requestorID { add("requestorID = ? COLLATE NOCASE", [requestorID]) }
+        if let mvpdID { add("mvpdID = ? COLLATE NOCASE", [mvpdID]) }
+        if !kinds.isEmpty {
+            let (marks, values) = Self.list(Set(kinds.map(\.rawValue)))
+            add("kind IN (\(marks))", values)
         }
-        if let httpStatus {
-            if let range = httpStatus.sqlRange {
-                request = request.filter(C.httpStatus >= range.low && C.httpStatus <= range.high)
-            } else {
-                request = request.filter(C.httpStatus < 200 || C.httpStatus >= 400)
-            }
-        }
+        if let text, !text.isEmpty { add("summary LIKE ? ESCAPE '\\'", ["%\(Self.escapeLike(text))%"]) }
+        if let from { add("timestamp >= ?", [EventRecord.timestampColumn(from)]) }
+        if let until { add("timestamp < ?", [EventRecord.timestampColumn(until)]) }
+        if let bundleID { add("sessionKey IN (SELECT key FROM session WHERE bundleID = ? COLLATE NOCASE)", [bundleID]) }
+        if let httpStatus { add(httpStatus.sqlCondition) }
         if let codes = httpStatusCodes {
-            request = request.filter(C.httpStatus >= codes.lowerBound && C.httpStatus <= codes.upperBound)
+            if codes.count == 1 { add("httpStatus = ?", [codes.lowerBound]) } else { add("httpStatus BETWEEN ? AND ?", [codes.lowerBound, codes.upperBound]) }
         }
         // `IS NULL OR NOT IN`: an event that names no Programmer (or MVPD) is not one of the excluded ones.
         if !excludedRequestorIDs.isEmpty {
-            let (marks, arguments) = Self.list(excludedRequestorIDs)
-            request = request.filter(sql: "(requestorID IS NULL OR requestorID COLLATE NOCASE NOT IN (\(marks)))", arguments: arguments)
+            let (marks, values) = Self.list(excludedRequestorIDs)
+            add("(requestorID IS NULL OR requestorID COLLATE NOCASE NOT IN (\(marks)))", values)
         }
         if !excludedMvpdIDs.isEmpty {
-            let (marks, arguments) = Self.list(excludedMvpdIDs)
-            request = request.filter(sql: "(mvpdID IS NULL OR mvpdID COLLATE NOCASE NOT IN (\(marks)))", arguments: arguments)
+            let (marks, values) = Self.list(excludedMvpdIDs)
+            add("(mvpdID IS NULL OR mvpdID COLLATE NOCASE NOT IN (\(marks)))", values)
         }
-        if !excludedKinds.isEmpty { request = request.filter(!excludedKinds.map(\.rawValue).contains(C.kind)) }
+        if !excludedKinds.isEmpty {
+            let (marks, values) = Self.list(Set(excludedKinds.map(\.rawValue)))
+            add("kind NOT IN (\(marks))", values)
+        }
         if !excludedBundleIDs.isEmpty {
-            let (marks, arguments) = Self.list(excludedBundleIDs)
-            request = request.filter(
-                sql: "sessionKey NOT IN (SELECT key FROM session WHERE bundleID COLLATE NOCASE IN (\(marks)))", arguments: arguments)
+            let (marks, values) = Self.list(excludedBundleIDs)
+            add("sessionKey NOT IN (SELECT key FROM session WHERE bundleID COLLATE NOCASE IN (\(marks)))", values)
         }
-        return request.order(C.id)
+        return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
     }
 
     /// `?, ?, …` and the values in order, for an SQL `IN` list.

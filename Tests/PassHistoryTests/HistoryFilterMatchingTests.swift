@@ -5,7 +5,7 @@ import Testing
 @testable import PassHistory
 
 /// `HistoryFilter.matches(_:)` (in memory, what the live feed filters with) against the history's own query (the
-/// block index and the filter's SQL), over generated events and generated filters.
+/// filter's SQL, answered through SQLite's indexes), over generated events and generated filters.
 @Suite("HistoryFilter in memory")
 struct HistoryFilterMatchingTests {
 

@@ -67,7 +67,7 @@ struct HistoryFilterTests {
                 let page = try await history.latestPage(matching: filter, limit: 100)
                 #expect(page.events.map(\.event) == Array(busyEvents.suffix(100).reversed()))
                 let raw = try await history.rawPage(matching: filter, limit: 100)
-                #expect(raw.events.map(\.id) == page.events.map(\.id))
+                #expect(raw.events.ids == page.events.map(\.id))
             }
         }
     }

@@ -3,8 +3,8 @@ import MicroHTTP
 import PassHistory
 
 /// A stored event as the live feed hands it to every client: the row's facts (for the clients' filters) and its
-/// Server-Sent Events wire form (`id`, `event: entitlement`, the ``EventView`` JSON, what `GET /api/events` sends
-/// for it too), written once from the stored row: nothing is decoded. The bytes are one buffer however many clients
+/// Server-Sent Events wire form (`id`, `event: entitlement`, the event's stored view, what `GET /api/events` sends
+/// for it too): nothing is decoded or encoded. The bytes are one buffer however many clients
 /// queue them.
 struct LiveEvent: Sendable {
     let id: Int64
@@ -16,7 +16,7 @@ struct LiveEvent: Sendable {
         guard let facts = row.facts else { return nil }
         id = row.event.id
         self.facts = facts
-        bytes = ServerSentEvent(id: UInt64(row.event.id), event: "entitlement", data: EventView.json(row.event)).encoded
+        bytes = ServerSentEvent(id: UInt64(row.event.id), event: "entitlement", data: row.event.view).encoded
     }
 
     /// What a client too slow to keep up gets last: `event: resync` carrying, as its `id` (so `EventSource` sends it

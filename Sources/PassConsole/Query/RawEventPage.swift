@@ -2,26 +2,23 @@ import AccessEnabler
 import Foundation
 import PassHistory
 
-/// `GET /api/events` written straight from the stored rows: each event's ``EventView`` (what the live feed sends
-/// too) and the page's counts and cursor, without decoding and re-encoding an event.
+/// `GET /api/events` written straight from the stored rows: the events' stored views (``EventView``, what the live
+/// feed sends too), joined by the history into one buffer, and the page's counts and cursor around them.
 enum RawEventPage {
-    static func json(
-        _ events: [RawStoredEvent], nextCursor: Int64?, total: Int, matching: Int, capped: Bool, window: ClosedRange<Date>? = nil
-    ) -> String {
-        var out = "{\"events\":["
-        out.reserveCapacity(events.reduce(256) { $0 + $1.payload.utf8.count + 200 })
-        for (index, event) in events.enumerated() {
-            if index > 0 { out += "," }
-            EventView.append(event, to: &out)
+    static func json(_ page: RawPage) -> Data {
+        var out = Data()
+        out.reserveCapacity(page.events.json.count + 200)
+        out.append(contentsOf: "{\"events\":[".utf8)
+        out.append(contentsOf: page.events.json)
+        var tail = "],\"matching\":\(page.matching),\"matchingCapped\":\(page.matchingCapped),\"nextCursor\":"
+        tail += page.nextCursor.map(String.init) ?? "null"
+        tail += ",\"total\":\(page.total)"
+        if let window = page.window {
+            tail += ",\"window\":{\"from\":" + EntitlementEvent.Wire.jsonString(EntitlementEvent.Wire.format(window.lowerBound))
+            tail += ",\"until\":" + EntitlementEvent.Wire.jsonString(EntitlementEvent.Wire.format(window.upperBound)) + "}"
         }
-        out += "],\"matching\":\(matching),\"matchingCapped\":\(capped),\"nextCursor\":"
-        out += nextCursor.map(String.init) ?? "null"
-        out += ",\"total\":\(total)"
-        if let window {
-            out += ",\"window\":{\"from\":" + EntitlementEvent.Wire.jsonString(EntitlementEvent.Wire.format(window.lowerBound))
-            out += ",\"until\":" + EntitlementEvent.Wire.jsonString(EntitlementEvent.Wire.format(window.upperBound)) + "}"
-        }
-        out += "}"
+        tail += "}"
+        out.append(contentsOf: tail.utf8)
         return out
     }
 }

@@ -26,8 +26,7 @@ extension Console {
             } else {
                 page = try await console.history.rawPageWithCounts(matching: filter, before: before, after: after, limit: limit)
             }
-            return .json(data: Data(RawEventPage.json(page.events, nextCursor: page.nextCursor, total: page.total,
-                matching: page.matching, capped: page.matchingCapped, window: page.window).utf8))
+            return .json(data: RawEventPage.json(page))
         }
         router.get("/api/events/stream") { request in
             let console = try box.get()
