@@ -32,7 +32,7 @@ struct PathVariantAccessTests {
                     let connection = try await BlockingWork.run { try RawConnection(port: port) }
                     connection.send("\(route.method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\n"
                         + "Content-Type: application/json\r\nConnection: close\r\n\r\n")
-                    let answer = await connection.read(until: "\r\n", timeout: .seconds(30))
+                    let answer = await connection.read(until: "\r\n", timeout: .seconds(TestTime.seconds(60)))
                     tried += 1
                     if !answer.hasPrefix("HTTP/1.1 401") { passed.append("\(route.method) \(target) → \(answer.prefix(12))") }
                 }

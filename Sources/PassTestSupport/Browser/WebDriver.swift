@@ -146,15 +146,32 @@ public final class WebDriver: @unchecked Sendable {
 
     /// Clicks the first element matching `selector` (scrolling it into view), after waiting for it.
     public func click(_ selector: String, timeout: Double = 15) async throws {
-        let element = try await waitForElement(selector, timeout: timeout)
-        _ = try await command("POST", "/element/\(element)/click", [:])
+        try await onFreshElement(selector, timeout: timeout) { element in
+            _ = try await command("POST", "/element/\(element)/click", [:])
+        }
     }
 
     /// Types `text` into the first element matching `selector`.
     public func type(_ selector: String, _ text: String) async throws {
-        let element = try await waitForElement(selector)
-        _ = try await command("POST", "/element/\(element)/clear", [:])
-        _ = try await command("POST", "/element/\(element)/value", ["text": text])
+        try await onFreshElement(selector) { element in
+            _ = try await command("POST", "/element/\(element)/clear", [:])
+            _ = try await command("POST", "/element/\(element)/value", ["text": text])
+        }
+    }
+
+    /// Runs `action` on the element `selector` finds, finding it again when the page re-rendered it in between
+    /// (WebDriver's "stale element reference": a live page redraws its lists and boxes as events arrive).
+    private func onFreshElement(_ selector: String, timeout: Double = 20, _ action: (String) async throws -> Void) async throws {
+        var attempt = 0
+        while true {
+            attempt += 1
+            let element = try await waitForElement(selector, timeout: timeout)
+            do {
+                return try await action(element)
+            } catch let failure as Failure where attempt < 5 && failure.description.contains("stale element") {
+                continue
+            }
+        }
     }
 
     /// Sets a file input's file (the page reads it with the File API).

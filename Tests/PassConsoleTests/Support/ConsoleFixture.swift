@@ -146,8 +146,10 @@ struct ConsoleFixture {
     }
 
     /// Waits until `condition` holds for the app's view (the SDK works on its own tasks).
-    func waitForApp(_ id: String, timeout: Double = 20, _ condition: ([String: Any]) -> Bool) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
+    /// (60 s: a condition, not a speed bound — the whole suite starting at once on two cores once kept a
+    /// setRequestor waiting past 20 s.)
+    func waitForApp(_ id: String, timeout: Double = 60, _ condition: ([String: Any]) -> Bool) async throws {
+        let deadline = Date().addingTimeInterval(TestTime.seconds(timeout))
         while Date() < deadline {
             if condition(try await app(id)) { return }
             try await Task.sleep(for: .milliseconds(50))
@@ -176,16 +178,16 @@ struct ConsoleFixture {
     }
 
     /// Waits until the history holds at least `count` events (the batcher writes every 50 ms).
-    func waitForEvents(atLeast count: Int, timeout: Double = 20) async throws {
-        let deadline = Date().addingTimeInterval(timeout)
+    func waitForEvents(atLeast count: Int, timeout: Double = 60) async throws {
+        let deadline = Date().addingTimeInterval(TestTime.seconds(timeout))
         while Date() < deadline, (try await console.history.eventCount) < count { try await Task.sleep(for: .milliseconds(50)) }
     }
 
     /// Waits for `count` stored events, then until the history has stopped growing for 300 ms: the events the apps
     /// published so far are stored (the batcher writes every 50 ms, later on a loaded machine).
-    func waitUntilRecorded(atLeast count: Int, timeout: Double = 20) async throws {
+    func waitUntilRecorded(atLeast count: Int, timeout: Double = 60) async throws {
         try await waitForEvents(atLeast: count, timeout: timeout)
-        let deadline = Date().addingTimeInterval(timeout)
+        let deadline = Date().addingTimeInterval(TestTime.seconds(timeout))
         var last = try await console.history.eventCount
         var stableSince = Date()
         while Date() < deadline, Date().timeIntervalSince(stableSince) < 0.3 {

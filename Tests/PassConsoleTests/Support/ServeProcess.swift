@@ -23,7 +23,7 @@ enum ServeProcess {
             ["serve", "--port", "0", "--backend-port", "0", "--device", folder.appendingPathComponent("device").path,
              "--history", folder.appendingPathComponent("history.sqlite").path] + arguments,
             environment: environment, directory: BuiltBinary.packageRoot, stdout: .file(output))
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(TestTime.seconds(90))  // start-up, not a speed bound
         while Date() < deadline {
             let lines = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
             if let console = url(lines, "Console:"), let backend = url(lines, "Backend:"),
