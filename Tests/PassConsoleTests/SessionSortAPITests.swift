@@ -161,7 +161,7 @@ struct SessionSortAPITests {
             var sql: [String] = []
             for key in SessionSortKey.allCases {
                 let started = ContinuousClock.now
-                let page = try await fixture.console.history.sessionPage(sort: SessionSort(key: key), now: fixture.clock.now())
+                let page = try await fixture.console.history.sessionPage(matching: "", sort: SessionSort(key: key), now: fixture.clock.now())
                 let elapsed = ContinuousClock.now - started
                 #expect(page.sessions.count == 200 && page.total == 2000)
                 sql.append("\(key.rawValue): " + String(format: "%.1f ms",
