@@ -11,6 +11,8 @@ extension Console {
     static let cursorRange: ClosedRange<Int64> = 0...Int64.max
     /// `GET /api/sessions?q=`: the search text, in bytes.
     static let sessionSearchLength = 500
+    /// `GET /api/sessions?limit=`: sessions per page.
+    static let sessionPageLimit = 1...1000
     /// `GET /api/events?window=`: the time window "Load older" reads, in seconds (one second to 30 days).
     static let eventWindow = 1...(30 * 86400)
     /// `X-PassConsole-Dropped` on `POST /api/ingest`: events a reporter lost since its last batch.

@@ -28,7 +28,9 @@ extension Console {
             guard text.utf8.count <= Console.sessionSearchLength else {
                 throw HTTPError(.badRequest, code: "invalid_parameter", message: "The search is too long: at most \(Console.sessionSearchLength) bytes.")
             }
-            return .api(["sessions": try await console.sessionRows(matching: text, now: console.configuration.now())])
+            let limit = try request.query("limit", as: Int.self, in: Console.sessionPageLimit, default: 200)
+            let (sort, cursor) = try sessionSort(request)
+            return .api(try await console.sessionPage(matching: text, sort: sort, after: cursor, limit: limit, now: console.configuration.now()))
         }
         router.get("/api/sessions/{id}") { request in
             let console = try box.get()
@@ -77,6 +79,39 @@ extension Console {
 }
 
 extension Console {
+    /// `sort=`, `order=` and `cursor=` of `GET /api/sessions`: a column the history sorts by (``SessionSortKey``), a
+    /// direction (the column's own when left out), and a cursor of that same sort; anything else is a 400 that says
+    /// what is allowed.
+    static func sessionSort(_ request: Request) throws(HTTPError) -> (SessionSort, SessionCursor?) {
+        func nonEmpty(_ name: String) -> String? { request.query(name).flatMap { $0.isEmpty ? nil : $0 } }
+        var key = SessionSort.default.key
+        if let name = nonEmpty("sort") {
+            guard let known = SessionSortKey(rawValue: name) else {
+                throw HTTPError(.badRequest, code: "invalid_parameter",
+                    message: "Sessions cannot be sorted by '\(name.prefix(40))': sort by one of "
+                        + SessionSortKey.allCases.map(\.rawValue).joined(separator: ", ") + ".")
+            }
+            key = known
+        }
+        var order: SessionSortOrder?
+        if let name = nonEmpty("order") {
+            guard let known = SessionSortOrder(rawValue: name) else {
+                throw HTTPError(.badRequest, code: "invalid_parameter", message: "order must be asc or desc, not '\(name.prefix(40))'.")
+            }
+            order = known
+        }
+        let sort = SessionSort(key: key, order: order)
+        guard let token = nonEmpty("cursor") else { return (sort, nil) }
+        guard let cursor = SessionCursor(token: token) else {
+            throw HTTPError(.badRequest, code: "invalid_parameter", message: "cursor is not one this console gave: pass the nextCursor of the previous page.")
+        }
+        guard cursor.sort == sort else {
+            throw HTTPError(.badRequest, code: "invalid_parameter",
+                message: "cursor continues the list sorted by \(cursor.sort.key.rawValue) \(cursor.sort.order.rawValue), not by \(sort.key.rawValue) \(sort.order.rawValue): start again without it.")
+        }
+        return (sort, cursor)
+    }
+
     /// The session named by `id` and all its events, or a 404 in words.
     func sessionEvents(_ id: String?) async throws -> (HistorySession, [EntitlementEvent]) {
         guard let uuid = UUID(uuidString: id ?? ""), let session = try await history.session(uuid) else {

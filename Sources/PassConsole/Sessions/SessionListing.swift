@@ -33,23 +33,42 @@ struct SessionRow: Encodable, Sendable {
     }
 }
 
+/// A page of the Sessions list: its rows in the asked order, where the next page starts, and how many match.
+struct SessionListPage: Encodable, Sendable {
+    var sessions: [SessionRow]
+    /// The sort applied (the asked one, or the default).
+    var sort: SessionSortKey
+    var order: SessionSortOrder
+    /// How many sessions match the search, over all pages.
+    var total: Int
+    /// Pass as `cursor=` for the next page; absent on the last.
+    var nextCursor: String?
+}
+
 extension Console {
-    /// The sessions a search finds (all, newest first, when `text` is empty), as list rows.
+    /// One page of the sessions a search finds (all when `text` is empty), as list rows, sorted by `sort` over every
+    /// matching session, starting after `cursor`.
     ///
     /// Besides what the history holds, a word may start a user ID the console knows (the Tokens page's, and the
     /// local backend's sign-ins), found through the user ID the SDK sent or the hash its tracking data reported
     /// (``TrackingEvent/userHash(of:)``); a username the local backend signed one of those user IDs in as; or the
-    /// name of one of the console's apps.
-    func sessionRows(matching text: String, now: Date) async throws -> [SessionRow] {
+    /// name of one of the console's apps. The app and user columns sort by those names too (``SessionLabels``).
+    func sessionPage(matching text: String, sort: SessionSort = .default, after cursor: SessionCursor? = nil, limit: Int = 200,
+        now: Date) async throws -> SessionListPage
+    {
         let users = await knownUsers(now: now)
         let names = Dictionary(apps.map { ($0.spec.app.bundleID, $0.spec.name) }) { first, _ in first }
         var aliases = names.map { SessionAlias(shownField: .app, shown: $0.value, field: .app, value: $0.key) }
         var byHash: [String: String] = [:]
+        var labels = SessionLabels(apps: names)
         for (guid, username) in users {
             let hash = TrackingEvent.userHash(of: guid)
             byHash[hash] = guid
+            // The list shows the username when known, else the user ID (also for a session that only reported the hash).
+            labels.users[hash] = username ?? guid
             aliases.append(SessionAlias(shownField: .userID, shown: guid, field: .trackingHash, value: hash))
             guard let username else { continue }
+            labels.users[guid] = username
             aliases.append(SessionAlias(shownField: .username, shown: username, field: .userID, value: guid))
             aliases.append(SessionAlias(shownField: .username, shown: username, field: .trackingHash, value: hash))
         }
@@ -60,14 +79,16 @@ extension Console {
                 aliases.append(SessionAlias(shownField: .userID, shown: spelling, field: .trackingHash, value: hash))
             }
         }
-        let found = try await history.sessions(matching: text, aliases: aliases)
-        let visitors = try await history.values(of: .visitorID, sessions: found.map(\.session.id))
-        return found.map { found in
+        let page = try await history.sessionPage(matching: text, aliases: aliases, sort: sort, labels: labels, now: now,
+            after: cursor, limit: limit)
+        let visitors = try await history.values(of: .visitorID, sessions: page.sessions.map(\.session.id))
+        let rows = page.sessions.map { found in
             var session = found.session
             if session.userID == nil, let hash = session.trackingHash { session.userID = byHash[hash.lowercased()] }
             return SessionRow(session: session, outcome: session.outcome(at: now), appName: names[session.bundleID],
                 username: session.userID.flatMap { users[$0] ?? nil }, matches: found.matches, visitorIDs: visitors[session.id] ?? [])
         }
+        return SessionListPage(sessions: rows, sort: sort.key, order: sort.order, total: page.total, nextCursor: page.nextCursor?.token)
     }
 
     /// The user IDs the console knows, each with the MVPD username the local backend signed it in as (when it did):

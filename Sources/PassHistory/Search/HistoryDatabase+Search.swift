@@ -92,19 +92,8 @@ extension HistoryDatabase {
                 return try HistorySession.order(Column("lastSeen").desc, Column("id")).limit(limit).fetchAll(db)
                     .map { SessionMatch(session: $0, matches: []) }
             }
-            var found: [Int64: [FieldMatch]]?
-            for word in words {
-                let matches = try Self.sessionsMatching(db, word: word, aliases: aliases)
-                if var current = found {
-                    current = current.filter { matches[$0.key] != nil }
-                    for key in current.keys { current[key]!.append(matches[key]!) }
-                    found = current
-                } else {
-                    found = matches.mapValues { [$0] }
-                }
-                if found?.isEmpty == true { return [] }
-            }
-            guard let found, !found.isEmpty else { return [] }
+            let found = try Self.sessionsMatching(db, words: words, aliases: aliases)
+            guard !found.isEmpty else { return [] }
             let keys = found.keys.map(String.init).joined(separator: ",")
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM session WHERE key IN (\(keys)) ORDER BY lastSeen DESC, id LIMIT ?",
                 arguments: [limit])
@@ -113,6 +102,24 @@ extension HistoryDatabase {
                 return SessionMatch(session: try HistorySession(row: row), matches: matches)
             }
         }
+    }
+
+    /// The sessions (by `session.key`) every one of `words` (folded, at least one) finds, each with what each word
+    /// matched, in the words' order.
+    static func sessionsMatching(_ db: Database, words: [String], aliases: [SessionAlias]) throws -> [Int64: [FieldMatch]] {
+        var found: [Int64: [FieldMatch]]?
+        for word in words {
+            let matches = try sessionsMatching(db, word: word, aliases: aliases)
+            if var current = found {
+                current = current.filter { matches[$0.key] != nil }
+                for key in current.keys { current[key]!.append(matches[key]!) }
+                found = current
+            } else {
+                found = matches.mapValues { [$0] }
+            }
+            if found?.isEmpty == true { return [:] }
+        }
+        return found ?? [:]
     }
 
     /// For one folded word: each session it finds, with the most specific field it matched.
