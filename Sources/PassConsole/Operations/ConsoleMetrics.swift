@@ -33,6 +33,8 @@ final class ConsoleMetrics: Sendable {
     private let gateWaiting: Gauge
     private let liveHeld: Gauge
     private let errors: [IngestError: Counter]
+    /// The request histogram's series made so far (bounded: routes × 8 methods × 5 classes).
+    private let histograms = Mutex<[HistogramKey: DurationHistogram]>([:])
 
     /// Why an ingest (a `POST /api/ingest`) failed or lost events; one counter each.
     enum IngestError: String, CaseIterable {
@@ -88,11 +90,23 @@ final class ConsoleMetrics: Sendable {
 
     /// Records one answered request: `route` is its pattern (never the raw path: bounded label values).
     func observe(route: String, method: String, status: Int, duration: Duration) {
-        let histogram = registry.makeDurationHistogram(
-            descriptor: Self.requestDuration,
-            labels: [("route", route), ("method", Self.methodLabel(method)), ("status", "\(min(max(status / 100, 1), 5))xx")],
-            buckets: Self.latencyBuckets)
+        let key = HistogramKey(route: route, method: Self.methodLabel(method), status: "\(min(max(status / 100, 1), 5))xx")
+        let histogram = histograms.withLock { cache in
+            if let known = cache[key] { return known }
+            // The registry validates names and labels on every make: done once per series.
+            let made = registry.makeDurationHistogram(
+                descriptor: Self.requestDuration, labels: [("route", key.route), ("method", key.method), ("status", key.status)],
+                buckets: Self.latencyBuckets)
+            cache[key] = made
+            return made
+        }
         histogram.recordNanoseconds(duration.nanoseconds)
+    }
+
+    private struct HistogramKey: Hashable {
+        var route: String
+        var method: String
+        var status: String
     }
 
     /// A method label from a fixed set (a client may send any token as the method).

@@ -89,16 +89,22 @@ struct MetricsEndpointTests {
         }
     }
 
-    @Test func aLiveClientShowsInTheGauge() async throws {
+    @Test func aLiveClientShowsInTheGaugeWhileConnected() async throws {
         try await ConsoleFixture.with { fixture in
             try fixture.console.start()
             let client = TestHTTPClient(baseURL: fixture.console.baseURL, timeout: 10)
-            let subscription = try await fixture.console.live.subscribe(filter: HistoryFilter(), after: nil)
+            let port = try #require(URLComponents(string: fixture.console.baseURL)?.port)
+            // A real SSE client on its own connection
+            let connection = try RawConnection(port: UInt16(port))
+            connection.send("GET /api/events/stream HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nAccept: text/event-stream\r\n\r\n")
+            #expect(await connection.read(until: "retry:").contains("200"))
             #expect(try await scrape(client).value("passconsole_live_clients") == 1)
-            subscription.close()
+            // When it hangs up, the gauge goes back to 0 (the next heartbeat or publish notices)
+            connection.closeNow()
             var clients = try await scrape(client).value("passconsole_live_clients")
-            for _ in 0..<50 where clients != 0 {
-                try await Task.sleep(for: .milliseconds(50))
+            for _ in 0..<100 where clients != 0 {
+                fixture.console.live.state.withLock { $0.clients.values.forEach { $0.subscription.sendComment("probe") } }
+                try await Task.sleep(for: .milliseconds(100))
                 clients = try await scrape(client).value("passconsole_live_clients")
             }
             #expect(clients == 0)
