@@ -12,7 +12,7 @@ import Testing
 @Suite(.serialized)
 struct HealthzTests {
     func healthz(_ fixture: ConsoleFixture) async throws -> (status: Int, json: [String: Any], text: String) {
-        let answer = try await TestHTTPClient(baseURL: fixture.console.baseURL, timeout: 10).send("GET", "/healthz")
+        let answer = try await TestHTTPClient(baseURL: fixture.console.baseURL).send("GET", "/healthz")
         return (answer.status, answer.json, answer.text)
     }
 
@@ -80,7 +80,7 @@ struct HealthzTests {
     @Test func aReadOnlyHistoryAnswers503OnceAWriteFailedAnd200WhenWritingWorksAgain() async throws {
         try await ConsoleFixture.with { fixture in
             try fixture.console.start()
-            let client = TestHTTPClient(baseURL: fixture.console.baseURL, timeout: 10)
+            let client = TestHTTPClient(baseURL: fixture.console.baseURL)
             let ndjson = ["Content-Type": "application/x-ndjson"]
             try await HistoryFaults.readOnly(fixture.console.history, true)
             #expect(try await client.send("POST", "/api/ingest", headers: ndjson, body: EntitlementEvent.Wire.ndjson(HistoryFaults.events(3))).status == 503)

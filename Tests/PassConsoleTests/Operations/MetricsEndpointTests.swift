@@ -23,7 +23,7 @@ struct MetricsEndpointTests {
     @Test func theExpositionParsesAndEveryFamilyHasHelpAndType() async throws {
         try await ConsoleFixture.with { fixture in
             try fixture.console.start()
-            let client = TestHTTPClient(baseURL: fixture.console.baseURL, timeout: 10)
+            let client = TestHTTPClient(baseURL: fixture.console.baseURL)
             _ = try await client.send("GET", "/api/overview")
             let metrics = try await scrape(client)
             let expected = [
@@ -46,7 +46,7 @@ struct MetricsEndpointTests {
     @Test func ingestingNEventsAddsNToTheCounterAndBadLinesCountAsErrors() async throws {
         try await ConsoleFixture.with { fixture in
             try fixture.console.start()
-            let client = TestHTTPClient(baseURL: fixture.console.baseURL, timeout: 10)
+            let client = TestHTTPClient(baseURL: fixture.console.baseURL)
             let ingested = ["source": "reporters"]
             let before = try await scrape(client)
             let start = try #require(before.value("passconsole_events_ingested_total", ingested))
@@ -64,10 +64,32 @@ struct MetricsEndpointTests {
         }
     }
 
+    @Test func theDemoAppsEventsCountAsIngestedOnceWritten() async throws {
+        try await ConsoleFixture.with { fixture in
+            try fixture.console.start()
+            let client = TestHTTPClient(baseURL: fixture.console.baseURL)
+            let demo = ["source": "demo_apps"]
+            #expect(try await scrape(client).value("passconsole_events_ingested_total", demo) == 0)
+            // When a demo app starts (setRequestor and its HTTP exchanges are events) and its batch is written
+            try await fixture.start("news-ios")
+            await fixture.console.batcher.flush()
+            let written = await fixture.console.batcher.writtenCount
+            #expect(written > 0)
+            // Then the counter says as many, and says it again on the next scrape (no double counting)
+            // (between the batcher's count before and after each scrape: the app may still be reporting)
+            for _ in 0..<2 {
+                let before = await fixture.console.batcher.writtenCount
+                let counted = try #require(try await scrape(client).value("passconsole_events_ingested_total", demo))
+                let after = await fixture.console.batcher.writtenCount
+                #expect(counted >= Double(before) && counted <= Double(after), "\(before) ≤ \(counted) ≤ \(after)")
+            }
+        }
+    }
+
     @Test func aRequestShowsInTheLatencyHistogramUnderItsRoutePattern() async throws {
         try await ConsoleFixture.with { fixture in
             try fixture.console.start()
-            let client = TestHTTPClient(baseURL: fixture.console.baseURL, timeout: 10)
+            let client = TestHTTPClient(baseURL: fixture.console.baseURL)
             let histogram = "passconsole_http_request_duration_seconds"
             let route = ["route": "/api/sessions/{id}", "method": "GET", "status": "4xx"]
             let before = try await scrape(client).value(histogram + "_count", route) ?? 0
@@ -92,7 +114,7 @@ struct MetricsEndpointTests {
     @Test func aLiveClientShowsInTheGaugeWhileConnected() async throws {
         try await ConsoleFixture.with { fixture in
             try fixture.console.start()
-            let client = TestHTTPClient(baseURL: fixture.console.baseURL, timeout: 10)
+            let client = TestHTTPClient(baseURL: fixture.console.baseURL)
             let port = try #require(URLComponents(string: fixture.console.baseURL)?.port)
             // A real SSE client on its own connection
             let connection = try RawConnection(port: UInt16(port))
@@ -114,7 +136,7 @@ struct MetricsEndpointTests {
     @Test func withAnAccessTokenMetricsNeedItAndHealthzDoesNot() async throws {
         try await ConsoleFixture.with(accessToken: "metrics-token") { fixture in
             try fixture.console.start()
-            let client = TestHTTPClient(baseURL: fixture.console.baseURL, timeout: 10)
+            let client = TestHTTPClient(baseURL: fixture.console.baseURL)
             // Judged on the normalised path: no spelling of /metrics passes without the token
             for path in ["/metrics", "//metrics", "/./metrics", "/%6detrics", "/METRICS", "/metrics."] {
                 #expect(try await client.send("GET", path).status == 401, "\(path)")
