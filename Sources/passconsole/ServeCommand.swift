@@ -2,6 +2,8 @@ import AccessEnabler
 import ArgumentParser
 import Foundation
 import Logging
+import Metrics
+import Prometheus
 import MicroHTTP
 import PassBackend
 import PassConsole
@@ -36,8 +38,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Flag(help: "Start no demo apps (only show the device folder and what other processes report).") var noDemo = false
     @Option(help: "Open a support bundle read-only (offline: no backend, no demo apps, nothing can be changed).")
     var bundle: String?
+    @Option(help: "How the log is written to standard error: text, or json (one JSON object per line, for log shippers).")
+    var logFormat: LogFormat = .text
 
     func run() async throws {
+        logFormat.bootstrap()
         let logger = Bootstrap.logger("serve")
         if let bundle { return try await serveBundle(bundle, logger: logger) }
         let backendConfiguration = try BackendConfiguration.load(path: options.config)
@@ -65,6 +70,8 @@ struct ServeCommand: AsyncParsableCommand {
             demoSubscribers: backendConfiguration.subscribers,
             liveRequestors: { service.requestorConfigurations() })
         let console = Console(configuration: configuration, history: historyDatabase, catalog: catalog, logger: logger)
+        // This process has one console: libraries reporting through swift-metrics' global API land in its /metrics.
+        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: console.metricsRegistry))
         do { try console.start() } catch {
             await backend.shutdown()
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")

@@ -112,6 +112,19 @@ public struct Router: HTTPResponder {
         return mounted(request)
     }
 
+    /// The pattern of the route `request` matches (`/api/sessions/{id}`), `static` for a file of a mount, `nil` when
+    /// nothing answers it: a label of bounded cardinality for metrics (never the raw path).
+    public func routeLabel(for request: Request) -> String? {
+        if let heads, let head = Self.firstSegment(of: request.path), !heads.contains(String(head)) {
+            if case .staticFiles = mounted(request) { return "static" }
+            return nil
+        }
+        let segments = RoutePattern.segments(of: request.path)
+        if let route = routes.first(where: { $0.pattern.match(segments) != nil }) { return route.pattern.text }
+        if case .staticFiles = mounted(request) { return "static" }
+        return nil
+    }
+
     /// The mount serving `request` (GET and HEAD only), or not found.
     private func mounted(_ request: Request) -> Match {
         if request.method == "GET" || request.method == "HEAD" {

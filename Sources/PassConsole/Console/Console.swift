@@ -5,6 +5,7 @@ import MicroHTTP
 import PassHistory
 import PassProtocol
 import PassStorage
+import Prometheus
 import Locking
 
 /// The console: the JSON API and live feed over the event history and the device's token storage, the page's
@@ -33,6 +34,10 @@ public final class Console: HTTPResponder, Sendable {
     let health: HistoryHealth
     /// Ingests that parse and store at once (see ``IngestGate``).
     let ingestGate = IngestGate()
+    /// What `GET /metrics` reports (one registry per console: see ``ConsoleMetrics``).
+    let metrics = ConsoleMetrics()
+    /// The registry `GET /metrics` emits, for a process that bootstraps swift-metrics' global system with it.
+    public var metricsRegistry: PrometheusCollectorRegistry { metrics.registry }
     /// The one live feed every SSE client shares.
     public let live: LiveFeed
     let catalog: Catalog
@@ -163,15 +168,25 @@ public final class Console: HTTPResponder, Sendable {
     /// Answers `request` on the server's thread when its route is cheap enough to (static files, small reads);
     /// `nil` sends it on to ``respond(to:)``. Access rules are checked first, as there.
     public func respondInline(to request: Request) -> Response? {
-        if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
-        return routes.respondInline(to: request).map { Self.notFoundPage(for: request, $0) }
+        let start = ContinuousClock.now
+        if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return measured(refusal, request, since: start) }
+        return routes.respondInline(to: request).map { measured(Self.notFoundPage(for: request, $0), request, since: start) }
     }
 
     /// Answers `request`: the access rules (``AccessGuard``; a read-only console refuses changes), then the route,
     /// then a not-found page for a browser that asked for an unknown page.
     public func respond(to request: Request) async -> Response {
-        if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
-        return Self.notFoundPage(for: request, await routes.respond(to: request))
+        let start = ContinuousClock.now
+        if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return measured(refusal, request, since: start) }
+        return measured(Self.notFoundPage(for: request, await routes.respond(to: request)), request, since: start)
+    }
+
+    /// `response`, once its latency is in the request histogram under the route's pattern (`unmatched` for a path
+    /// no route or file answers: label values stay bounded whatever paths clients send).
+    private func measured(_ response: Response, _ request: Request, since start: ContinuousClock.Instant) -> Response {
+        metrics.observe(route: routes.routeLabel(for: request) ?? "unmatched", method: request.method,
+            status: Int(response.status.code), duration: ContinuousClock.now - start)
+        return response
     }
 
     /// The fleet-wide alerts (``FleetDiagnosis``). Every page asks for them with the overview, and reading the last
@@ -301,8 +316,10 @@ public final class Console: HTTPResponder, Sendable {
         do {
             let written = try await history.append(events.map { $0.redacted() })
             health.writeSucceeded()
+            metrics.ingestedFromReporters.increment(by: Int64(written))
             return written
         } catch {
+            metrics.ingestFailed(.historyWrite)
             throw health.failed(error, during: "ingest of \(events.count) events") ?? error
         }
     }

@@ -15,6 +15,9 @@ final class IngestGate: Sendable {
 
     init(width: Int = 2) { self.width = max(1, width) }
 
+    /// For `/metrics`: ingests parsing and storing now, and those waiting their turn.
+    var depth: (running: Int, waiting: Int) { state.withLock { ($0.running, $0.waiting.count) } }
+
     /// Runs `work` once fewer than ``width`` others run.
     func run<T: Sendable>(_ work: () async throws -> T) async throws -> T {
         await enter()

@@ -59,6 +59,11 @@ public final class LiveFeed: Sendable {
     /// Clients sent the resync notice since the feed started.
     public var resyncCount: Int { state.withLock { $0.resyncs } }
 
+    /// For `/metrics`: clients connected, resync notices sent so far, and events held for resuming clients.
+    var gaugeReading: (clients: Int, resyncs: Int, held: Int) {
+        state.withLock { state in (state.clients.count, state.resyncs, state.clients.values.reduce(0) { $0 + $1.held.count }) }
+    }
+
     /// A new client's stream of the events matching `filter`: those after `resume` (a `Last-Event-ID`) first, read
     /// from the history, then the live ones; from now on when `resume` is nil. `bufferLimit` (bytes) overrides
     /// ``Limits/clientBuffer`` for this client.

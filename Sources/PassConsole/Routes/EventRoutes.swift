@@ -73,7 +73,9 @@ extension Console {
             let dropped = try request.header("X-PassConsole-Dropped", as: Int.self, in: Console.droppedPerBatch, default: 0)
             return try await console.ingestGate.run {
                 let parsed = NDJSONEvents.parse(request.body)
+                console.metrics.ingestFailed(.rejectedLine, count: parsed.rejected.count)
                 guard !parsed.events.isEmpty || !parsed.rejected.isEmpty else {
+                    console.metrics.ingestFailed(.emptyBatch)
                     throw HTTPError(.badRequest, code: "empty_batch", message: "The body holds no events (one JSON event per line).")
                 }
                 let accepted = try await console.ingest(parsed.events, droppedByReporter: dropped)

@@ -4,7 +4,8 @@ import MicroHTTP
 /// The console's door rules, checked on every request's head before its body is read (``Console/judgeHead(_:)``)
 /// and again before any route:
 /// - the path is judged as normalised (``PathNormalizer``: `//api`, `/./api`, `/%61pi` are `/api`), and anything
-///   whose first segment reads `api` ignoring case and trailing dots (`/API./x`) is API: default-deny;
+///   whose first segment reads `api` ignoring case and trailing dots (`/API./x`) is API: default-deny; so is
+///   `/metrics` (Prometheus scrapes send the token as a bearer token); `/healthz` is public and reveals nothing;
 /// - `Host` must name this console (a page on another site cannot reach it through DNS rebinding): loopback, and
 ///   when listening beyond loopback the machine's own addresses and the `--public-url` host;
 /// - with an access token (always, when listening beyond loopback) every API call and every change presents it, as
@@ -43,7 +44,8 @@ struct AccessGuard: Sendable {
                 message: "This console does not answer to the host '\(host)'.",
                 detail: "Open it as http://127.0.0.1:<port>/, by the address it was started with, or by its --public-url.").response
         }
-        let isAPI = PathNormalizer.guardedHead(of: path) == "api"
+        // `/metrics` shows activity (routes, counts): behind the token like the API. `/healthz` is public (see HealthCheck).
+        let isAPI = ["api", "metrics"].contains(PathNormalizer.guardedHead(of: path))
         let isPublicPage = !isAPI && (request.method == "GET" || request.method == "HEAD")
         if !isPublicPage, let accessToken, !presents(accessToken, request) {
             return HTTPError(.unauthorized, code: "token_required",

@@ -13,7 +13,9 @@ enum ServeProcess {
     }
 
     /// Starts it; returns the process, the console's base URL, the backend's, and the console's URL as printed.
-    static func startWithURLs(_ folder: URL, arguments: [String] = [], environment: [String: String]? = nil) async throws
+    static func startWithURLs(
+        _ folder: URL, arguments: [String] = [], environment: [String: String]? = nil, stderr: URL? = nil
+    ) async throws
         -> (ChildProcess, (console: String, backend: String, printed: String))
     {
         let binary = try #require(BuiltBinary.passconsole, Comment(rawValue: BuiltBinary.missingMessage))
@@ -22,7 +24,8 @@ enum ServeProcess {
             binary.path(percentEncoded: false),
             ["serve", "--port", "0", "--backend-port", "0", "--device", folder.appendingPathComponent("device").path,
              "--history", folder.appendingPathComponent("history.sqlite").path] + arguments,
-            environment: environment, directory: BuiltBinary.packageRoot, stdout: .file(output))
+            environment: environment, directory: BuiltBinary.packageRoot, stdout: .file(output),
+            stderr: stderr.map { .file($0) } ?? .null)
         let deadline = Date().addingTimeInterval(TestTime.seconds(90))  // start-up, not a speed bound
         while Date() < deadline {
             let lines = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
