@@ -5,6 +5,7 @@ import { parseHash, hashFor, NOT_FOUND } from './lib/route.js';
 import { startTicker, debounce, h, fill } from './lib/dom.js';
 import { plural, clockSkewMs, span, exactTime, dateTime, setServerNow } from './lib/format.js';
 import { banner, dismissToasts } from './lib/ui.js';
+import { paintSignedIn } from './lib/sign-in.js';
 
 const VIEWS = {
   flows: () => import('./features/flows/flows-view.js'),
@@ -90,6 +91,7 @@ async function refreshOverview() {
     paintFleet(data.fleet ?? []);
     paintHistoryHealth(data.history);
     paintOffline(data.offline);
+    paintSignedIn(await get('/api/me', undefined, { quiet: true }).catch(() => null));
     const skew = clockSkewMs();
     const skewEl = document.getElementById('ctx-skew');
     skewEl.hidden = Math.abs(skew) < 2000;

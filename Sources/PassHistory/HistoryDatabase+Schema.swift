@@ -70,6 +70,7 @@ extension HistoryDatabase {
         migrator.registerMigration("v3-compact-keys", migrate: migrateToCompactKeys)
         migrator.registerMigration("v4-block-index", migrate: migrateToBlockIndex)
         migrator.registerMigration("v5-session-search", migrate: migrateToSessionSearch)
+        migrator.registerMigration("v6-operators", migrate: migrateToOperators)
         return migrator
     }
 }

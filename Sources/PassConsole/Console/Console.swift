@@ -104,7 +104,8 @@ public final class Console: HTTPResponder, Sendable {
         self.catalog = catalog
         self.logger = logger
         accessGuard = AccessGuard(
-            accessToken: configuration.accessToken, boundHost: configuration.host, publicURL: configuration.publicURL)
+            accessToken: configuration.accessToken, boundHost: configuration.host, publicURL: configuration.publicURL,
+            operators: configuration.bundle == nil ? OperatorDirectory(history: history) : nil)
         let health = HistoryHealth(history: history, logger: logger)
         self.health = health
         batcher = EventBatcher(database: history, maxCount: 500, maxDelay: .milliseconds(50)) { state in

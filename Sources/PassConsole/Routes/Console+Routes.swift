@@ -12,5 +12,6 @@ extension Console {
         addAppRoutes(to: &router, console)
         addDeviceRoutes(to: &router, console)
         addTVProviderRoutes(to: &router, console)
+        addOperatorRoutes(to: &router, console)
     }
 }
