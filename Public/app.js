@@ -97,7 +97,7 @@ async function refreshOverview() {
     skewEl.hidden = Math.abs(skew) < 2000;
     skewEl.textContent = `⚠ Browser clock ${span(skew)} ${skew > 0 ? 'ahead of' : 'behind'} the console`;
   } catch (error) {
-    setText('ctx-backend', 'Backend: console unreachable');
+    setText('ctx-backend', error.status === 401 ? 'Backend: sign in to see' : 'Backend: console unreachable');
     if (error.status !== 401) banner('Cannot reach the console.', error.detail ?? error.message);
   }
 }
@@ -154,6 +154,8 @@ function watchConnection(status) {
   if (status === 'connecting' || downTimer !== null) return;
   downTimer = setTimeout(() => {
     downTimer = null;
+    // Waiting for a sign-in is not being down: the feed is refused until then, and the form must stay.
+    if (document.getElementById('banner').dataset.reason === 'sign-in') return;
     banner('The console is not answering.', 'It may have stopped or be restarting. This page shows what it last knew and reconnects by itself.');
     document.getElementById('banner').dataset.reason = 'down';
   }, 4000);

@@ -13,7 +13,7 @@ export function signInForm(message) {
   if (el.dataset.reason === 'sign-in') return;
   const input = h('input', { type: 'password', id: 'sign-in-token', name: 'token', autocomplete: 'off', required: true,
     placeholder: 'pco_…', 'aria-label': 'Personal token', size: 40 });
-  const form = h('form#sign-in.sign-in', null,
+  const form = h('form.sign-in', { id: 'sign-in' },
     h('strong', null, 'Sign in'), ' ', h('span', null, message), ' ',
     input, ' ', h('button', { type: 'submit' }, 'Sign in'),
     h('p.hint', null, 'Your personal token comes from whoever runs the console (`passconsole operator add YOUR-NAME --role viewer|operator`).'));
