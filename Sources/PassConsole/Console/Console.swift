@@ -165,14 +165,14 @@ public final class Console: HTTPResponder, Sendable {
     /// `nil` sends it on to ``respond(to:)``. Access rules are checked first, as there.
     public func respondInline(to request: Request) -> Response? {
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
-        return routes.respondInline(to: request).map { Self.notFoundPage(for: request, $0) }
+        return routes.respondInline(to: request).map { forReader(Self.notFoundPage(for: request, $0), of: request) }
     }
 
     /// Answers `request`: the access rules (``AccessGuard``; a read-only console refuses changes), then the route,
     /// then a not-found page for a browser that asked for an unknown page.
     public func respond(to request: Request) async -> Response {
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return refusal }
-        return Self.notFoundPage(for: request, await routes.respond(to: request))
+        return forReader(Self.notFoundPage(for: request, await routes.respond(to: request)), of: request)
     }
 
     /// The fleet-wide alerts (``FleetDiagnosis``). Every page asks for them with the overview, and reading the last

@@ -1,3 +1,4 @@
+import AccessEnabler
 import Crypto
 import Foundation
 import PassConsole
@@ -117,6 +118,21 @@ struct NamedOperatorTests {
             #expect(![401, 403].contains(answer.status), "\(path): \(answer.status) \(answer.text)")
         }
         #expect(try await client.get("/api/events/export?reveal=personal", headers: asOtto).status == 200)
+
+        // What a viewer reads through the API has personal data replaced, as an export would; an operator sees it
+        let event = EntitlementEvent(sequence: 0, timestamp: Date(), sessionID: UUID(), deviceID: "d",
+            app: AppIdentity(bundleID: "com.example.viewer", teamID: "TEAM1"), requestorID: "REF30", mvpdID: nil,
+            kind: .apiCall(name: "setMetadata", arguments: ["userID": "cust-4711-private"]))
+        let ingested = try await client.send("POST", "/api/ingest", headers: asOtto.merging(["Content-Type": "application/x-ndjson"]) { $1 },
+            body: try EntitlementEvent.Wire.ndjson([event]))
+        #expect(ingested.status == 200, "\(ingested.text)")
+        let seenByOtto = try await client.get("/api/events", headers: asOtto)
+        #expect(seenByOtto.text.contains("cust-4711-private"))
+        let seenByVera = try await client.get("/api/events", headers: asVera)
+        #expect(seenByVera.status == 200)
+        #expect(!seenByVera.text.contains("cust-4711-private"))
+        #expect(seenByVera.text.contains("com.example.viewer"))
+        #expect((seenByVera.json["events"] as? [Any])?.count == (seenByOtto.json["events"] as? [Any])?.count)
 
         // Every audit line names who did it
         let entries = try await client.get("/api/audit", headers: asVera).json["entries"] as? [[String: Any]] ?? []
