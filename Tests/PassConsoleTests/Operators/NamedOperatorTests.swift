@@ -149,6 +149,29 @@ struct NamedOperatorTests {
         #expect(try await client.get("/api/overview", headers: asVera).status == 200)
     }
 
+    @Test func withOperatorsTheConsolesAccessTokenOnlyIngests() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try await Self.cli(folder, ["add", "vera", "--role", "viewer"]).code == 0)
+        var environment = ProcessInfo.processInfo.environment
+        environment["PASSCONSOLE_TOKEN"] = "shared-console-token-0123456789"
+        let (process, url) = try await ServeProcess.start(folder, arguments: ["--no-demo"], environment: environment)
+        defer { process.terminate() }
+        // People sign in with their own tokens: the printed URL carries none, and the shared token reads nothing
+        #expect(!url.contains("token="))
+        let client = TestHTTPClient(baseURL: url)
+        let shared = ["Authorization": "Bearer shared-console-token-0123456789"]
+        let refused = try await client.get("/api/overview", headers: shared)
+        #expect(refused.status == 401 && refused.json["error"] as? String == "sign_in_required")
+        // …but reporting apps keep ingesting with it
+        let event = EntitlementEvent(sequence: 0, timestamp: Date(), sessionID: UUID(), deviceID: "d",
+            app: AppIdentity(bundleID: "com.example.reporter", teamID: "TEAM1"), requestorID: "REF30", mvpdID: nil,
+            kind: .apiCall(name: "setRequestor", arguments: [:]))
+        let ingested = try await client.send("POST", "/api/ingest", headers: shared.merging(["Content-Type": "application/x-ndjson"]) { $1 },
+            body: try EntitlementEvent.Wire.ndjson([event]))
+        #expect(ingested.status == 200, "\(ingested.text)")
+    }
+
     @Test func withoutOperatorsTheLoopbackConsoleNeedsNoSignInAsBefore() async throws {
         let folder = try Self.folder()
         defer { try? FileManager.default.removeItem(at: folder) }
