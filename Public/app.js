@@ -5,6 +5,7 @@ import { parseHash, hashFor, NOT_FOUND } from './lib/route.js';
 import { startTicker, debounce, h, fill } from './lib/dom.js';
 import { plural, clockSkewMs, span, exactTime, dateTime, setServerNow } from './lib/format.js';
 import { banner, dismissToasts } from './lib/ui.js';
+import { paintSignedIn } from './lib/sign-in.js';
 
 const VIEWS = {
   flows: () => import('./features/flows/flows-view.js'),
@@ -90,12 +91,13 @@ async function refreshOverview() {
     paintFleet(data.fleet ?? []);
     paintHistoryHealth(data.history);
     paintOffline(data.offline);
+    paintSignedIn(await get('/api/me', undefined, { quiet: true }).catch(() => null));
     const skew = clockSkewMs();
     const skewEl = document.getElementById('ctx-skew');
     skewEl.hidden = Math.abs(skew) < 2000;
     skewEl.textContent = `⚠ Browser clock ${span(skew)} ${skew > 0 ? 'ahead of' : 'behind'} the console`;
   } catch (error) {
-    setText('ctx-backend', 'Backend: console unreachable');
+    setText('ctx-backend', error.status === 401 ? 'Backend: sign in to see' : 'Backend: console unreachable');
     if (error.status !== 401) banner('Cannot reach the console.', error.detail ?? error.message);
   }
 }
@@ -152,6 +154,8 @@ function watchConnection(status) {
   if (status === 'connecting' || downTimer !== null) return;
   downTimer = setTimeout(() => {
     downTimer = null;
+    // Waiting for a sign-in is not being down: the feed is refused until then, and the form must stay.
+    if (document.getElementById('banner').dataset.reason === 'sign-in') return;
     banner('The console is not answering.', 'It may have stopped or be restarting. This page shows what it last knew and reconnects by itself.');
     document.getElementById('banner').dataset.reason = 'down';
   }, 4000);

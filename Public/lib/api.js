@@ -1,8 +1,7 @@
 // The console's JSON API: access token (when the console is bound beyond loopback), CSRF header on every POST,
 // and errors turned into readable messages.
 import { showError, banner, resolveToasts, toast } from './ui.js';
-
-const TOKEN_KEY = 'passconsole.accessToken';
+import { TOKEN_KEY, signInForm } from './sign-in.js';
 
 /** Read `?token=` once, keep it for this tab, and take it out of the address bar so shared URLs never carry it. */
 function initToken() {
@@ -101,7 +100,9 @@ export async function request(method, path, { body, query, quiet = false, retrie
     await overview(true);
     return request(method, path, { body, query, quiet, retried: true });
   }
-  if (response.status === 401) {
+  if (response.status === 401 && ['sign_in_required', 'token_revoked'].includes(error.code)) {
+    signInForm(error.code === 'token_revoked' ? error.message : accessToken ? 'That token is not known to this console.' : 'This console has named operators: paste your personal token.');
+  } else if (response.status === 401) {
     banner('This console needs an access token.', 'Open the URL that `passconsole serve` printed (it ends with ?token=…).');
   }
   if (!quiet) showError(error, undefined, { action });

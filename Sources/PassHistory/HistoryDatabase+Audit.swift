@@ -16,10 +16,13 @@ public struct AuditEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
     public var detail: String
     /// Who asked: the client's address.
     public var remote: String
+    /// The named operator who asked; `nil` on a console without named operators (its one user, or its access token).
+    public var operatorName: String?
 
     /// Creates an entry (its `id` is set when stored).
-    public init(id: Int64? = nil, at: Date, action: String, detail: String, remote: String) {
+    public init(id: Int64? = nil, at: Date, action: String, detail: String, remote: String, operatorName: String? = nil) {
         self.id = id
+        self.operatorName = operatorName
         self.at = at
         self.action = action
         self.detail = detail
@@ -32,6 +35,7 @@ public struct AuditEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
         action = row["action"]
         detail = row["detail"]
         remote = row["remote"]
+        operatorName = row["operator"]
     }
 
     public func encode(to container: inout PersistenceContainer) throws {
@@ -40,15 +44,18 @@ public struct AuditEntry: Codable, Sendable, Equatable, Identifiable, FetchableR
         container["action"] = action
         container["detail"] = detail
         container["remote"] = remote
+        container["operator"] = operatorName
     }
 }
 
 extension HistoryDatabase {
     /// Records a console action.
     @discardableResult
-    public func audit(_ action: String, detail: String, remote: String, at: Date = Date()) async throws -> AuditEntry {
+    public func audit(_ action: String, detail: String, remote: String, operator operatorName: String? = nil, at: Date = Date())
+        async throws -> AuditEntry
+    {
         try await writer.write { db in
-            var entry = AuditEntry(at: at, action: action, detail: detail, remote: remote)
+            var entry = AuditEntry(at: at, action: action, detail: detail, remote: remote, operatorName: operatorName)
             try entry.insert(db)
             entry.id = db.lastInsertedRowID
             return entry

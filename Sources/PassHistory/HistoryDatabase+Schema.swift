@@ -72,6 +72,7 @@ extension HistoryDatabase {
         migrator.registerMigration("v5-session-search", migrate: migrateToSessionSearch)
         migrator.registerMigration("v6-sqlite-indexes", migrate: migrateToSQLiteIndexes)
         migrator.registerMigration("v7-stored-views", migrate: migrateToStoredViews)
+        migrator.registerMigration("v8-operators", migrate: migrateToOperators)
         return migrator
     }
 }

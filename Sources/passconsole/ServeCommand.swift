@@ -82,7 +82,11 @@ struct ServeCommand: AsyncParsableCommand {
                 try console.addApp(spec, device: deviceName, serviceProvider: serviceProvider, start: start)
             }
         }
-        let tokenQuery = configuration.accessToken.map { "?token=\($0)" } ?? ""
+        // With named operators people sign in with their own tokens; the console's access token only ingests.
+        let operators = (try? await historyDatabase.operators()) ?? []
+        let tokenQuery = operators.isEmpty ? configuration.accessToken.map { "?token=\($0)" } ?? "" : ""
+        let signIn = operators.isEmpty ? "" : "\n  Sign-in:     \(operators.filter { $0.revokedAt == nil }.count) named operators "
+            + "(passconsole operator list); each signs in with their personal token"
         print("""
             PassConsole is running (Ctrl-C stops it):
               Console:     \(Self.consoleURL(console, publicURL))/\(tokenQuery)
@@ -91,7 +95,8 @@ struct ServeCommand: AsyncParsableCommand {
               Device:      \(deviceRoot.path(percentEncoded: false))
               History:     \(history)
               Demo users:  alice/alice123, bob/bob123, carol/carol123, dave/dave123 (swift run passconsole demo)
-            """ + (loopback ? "" : "\n  Access token written to \(accessTokenFile)"))
+            """ + signIn + (loopback ? "" : "\n  Access token written to \(accessTokenFile)"
+                + (operators.isEmpty ? "" : " (for reporting apps' /api/ingest only)")))
         // Whoever reads stdout through a pipe or file (a script, a test) gets the URLs now, not at exit.
         fflush(nil)
         await Bootstrap.waitForTermination()

@@ -6,7 +6,7 @@ import Testing
 
 @Suite("HistoryDatabase")
 struct HistoryDatabaseTests {
-    static let allMigrations = ["v1", "v2-console", "v3-compact-keys", "v4-block-index", "v5-session-search", "v6-sqlite-indexes", "v7-stored-views"]
+    static let allMigrations = ["v1", "v2-console", "v3-compact-keys", "v4-block-index", "v5-session-search", "v6-sqlite-indexes", "v7-stored-views", "v8-operators"]
 
     @Test("a fresh file is migrated to the latest schema, WAL, and reopening keeps the data")
     func migrationsAndReopen() async throws {

@@ -15,13 +15,13 @@ export function mount(root) {
   const tbody = h('tbody');
   const table = h('div.table-scroll', null, h('table.grid', { id: 'audit-table' },
     h('caption.sr-only', null, 'Console actions, newest first'),
-    h('thead', null, h('tr', null, ['When', 'Action', 'What', 'From'].map((t) => h('th', { scope: 'col' }, t)))),
+    h('thead', null, h('tr', null, ['When', 'Action', 'What', 'Who', 'From'].map((t) => h('th', { scope: 'col' }, t)))),
     tbody));
   const message = h('div.table-message');
   const nav = listNav(() => tbody.rows);
   fill(root,
     h('div.view-head', null, h('h2', null, 'Audit log'),
-      h('p.lede', null, 'Every storage action taken from this console: clears, imports, undos and exports (exports with live tokens are marked ⚠). Recorded by the console; it cannot be edited here.')),
+      h('p.lede', null, 'Every storage action taken from this console: clears, imports, undos and exports (exports with live tokens are marked ⚠), with the signed-in operator who did it (— on a console without named operators). Recorded by the console; it cannot be edited here.')),
     message, table);
 
   const load = refresher(async () => {
@@ -38,6 +38,7 @@ export function mount(root) {
       h('td.c-time', { title: dateTime(e.at) }, timeEl(e.at)),
       h('td', null, h('span', { 'aria-hidden': 'true' }, `${icon(e.action)} `), e.action),
       h('td', null, e.detail),
+      h('td.c-who', null, e.operatorName ?? '—'),
       h('td', null, code(e.remote ?? '—')))));
     table.hidden = entries.length === 0;
     message.hidden = entries.length > 0;

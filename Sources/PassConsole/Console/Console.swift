@@ -109,7 +109,8 @@ public final class Console: HTTPResponder, Sendable {
         self.catalog = catalog
         self.logger = logger
         accessGuard = AccessGuard(
-            accessToken: configuration.accessToken, boundHost: configuration.host, publicURL: configuration.publicURL)
+            accessToken: configuration.accessToken, boundHost: configuration.host, publicURL: configuration.publicURL,
+            operators: configuration.bundle == nil ? OperatorDirectory(history: history) : nil)
         let health = HistoryHealth(history: history, logger: logger)
         self.health = health
         batcher = EventBatcher(database: history, maxCount: 500, maxDelay: .milliseconds(50)) { state in
@@ -170,7 +171,7 @@ public final class Console: HTTPResponder, Sendable {
     public func respondInline(to request: Request) -> Response? {
         let start = ContinuousClock.now
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return measured(refusal, request, since: start) }
-        return routes.respondInline(to: request).map { measured(Self.notFoundPage(for: request, $0), request, since: start) }
+        return routes.respondInline(to: request).map { measured(forReader(Self.notFoundPage(for: request, $0), of: request), request, since: start) }
     }
 
     /// Answers `request`: the access rules (``AccessGuard``; a read-only console refuses changes), then the route,
@@ -178,7 +179,7 @@ public final class Console: HTTPResponder, Sendable {
     public func respond(to request: Request) async -> Response {
         let start = ContinuousClock.now
         if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) { return measured(refusal, request, since: start) }
-        return measured(Self.notFoundPage(for: request, await routes.respond(to: request)), request, since: start)
+        return measured(forReader(Self.notFoundPage(for: request, await routes.respond(to: request)), of: request), request, since: start)
     }
 
     /// `response`, once its latency is in the request histogram under the route's pattern (`unmatched` for a path

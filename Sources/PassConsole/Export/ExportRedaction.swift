@@ -52,10 +52,10 @@ extension Console {
     }
 
     /// Records an export that keeps personal data in the audit log (the operator chose it on purpose).
-    func auditReveal(_ what: String, report: PersonalDataRedaction.Report, remote: String) async throws {
+    func auditReveal(_ what: String, report: PersonalDataRedaction.Report, by actor: AuditActor) async throws {
         guard report.revealed else { return }
         try await history.audit("reveal", detail: "Exported \(what) WITH personal data (user IDs, household IDs, usernames, "
-            + "email addresses, ZIP codes kept)", remote: remote)
+            + "email addresses, ZIP codes kept)", by: actor)
     }
 }
 

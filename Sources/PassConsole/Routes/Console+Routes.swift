@@ -13,5 +13,6 @@ extension Console {
         addDeviceRoutes(to: &router, console)
         addTVProviderRoutes(to: &router, console)
         addOperationsRoutes(to: &router, console)
+        addOperatorRoutes(to: &router, console)
     }
 }

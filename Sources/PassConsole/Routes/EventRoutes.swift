@@ -42,7 +42,7 @@ extension Console {
             let reveal = try RevealChoice.parse(request)
             let (events, report) = console.exportable(try await console.history.page(matching: filter, limit: 1_000_000).events,
                 reveal: reveal)
-            try await console.auditReveal("\(events.count) events", report: report, remote: request.remoteAddress)
+            try await console.auditReveal("\(events.count) events", report: report, by: console.actor(request))
             let now = Date()
             let stamp = EntitlementEvent.Wire.format(now).replacingOccurrences(of: ":", with: "-")
             if format == "csv" {
@@ -62,7 +62,7 @@ extension Console {
             let reveal = try RevealChoice.parse(request)
             let (events, report) = console.exportable(try await console.history.page(matching: filter, limit: 1_000_000).events,
                 reveal: reveal)
-            try await console.auditReveal("\(events.count) HTTP exchanges (HAR)", report: report, remote: request.remoteAddress)
+            try await console.auditReveal("\(events.count) HTTP exchanges (HAR)", report: report, by: console.actor(request))
             let stamp = EntitlementEvent.Wire.format(Date()).replacingOccurrences(of: ":", with: "-")
             return .export(try APICoding.encode(HARDocument(events.map(\.event), personalData: report)),
                 filename: "passconsole-\(stamp).har", contentType: "application/json", count: events.count, unit: "exchanges",

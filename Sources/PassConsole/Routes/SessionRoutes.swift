@@ -69,7 +69,7 @@ extension Console {
             let report = bundle.manifest.personalData
             try await console.history.audit(report.revealed ? "reveal" : "export",
                 detail: "Support bundle of session \(session.id.uuidString) (\(session.bundleID), \(events.count) events)"
-                    + (report.revealed ? " WITH personal data" : ", redacted: \(report.removedText)"), remote: request.remoteAddress)
+                    + (report.revealed ? " WITH personal data" : ", redacted: \(report.removedText)"), by: console.actor(request))
             let stamp = EntitlementEvent.Wire.format(now).replacingOccurrences(of: ":", with: "-")
             return .export(try APICoding.encode(bundle),
                 filename: "passconsole-support-\(session.id.uuidString.prefix(8))-\(stamp).json", contentType: "application/json",
@@ -206,7 +206,7 @@ extension Console {
             let signingIn = credentials.sorted { $0.key < $1.key }.map { "\($0.value.username) at \($0.key)" }
             try await console.history.audit("replay", detail: "Replay of session \(session.id.uuidString) (\(session.bundleID), "
                 + "\(plan.steps.count) calls)" + (signingIn.isEmpty ? "" : ", signing in as \(signingIn.joined(separator: ", "))"),
-                remote: request.remoteAddress)
+                by: console.actor(request))
             let replay = SessionReplay(plan: plan, credentials: credentials, serviceProvider: serviceProvider,
                 now: console.configuration.now, batcher: console.batcher, logger: console.logger)
             return .api(try await replay.run(session: session.id, recorded: events), status: .created)

@@ -17,13 +17,13 @@ extension Console {
         router.post("/api/storage/clear") { request in
             let console = try box.get()
             let scope = try request.decodeAPI(ClearScope.self)
-            return .api(try await console.storageActions().clear(scope, apps: await console.knownApps(), remote: request.remoteAddress))
+            return .api(try await console.storageActions().clear(scope, apps: await console.knownApps(), by: console.actor(request)))
         }
         router.post("/api/storage/undo") { request in
             let console = try box.get()
             struct Body: Decodable { var backupID: String; var dryRun: Bool? }
             let body = try request.decodeAPI(Body.self)
-            return .api(try await console.storageActions().undo(body.backupID, dryRun: body.dryRun ?? false, remote: request.remoteAddress))
+            return .api(try await console.storageActions().undo(body.backupID, dryRun: body.dryRun ?? false, by: console.actor(request)))
         }
         router.get("/api/storage/backups") { _ in
             let console = try box.get()
@@ -35,7 +35,7 @@ extension Console {
             let domains = request.queryAll("domain").filter { !$0.isEmpty }
             let reveal = try RevealChoice.parse(request)
             let export = try await console.storageActions().export(domains, reveal: reveal,
-                redaction: console.personalDataRedaction(), remote: request.remoteAddress)
+                redaction: console.personalDataRedaction(), by: console.actor(request))
             let name = (domains.count == 1 ? domains[0] : "all").replacingOccurrences(of: ":", with: "-")
             let suffix = reveal == .everything ? "" : reveal == .personalData ? "-tokens-redacted" : "-redacted"
             let report = export.personalData ?? PersonalDataRedaction(key: console.personalDataKey).report(revealed: true)
@@ -54,7 +54,7 @@ extension Console {
             }
             let result = try await console.storageActions().importFile(
                 request.body, into: domain, policy: policy, includeRefused: request.flag("includeRefused"),
-                apps: await console.knownApps(), dryRun: request.flag("dryRun"), remote: request.remoteAddress)
+                apps: await console.knownApps(), dryRun: request.flag("dryRun"), by: console.actor(request))
             return .api(result)
         }
     }

@@ -67,7 +67,7 @@ extension Console {
             let view = TVProviderView(device: device.name, setting: setting)
             try await console.history.audit("tv-provider",
                 detail: "Set the Apple TV Provider of \(device.name) to \(view.choice)" + (view.username.map { " (signs in as \($0))" } ?? ""),
-                remote: request.remoteAddress)
+                by: console.actor(request))
             return .api(view)
         }
     }

@@ -1,5 +1,7 @@
+import AccessEnabler
 import Foundation
 import MicroHTTP
+import PassHistory
 
 /// The console's door rules, checked on every request's head before its body is read (``Console/judgeHead(_:)``)
 /// and again before any route:
@@ -11,6 +13,10 @@ import MicroHTTP
 /// - with an access token (always, when listening beyond loopback) every API call and every change presents it, as
 ///   `Authorization: Bearer <token>` or `access_token=`/`token=` (for `EventSource` and the printed URL), compared in
 ///   constant time; an empty token is no token;
+/// - once the history holds named operators (``OperatorDirectory``) every API call and change presents a personal
+///   token instead, even on loopback; a revoked one is `401 token_revoked`, and the operator's role must allow the
+///   request's ``ConsoleAction`` (``OperatorRole/may(_:)``) or it is `403 role_forbidden`. The console's access
+///   token then only ingests (reporting apps);
 /// - a request that changes something is a `POST`, comes from this console's own page (`Origin`, when sent, is
 ///   this console) and carries the page's CSRF token in `X-PassConsole-CSRF`. `/api/ingest` is for other
 ///   processes rather than pages: it takes the access token and NDJSON/JSON only, which a cross-site form cannot send.
@@ -21,9 +27,15 @@ struct AccessGuard: Sendable {
     var csrfToken: String
     /// Host names (without port, lower-case, IPv6 in brackets) this console answers to.
     var hosts: Set<String>
+    /// The named operators; `nil` for a console that has none by construction (a support bundle).
+    var operators: OperatorDirectory?
 
-    init(accessToken: String?, csrfToken: String = AccessGuard.randomToken(), boundHost: String, publicURL: String? = nil) {
+    init(
+        accessToken: String?, csrfToken: String = AccessGuard.randomToken(), boundHost: String, publicURL: String? = nil,
+        operators: OperatorDirectory? = nil
+    ) {
         self.accessToken = accessToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.operators = operators
         self.csrfToken = csrfToken
         hosts = LocalAddresses.hostNames(boundTo: boundHost)
         if let publicURL, let host = URLComponents(string: publicURL)?.host, !host.isEmpty {
@@ -47,12 +59,7 @@ struct AccessGuard: Sendable {
         // `/metrics` shows activity (routes, counts): behind the token like the API. `/healthz` is public (see HealthCheck).
         let isAPI = ["api", "metrics"].contains(PathNormalizer.guardedHead(of: path))
         let isPublicPage = !isAPI && (request.method == "GET" || request.method == "HEAD")
-        if !isPublicPage, let accessToken, !presents(accessToken, request) {
-            return HTTPError(.unauthorized, code: "token_required",
-                message: "This console needs its access token: open the URL it printed at start, which carries ?token=….",
-                detail: "Send Authorization: Bearer <token>; the token is also in the file named at start.",
-                headers: ["WWW-Authenticate": "Bearer"]).response
-        }
+        if !isPublicPage, case .refuse(let refusal) = identify(request, path: path) { return refusal }
         guard Self.changes(request) else { return nil }
         if let origin = request.header("Origin"), origin != "null",
             let host = URLComponents(string: origin)?.host, !hosts.contains(Self.bracketed(host.lowercased()))
@@ -81,6 +88,55 @@ struct AccessGuard: Sendable {
     /// Whether `request` asks to change something (a method other than GET/HEAD/OPTIONS).
     static func changes(_ request: Request) -> Bool {
         !["GET", "HEAD", "OPTIONS"].contains(request.method)
+    }
+
+    /// What the door decided about who is asking.
+    enum Door {
+        case pass(ConsoleIdentity)
+        case refuse(Response)
+    }
+
+    /// Who `request` is (its normalised `path`), and whether they may do what it asks.
+    func identify(_ request: Request, path: String) -> Door {
+        let presented = [SecretComparison.bearerToken(request.header("Authorization")), request.query("access_token"), request.query("token")]
+            .compactMap { $0 }.first { !$0.isEmpty }
+        guard let lookup = operators.map({ $0.lookUp(presented) }) ?? OperatorLookup(hasOperators: false, match: nil) else {
+            return .refuse(HTTPError(.serviceUnavailable, code: "operators_unreadable",
+                message: "The console cannot read its operators from the history, so it lets no one in.",
+                detail: "See the history's state in the console's log; try again once it can be read.").response)
+        }
+        guard lookup.hasOperators else {
+            if let accessToken, !presents(accessToken, request) {
+                return .refuse(HTTPError(.unauthorized, code: "token_required",
+                    message: "This console needs its access token: open the URL it printed at start, which carries ?token=….",
+                    detail: "Send Authorization: Bearer <token>; the token is also in the file named at start.",
+                    headers: ["WWW-Authenticate": "Bearer"]).response)
+            }
+            return .pass(.singleUser)
+        }
+        if let match = lookup.match, let presented, SecretComparison.matches(OperatorToken.hash(presented), match.tokenHash) {
+            if let revokedAt = match.revokedAt {
+                return .refuse(HTTPError(.unauthorized, code: "token_revoked",
+                    message: "The token of \(match.name) was revoked (\(EntitlementEvent.Wire.format(revokedAt))): ask for a new one.",
+                    detail: "An operator is added with `passconsole operator add NAME --role viewer|operator`.",
+                    headers: ["WWW-Authenticate": "Bearer"]).response)
+            }
+            let action = ConsoleAction.of(request, path: path)
+            guard match.role.may(action) else {
+                return .refuse(HTTPError(.forbidden, code: "role_forbidden",
+                    message: "\(match.name) is a \(match.role.rawValue): a \(match.role.rawValue) may not \(action.words) "
+                        + "(a \(match.role.rawValue) \(match.role.summary)).",
+                    detail: "Ask someone with the operator role, or for that role.").response)
+            }
+            return .pass(ConsoleIdentity(operatorName: match.name, role: match.role, signInRequired: true))
+        }
+        if path == "/api/ingest", let accessToken, presents(accessToken, request) {
+            return .pass(ConsoleIdentity(operatorName: nil, role: nil, signInRequired: true))
+        }
+        return .refuse(HTTPError(.unauthorized, code: "sign_in_required",
+            message: "Sign in with your personal operator token: this console has named operators.",
+            detail: "Send Authorization: Bearer <token>. Tokens come from `passconsole operator add NAME --role viewer|operator`.",
+            headers: ["WWW-Authenticate": "Bearer"]).response)
     }
 
     private func presents(_ token: String, _ request: Request) -> Bool {

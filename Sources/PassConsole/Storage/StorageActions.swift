@@ -22,7 +22,7 @@ struct StorageActions: Sendable {
     }
 
     /// Clears what `scope` names; with `dryRun`, only says what would go.
-    func clear(_ scope: ClearScope, apps: [KnownApp], remote: String) async throws -> ClearResult {
+    func clear(_ scope: ClearScope, apps: [KnownApp], by actor: AuditActor) async throws -> ClearResult {
         if let problem = scope.problem { throw HTTPError(.badRequest, code: "invalid_scope", message: problem) }
         let domain = try StorageDomain(id: scope.domain, devices: devices)
         let sharedBy = apps.filter { domain.isUsed(by: $0) }.map(\.identity.bundleID).sorted()
@@ -35,7 +35,7 @@ struct StorageActions: Sendable {
         let (removed, backup) = try await recordedChange(domain, reason: "clear \(scope.description)") { storage in
             scope.apply(to: &storage)
         }
-        try await history.audit("clear", detail: "Cleared \(scope.description): \(removed.joined(separator: "; "))", remote: remote)
+        try await history.audit("clear", detail: "Cleared \(scope.description): \(removed.joined(separator: "; "))", by: actor)
         return ClearResult(removed: removed, sharedBy: sharedBy, backupID: backup.id)
     }
 
@@ -53,7 +53,7 @@ struct StorageActions: Sendable {
     /// Undoes the change a backup was taken for, merged with what happened since (``StorageUndo``): what the change
     /// removed comes back where the slot is still empty, what was stored since is kept. The undo is itself backed
     /// up, so it can be undone too. With `dryRun`, only says what it would do.
-    func undo(_ backupID: String, dryRun: Bool = false, remote: String) async throws -> UndoResult {
+    func undo(_ backupID: String, dryRun: Bool = false, by actor: AuditActor) async throws -> UndoResult {
         guard let backup = try await history.backup(backupID) else {
             throw HTTPError(.notFound, code: "unknown_backup", message: "No backup has the ID '\(backupID)' (only the last 50 are kept).")
         }
@@ -90,7 +90,7 @@ struct StorageActions: Sendable {
         }
         let summary = StorageUndo.sentence(items)
         try await history.audit("undo", detail: "Undo of \(backup.reason) in \(domains.map(\.id).joined(separator: ", ")): \(summary)",
-            remote: remote)
+            by: actor)
         return UndoResult(restored: domains.map(\.id), items: items, summary: summary, backupID: undoBackup?.id, dryRun: false)
     }
 
@@ -123,7 +123,7 @@ struct StorageActions: Sendable {
     }
 
     /// The export file of `domainIDs` (all domains when empty); what `reveal` keeps is written to the audit log.
-    func export(_ domainIDs: [String], reveal: RevealChoice, redaction: PersonalDataRedaction, remote: String) async throws
+    func export(_ domainIDs: [String], reveal: RevealChoice, redaction: PersonalDataRedaction, by actor: AuditActor) async throws
         -> StorageExport
     {
         let domains = domainIDs.isEmpty
@@ -133,12 +133,12 @@ struct StorageActions: Sendable {
         let names = domains.map(\.id).joined(separator: ", ")
         switch reveal {
         case .everything:
-            try await history.audit("reveal", detail: "Exported \(names) WITH live tokens and personal data", remote: remote)
+            try await history.audit("reveal", detail: "Exported \(names) WITH live tokens and personal data", by: actor)
         case .personalData:
-            try await history.audit("reveal", detail: "Exported \(names) WITH personal data (tokens redacted)", remote: remote)
+            try await history.audit("reveal", detail: "Exported \(names) WITH personal data (tokens redacted)", by: actor)
         case .nothing:
             try await history.audit("export", detail: "Exported \(names) (redacted: tokens; \(export.personalData?.removedText ?? "nothing"))",
-                remote: remote)
+                by: actor)
         }
         return export
     }
@@ -162,7 +162,7 @@ struct StorageActions: Sendable {
     /// apps (`readers`, by ``StorageDomain/isUsed(by:)``) will refuse are flagged and left out unless `includeRefused`.
     func importFile(
         _ data: Data, into domainID: String, policy: ImportPlan.Policy, includeRefused: Bool = false, apps: [KnownApp],
-        dryRun: Bool, remote: String
+        dryRun: Bool, by actor: AuditActor
     ) async throws -> ImportResult {
         let domain = try StorageDomain(id: domainID, devices: devices)
         let context = ImportPlan.Context(
@@ -187,7 +187,7 @@ struct StorageActions: Sendable {
         let refused = final.refusedCount == 0 ? ""
             : includeRefused ? "; \(final.refusedCount) the apps there will refuse, imported on request"
             : "; \(final.refusedCount) the apps there would refuse, left out"
-        try await history.audit("import", detail: "Imported \(final.format) into \(domain.id): \(summary)\(refused)", remote: remote)
+        try await history.audit("import", detail: "Imported \(final.format) into \(domain.id): \(summary)\(refused)", by: actor)
         return ImportResult(plan: final, applied: true, backupID: backup.id)
     }
 
