@@ -209,18 +209,7 @@ struct FlowRun {
                 guard await waitForAuthenticationStatus(1) else { return false }
             }
             for resource in resources { enabler.getAuthorization(resource) }
-            var pending = Set(resources)
-            var refused = false
-            return await wait(for: "setToken for \(resources.joined(separator: ", "))") { callback in
-                switch callback {
-                case .setToken(_, let resource): pending.remove(resource)
-                case .tokenRequestFailed(let resource, _, _):
-                    pending.remove(resource)
-                    refused = true
-                default: return .wait
-                }
-                return pending.isEmpty ? (refused ? .failed : .succeeded) : .wait
-            }
+            return await waitForTokens(resources)
         case .preauthorize(let resources):
             enabler.checkPreauthorizedResources(resources)
             return await wait(for: "preauthorizedResources") { callback in

@@ -72,6 +72,11 @@ extension FlowRun {
     /// checkAuthorization for each resource: setToken for every one, or tokenRequestFailed (no login is started).
     mutating func checkAuthorization(_ resources: [String], enabler: AccessEnabler) async -> Bool {
         for resource in resources { enabler.checkAuthorization(resource) }
+        return await waitForTokens(resources)
+    }
+
+    /// Waits for `setToken` or `tokenRequestFailed` of every resource: succeeds when each got its token.
+    mutating func waitForTokens(_ resources: [String]) async -> Bool {
         var pending = Set(resources)
         var refused = false
         return await wait(for: "setToken for \(resources.joined(separator: ", "))") { callback in
