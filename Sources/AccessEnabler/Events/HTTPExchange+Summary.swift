@@ -4,8 +4,9 @@ extension HTTPExchange {
     /// The fields of an exchange a network list shows: method, URL, status, duration and failure, without the
     /// parameters, headers and body.
     ///
-    /// The one summary of an ``HTTPExchange``: the history reads it from stored rows without decoding the event
-    /// (`RawStoredEvent.HTTP` in PassHistory), and ``HTTPExchange/summary`` takes it from a decoded exchange.
+    /// The one summary of an ``HTTPExchange``: ``HTTPExchange/summary`` takes it from a decoded exchange, and the
+    /// history writes it into each event's stored view at ingest (`EventView` in PassHistory), so pages and the live
+    /// feed send it without decoding the event again.
     public struct Summary: Codable, Sendable, Equatable {
         /// The request method (`GET`, `POST`).
         public var method: String
