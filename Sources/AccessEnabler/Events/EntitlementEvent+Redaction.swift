@@ -38,18 +38,27 @@ extension EntitlementEvent {
     static let secretParameters: Set<String> = ["authentication_token", "authz_token", "secret", "client_secret", "signature", "password"]
     static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
 
+    /// Password fields of MVPD login pages whose names say nothing of it (OpenAM's `IDToken2`, beside `IDToken1`, the
+    /// user name).
+    static let passwordFields: Set<String> = ["idtoken2"]
+
     /// Whether a form field, query item or argument named `name` holds a secret: one of ``secretParameters`` in any
-    /// case, or any name with `password`, `passwd` or `secret` in it (`user_password`, `Password`).
+    /// case, a SAML assertion (`SAMLResponse`), or a password (``isPassword(_:)``).
     static func isSecret(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return secretParameters.contains(lower) || lower.contains("password") || lower.contains("passwd") || lower.contains("secret")
+        return secretParameters.contains(lower) || lower == "samlresponse" || isPassword(lower) || lower.contains("secret")
+    }
+
+    /// Whether the field named `name` (lowercased) is a password: any name with `password` or `passwd` in it
+    /// (`user_password`, `j_password`, `UserPassword`), or one of ``passwordFields``.
+    static func isPassword(_ lower: String) -> Bool {
+        lower.contains("password") || lower.contains("passwd") || passwordFields.contains(lower)
     }
 
     /// A secret field's value as kept: a password entirely hidden (a prefix of it is half a password), any other
-    /// secret (a token, a signature) shortened to a prefix that tells it apart.
+    /// secret (a token, a signature, an assertion) shortened to a prefix that tells it apart.
     static func redactSecret(named name: String, _ value: String) -> String {
-        let lower = name.lowercased()
-        return lower.contains("password") || lower.contains("passwd") ? "[redacted]" : shorten(value)
+        isPassword(name.lowercased()) ? "[redacted]" : shorten(value)
     }
 
     static func shorten(_ secret: String) -> String {

@@ -61,6 +61,7 @@ public struct PersonalDataRedaction: Sendable {
             "samlnameid": .userID, "subscriberid": .userID, "accountid": .userID,
             "householdid": .householdID, "household": .householdID,
             "username": .username, "user": .username, "login": .username, "loginname": .username,
+            "jusername": .username, "idtoken1": .username,  // the MVPD login pages' own names (j_username, OpenAM)
             "email": .email, "emailaddress": .email, "mail": .email,
             "zip": .zip, "zipcode": .zip, "postalcode": .zip, "postcode": .zip,
         ]

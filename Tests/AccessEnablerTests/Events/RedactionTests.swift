@@ -26,6 +26,25 @@ struct RedactionTests {
         #expect(exchange.parameters == ["username": "alice", "Password": "[redacted]", "user_passwd": "[redacted]"])
     }
 
+    @Test("each demo MVPD's login form: the password hidden whatever the MVPD calls it, a SAML assertion shortened")
+    func mvpdLoginFields() throws {
+        let assertion = String(repeating: "PHNhbWxwOlJlc3BvbnNl", count: 8)
+        let event = Self.exchange(HTTPExchange(method: "POST", url: "http://x/mvpd/Spectrum/login",
+            parameters: ["IDToken1": "bob", "IDToken2": "bob123", "j_password": "alice123", "UserPassword": "erin123",
+                "SAMLResponse": assertion], status: 302, responseBody: nil, failure: nil, durationMs: 1))
+        let exchange = try Self.redactedExchange(event)
+        #expect(exchange.parameters["IDToken1"] == "bob")
+        #expect(exchange.parameters["IDToken2"] == "[redacted]")
+        #expect(exchange.parameters["j_password"] == "[redacted]")
+        #expect(exchange.parameters["UserPassword"] == "[redacted]")
+        #expect(exchange.parameters["SAMLResponse"]?.hasPrefix(String(assertion.prefix(16))) == true)
+        #expect(exchange.parameters["SAMLResponse"]?.contains("[redacted") == true)
+        // and the user-name fields are personal data in exports
+        #expect(PersonalDataRedaction.Field.named("j_username") == .username)
+        #expect(PersonalDataRedaction.Field.named("IDToken1") == .username)
+        #expect(PersonalDataRedaction.Field.named("UserName") == .username)
+    }
+
     @Test("a full token is shortened in a field, a header, a query, and cut from a raw or Base64 body")
     func tokens() throws {
         let base64 = Data(Self.token.utf8).base64EncodedString()
