@@ -81,7 +81,8 @@ let package = Package(
                 "AccessEnabler", "PassProtocol", "Locking", .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for the ingest loop's binds (see EventInsertStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
-            ]
+            ],
+            exclude: ["README.md"]  // the module's documentation, not a resource
         ),
         .target(
             name: "PassConsole",
