@@ -144,3 +144,26 @@ struct LiveFeedTests {
         #expect(feed.clientCount == 0)
     }
 }
+
+/// A viewer's stream (named operators, issue #18 item 3): every event's view goes through the client's rewrite, live
+/// and when it resumes from an earlier ID, while other clients get the shared bytes.
+@Suite("Live feed rewrite")
+struct LiveFeedRewriteTests {
+    @Test("a rewriting client gets every view rewritten, live and in its catch-up; a plain client the stored bytes")
+    func rewriteLiveAndCatchUp() async throws {
+        let history = try HistoryDatabase.inMemory()
+        try await LiveFeedTests.ingest(history, count: 4)  // read by the resuming client's catch-up
+        let feed = LiveFeed(history: history)
+        defer { feed.stop() }
+        let reader = LiveFeedReader()
+        let mark: @Sendable (String) -> String = { view in view.replacingOccurrences(of: "\"live", with: "\"REWRITTEN-live") }
+        reader.add(try await feed.subscribe(filter: .all, after: 0, rewrite: mark))  // resumes: 4 from the history
+        reader.add(try await feed.subscribe(filter: .all, after: nil))
+        try await LiveFeedTests.ingest(history, count: 4, from: 4)  // live for both
+        let complete = await reader.wait { received in received[0].ids.count >= 8 && received[1].ids.count >= 4 }
+        #expect(complete)
+        let rewritten = reader.received(0).text, plain = reader.received(1).text
+        for i in 0..<8 { #expect(rewritten.contains("REWRITTEN-live\(i)"), "event \(i) rewritten: \(rewritten.prefix(400))") }
+        #expect(!plain.contains("REWRITTEN") && plain.contains("live4"))
+    }
+}

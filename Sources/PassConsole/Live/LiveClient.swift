@@ -7,6 +7,9 @@ import PassHistory
 struct LiveClient {
     let filter: HistoryFilter
     let subscription: EventStreamSubscription
+    /// Rewrites each event's view before it is sent (a viewer's stream: personal data redacted); `nil` sends the
+    /// shared bytes as they are.
+    let rewrite: (@Sendable (String) -> String)?
     /// Every event up to this ID was queued for the client or does not match its filter.
     var cursor: Int64
     /// True while the client reads its gap from the history (a resume): published events wait in `held`.
@@ -33,7 +36,7 @@ struct LiveClient {
             }
             if filter.matches(event.facts) {
                 let cursor = self.cursor
-                let taken = subscription.send(encoded: event.bytes) {
+                let taken = subscription.send(encoded: rewrite.map { event.frame(rewritingView: $0) } ?? event.bytes) {
                     LiveEvent.resyncNotice(after: cursor, retryMilliseconds: retryMilliseconds)
                 }
                 guard taken else { return false }

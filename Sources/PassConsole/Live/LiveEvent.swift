@@ -10,13 +10,21 @@ struct LiveEvent: Sendable {
     let id: Int64
     let facts: EventFacts
     let bytes: Data
+    /// The stored view (the JSON in `bytes`'s data), for a client whose frames are rewritten (a viewer's, redacted).
+    let view: String
 
     /// `nil` for a row read without its facts.
     init?(_ row: RawEventRow) {
         guard let facts = row.facts else { return nil }
         id = row.event.id
         self.facts = facts
-        bytes = ServerSentEvent(id: UInt64(row.event.id), event: "entitlement", data: row.event.view).encoded
+        view = row.event.view
+        bytes = ServerSentEvent(id: UInt64(row.event.id), event: "entitlement", data: view).encoded
+    }
+
+    /// The SSE frame of this event with its view rewritten (`rewrite` returns the new JSON).
+    func frame(rewritingView rewrite: (String) -> String) -> Data {
+        ServerSentEvent(id: UInt64(id), event: "entitlement", data: rewrite(view)).encoded
     }
 
     /// What a client too slow to keep up gets last: `event: resync` carrying, as its `id` (so `EventSource` sends it

@@ -6,7 +6,10 @@ extension LiveFeed {
     /// A resuming client's gap, `(from, to]`, read from the history for it alone (at the pace it reads), then its
     /// place in the shared feed: the events published meanwhile (held for it) follow, and it is live. When more
     /// arrived meanwhile than the feed holds, the gap grows to the feed's position and is read too.
-    func catchUp(_ key: ObjectIdentifier, filter: HistoryFilter, subscription: EventStreamSubscription, from start: Int64, to end: Int64) async {
+    func catchUp(
+        _ key: ObjectIdentifier, filter: HistoryFilter, subscription: EventStreamSubscription,
+        rewrite: (@Sendable (String) -> String)?, from start: Int64, to end: Int64
+    ) async {
         var cursor = start
         var target = end
         while true {
@@ -29,7 +32,7 @@ extension LiveFeed {
                 var sent = cursor
                 for row in read.events {
                     guard let event = LiveEvent(row) else { continue }
-                    let taken = subscription.send(encoded: event.bytes) {
+                    let taken = subscription.send(encoded: rewrite.map { event.frame(rewritingView: $0) } ?? event.bytes) {
                         LiveEvent.resyncNotice(after: sent, retryMilliseconds: limits.resyncRetryMilliseconds)
                     }
                     guard taken else {

@@ -11,7 +11,7 @@ import Locking
 ///
 /// Each client has a bounded buffer. A client too slow to keep up is sent a resync notice (``LiveEvent/resyncNotice``)
 /// and its stream ends; it comes back with `Last-Event-ID`, reads its gap from the history on its own
-/// (``catchUp(_:filter:subscription:from:to:)``), and then joins the shared feed without a gap or a duplicate.
+/// (``catchUp(_:filter:subscription:rewrite:from:to:)``), and then joins the shared feed without a gap or a duplicate.
 /// Nobody else waits for it.
 public final class LiveFeed: Sendable {
     /// The feed's bounds.
@@ -67,7 +67,9 @@ public final class LiveFeed: Sendable {
     /// A new client's stream of the events matching `filter`: those after `resume` (a `Last-Event-ID`) first, read
     /// from the history, then the live ones; from now on when `resume` is nil. `bufferLimit` (bytes) overrides
     /// ``Limits/clientBuffer`` for this client.
-    public func subscribe(filter: HistoryFilter, after resume: Int64?, bufferLimit: Int? = nil) async throws -> EventStreamSubscription {
+    public func subscribe(
+        filter: HistoryFilter, after resume: Int64?, bufferLimit: Int? = nil, rewrite: (@Sendable (String) -> String)? = nil
+    ) async throws -> EventStreamSubscription {
         try await started()
         let subscription = EventStreamSubscription(bufferLimit: bufferLimit ?? limits.clientBuffer)
         subscription.sendRetry(milliseconds: 2000)
@@ -76,14 +78,14 @@ public final class LiveFeed: Sendable {
         let (joinedAt, stopped) = state.withLock { state -> (Int64, Bool) in
             guard !state.stopped else { return (0, true) }
             let cursor = max(resume ?? state.cursor, 0)
-            state.clients[key] = LiveClient(filter: filter, subscription: subscription, cursor: cursor,
+            state.clients[key] = LiveClient(filter: filter, subscription: subscription, rewrite: rewrite, cursor: cursor,
                 catchingUp: cursor < state.cursor)
             return (state.cursor, false)
         }
         if stopped {
             subscription.close()
         } else if let resume, resume < joinedAt {
-            Task { [self] in await catchUp(key, filter: filter, subscription: subscription, from: resume, to: joinedAt) }
+            Task { [self] in await catchUp(key, filter: filter, subscription: subscription, rewrite: rewrite, from: resume, to: joinedAt) }
         }
         return subscription
     }

@@ -99,6 +99,9 @@ extension Console {
         let resumeText = request.header("Last-Event-ID")?.trimmingCharacters(in: .whitespaces)
             ?? request.query("lastEventId") ?? request.query("after")
         let resume = try BoundedInput.integer(resumeText, named: "Last-Event-ID", in: Console.cursorRange)
-        return .eventStream(try await live.subscribe(filter: filter, after: resume))
+        // A viewer's stream is redacted as every other answer to a viewer is (ViewerRedaction).
+        let rewrite: (@Sendable (String) -> String)? =
+            identity(of: request).role == .viewer ? { @Sendable [weak self] view in self?.redactedViewForViewer(view) ?? "{}" } : nil
+        return .eventStream(try await live.subscribe(filter: filter, after: resume, rewrite: rewrite))
     }
 }

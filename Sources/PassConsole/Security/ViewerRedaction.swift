@@ -24,6 +24,17 @@ extension Console {
         return answer
     }
 
+    /// An event's stored view (JSON) as a viewer may read it, by the same rule as ``redactedForViewer(_:)``.
+    func redactedViewForViewer(_ view: String) -> String {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(view.utf8), options: [.fragmentsAllowed]) else { return "{}" }
+        var redaction = personalDataRedaction()
+        redaction.learn(fromText: view)
+        let redacted = Self.redactStrings(object, &redaction)
+        guard let body = try? JSONSerialization.data(withJSONObject: redacted, options: [.fragmentsAllowed, .withoutEscapingSlashes])
+        else { return "{}" }
+        return String(decoding: body, as: UTF8.self)
+    }
+
     private static func redactStrings(_ value: Any, _ redaction: inout PersonalDataRedaction) -> Any {
         switch value {
         case let text as String: return redaction.redact(text)

@@ -134,6 +134,20 @@ struct NamedOperatorTests {
         #expect(seenByVera.text.contains("com.example.viewer"))
         #expect((seenByVera.json["events"] as? [Any])?.count == (seenByOtto.json["events"] as? [Any])?.count)
 
+        // …and so is the live feed, resumed from the start (the catch-up) as the Events page resumes it
+        func stream(_ headers: [String: String]) async throws -> String {
+            let port = try #require(URL(string: url)?.port.flatMap { UInt16(exactly: $0) })
+            let connection = try await BlockingWork.run { try RawConnection(port: port) }
+            connection.send("GET /api/events/stream?lastEventId=0 HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+                + headers.map { "\($0.key): \($0.value)\r\n" }.joined() + "Accept: text/event-stream\r\n\r\n")
+            await connection.read(until: "com.example.viewer", timeout: .seconds(TestTime.seconds(20)))
+            return await connection.read(until: "the whole frame, a moment later", timeout: .milliseconds(500))
+        }
+        let streamedToOtto = try await stream(asOtto), streamedToVera = try await stream(asVera)
+        #expect(streamedToOtto.contains("cust-4711-private"))
+        #expect(streamedToVera.contains("com.example.viewer") && streamedToVera.contains("setMetadata"), "\(streamedToVera)")
+        #expect(!streamedToVera.contains("cust-4711-private"))
+
         // Every audit line names who did it
         let entries = try await client.get("/api/audit", headers: asVera).json["entries"] as? [[String: Any]] ?? []
         #expect(entries.contains { $0["action"] as? String == "export" && $0["operatorName"] as? String == "vera" })
