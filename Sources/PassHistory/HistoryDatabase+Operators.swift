@@ -116,10 +116,10 @@ extension HistoryDatabase {
 
     /// The operator whose token hashes to `tokenHash`, read synchronously: the console judges a request's head on
     /// the network thread, and a revocation by another process must count from the next request on. One indexed
-    /// read of a small table, on ``headReader`` (a connection of its own): a synchronous read from the pool on a Swift
+    /// read of a small table, on ``headReader()`` (a connection of its own): a synchronous read from the pool on a Swift
     /// concurrency thread could wait for a reader only such a thread hands back (TeamLoadTests stalled so).
     public func lookUpOperator(tokenHash: String?) throws -> OperatorLookup {
-        let reader: any DatabaseReader = headReader ?? writer
+        let reader = try headReader()
         return try reader.read { db in
             let any = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operator)") ?? false
             guard any, let tokenHash else { return OperatorLookup(hasOperators: any, match: nil) }

@@ -13,9 +13,10 @@ import GRDB
 public final class HistoryDatabase: Sendable {
     /// The connection: a WAL `DatabasePool` for a file, a `DatabaseQueue` in memory.
     package let writer: any DatabaseWriter
-    /// A connection of its own for the synchronous reads a request's head needs (``lookUpOperator(tokenHash:)``):
-    /// it never waits for the pool's readers, so it cannot join the deadlock described above. `nil` in memory.
-    let headReader: DatabaseQueue?
+    /// A connection of its own for the synchronous reads a request's head needs (``lookUpOperator(tokenHash:)``),
+    /// opened at the first such read: it never waits for the pool's readers, so it cannot join the deadlock
+    /// described above.
+    let headReaderConnection = Mutex<DatabaseQueue?>(nil)
 
     /// Opens (creating if needed) the history file at `path` in WAL mode and migrates it to the current schema.
     /// The file and its `-wal`/`-shm` are readable by their owner only (0600), whatever the umask: they hold storage
@@ -43,13 +44,19 @@ public final class HistoryDatabase: Sendable {
         if let lastMigration { try Self.migrator.migrate(writer, upTo: lastMigration) } else { try Self.migrator.migrate(writer) }
         // Per database file (the checkpointer is the writer's): set once here rather than on every reader.
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }
-        if let pool = writer as? DatabasePool {
+    }
+
+    /// The connection for synchronous head reads: ``headReaderConnection`` for a file, the queue itself in memory.
+    func headReader() throws -> any DatabaseReader {
+        guard let pool = writer as? DatabasePool else { return writer }
+        return try headReaderConnection.withLock { connection in
+            if let connection { return connection }
             var configuration = Configuration()
             configuration.readonly = true
             configuration.label = "PassHistory.head"
-            headReader = try DatabaseQueue(path: pool.path, configuration: configuration)
-        } else {
-            headReader = nil
+            let opened = try DatabaseQueue(path: pool.path, configuration: configuration)
+            connection = opened
+            return opened
         }
     }
 
