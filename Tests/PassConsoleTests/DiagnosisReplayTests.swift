@@ -11,20 +11,6 @@ import Testing
 @Suite(.serialized)
 struct DiagnosisReplayTests {
     /// The health verdicts of `bundleID`'s session once they name every one of `expected` (the history is written
-    /// in batches and the verdicts read from it, so they are polled for up to ten seconds on a loaded machine).
-    func verdicts(_ fixture: ConsoleFixture, app bundleID: String, naming expected: Set<String>) async throws -> [[String: Any]] {
-        try await fixture.waitForEvents(atLeast: 10)
-        var found: [[String: Any]] = []
-        for _ in 0..<100 {
-            try await Task.sleep(for: .milliseconds(100))
-            let sessions = await fixture.get("/api/sessions?q=\(bundleID)").json["sessions"] as? [[String: Any]] ?? []
-            guard let id = sessions.first(where: { $0["bundleID"] as? String == bundleID })?["id"] as? String else { continue }
-            let health = await fixture.get("/api/sessions/\(id)").json["health"] as? [String: Any] ?? [:]
-            found = health["verdicts"] as? [[String: Any]] ?? []
-            if expected.isSubset(of: found.compactMap { $0["id"] as? String }) { break }
-        }
-        return found
-    }
 
     @Test func anMVPDDenialIsToldApartFromANetworkFailure() async throws {
         try await ConsoleFixture.with { fixture in
@@ -36,7 +22,7 @@ struct DiagnosisReplayTests {
             try await fixture.waitForApp("news-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of news failed") }
             try await fixture.call("news-ios", "getAuthorization", ["resource": "movies"])
             try await fixture.waitForApp("news-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of movies failed") }
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["network_failure", "mvpd_denied"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["network_failure", "mvpd_denied"])
             let ids = found.compactMap { $0["id"] as? String }
             #expect(ids.contains("network_failure"))
             #expect(ids.contains("mvpd_denied"))
@@ -62,7 +48,7 @@ struct DiagnosisReplayTests {
             // When it starts, its token sanitizer removes the token bound to the first app's device ID
             try await fixture.start("other-ios")
             // Then the other app's session names it in words
-            let found = try await verdicts(fixture, app: "com.example.other.app", naming: ["device_id_changed"])
+            let found = try await fixture.verdicts(app: "com.example.other.app", naming: ["device_id_changed"])
             let verdict = try #require(found.first { $0["id"] as? String == "device_id_changed" })
             #expect((verdict["text"] as? String)?.contains("different bundle-ID prefix") == true)
             #expect(verdict["side"] as? String == "sdkStorage")
@@ -82,7 +68,7 @@ struct DiagnosisReplayTests {
             fixture.backend.revokeSessions()
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
             try await fixture.waitForApp("news-ios") { (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of news failed") }
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["server_session_gone"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["server_session_gone"])
             let verdict = try #require(found.first { $0["id"] as? String == "server_session_gone" })
             // The backend's own check, from the Authzf-Error-Code recorded with the exchange
             #expect(verdict["side"] as? String == "backend")
@@ -100,7 +86,7 @@ struct DiagnosisReplayTests {
             let app = try await fixture.app("news-ios")
             let callbacks = app["callbacks"] as? [[String: Any]] ?? []
             #expect(callbacks.contains { ($0["text"] as? String ?? "\($0)").contains("CFG100") })
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["clock_offset"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["clock_offset"])
             let verdict = try #require(found.first { $0["id"] as? String == "clock_offset" })
             #expect((verdict["title"] as? String)?.hasPrefix("Device clock off by 2 d") == true)
             #expect((verdict["text"] as? String)?.contains("behind the backend's") == true)
@@ -161,7 +147,7 @@ struct DiagnosisReplayTests {
             let mangled = try await client.get("/api/v1/authenticate?%C2%AE_code=\(code)&requestor_id=KIDSNET&mso_id=Dish")
             #expect(mangled.status == 400)
             // Then the TV's session says the code never activated, lists both attempts and gives the last one's reason
-            let found = try await verdicts(fixture, app: "com.kidsnet.tv.app", naming: ["second_screen_code_not_activated"])
+            let found = try await fixture.verdicts(app: "com.kidsnet.tv.app", naming: ["second_screen_code_not_activated"])
             let verdict = try #require(found.first { $0["id"] as? String == "second_screen_code_not_activated" })
             let text = try #require(verdict["text"] as? String)
             #expect((verdict["title"] as? String) == "Code \(code) never activated")

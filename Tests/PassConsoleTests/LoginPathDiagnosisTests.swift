@@ -26,26 +26,6 @@ struct LoginPathDiagnosisTests {
     /// The console's phone, where News and Sports One run.
 
 
-    /// The health verdicts of `bundleID`'s newest session once they name every one of `expected`.
-    func verdicts(_ fixture: ConsoleFixture, app bundleID: String, naming expected: [String]) async throws
-        -> [[String: Any]]
-    {
-        var found: [[String: Any]] = []
-        for _ in 0..<100 {
-            try await Task.sleep(for: .milliseconds(100))
-            let sessions = await fixture.get("/api/sessions?q=\(bundleID)").json["sessions"] as? [[String: Any]] ?? []
-            guard let id = sessions.first(where: { $0["bundleID"] as? String == bundleID })?["id"] as? String else {
-                continue
-            }
-            let health = await fixture.get("/api/sessions/\(id)").json["health"] as? [String: Any] ?? [:]
-            found = health["verdicts"] as? [[String: Any]] ?? []
-            let ids = found.compactMap { $0["id"] as? String }
-            if expected.allSatisfy({ wanted in ids.filter { $0 == wanted }.count >= expected.filter { $0 == wanted }.count }) {
-                break
-            }
-        }
-        return found
-    }
 
 
     @Test func aLogoutUnderAppleSSOThenASignInWithoutAskingIsNamedAsSettingsStillSignedIn() async throws {
@@ -62,8 +42,7 @@ struct LoginPathDiagnosisTests {
             try await fixture.call("news-ios", "getAuthentication")
             try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == true }
             // Then the health card says why: the Apple TV Provider, not the app or the MVPD
-            let found = try await verdicts(
-                fixture, app: "com.example.news.ios", naming: ["apple_sso_logout", "apple_sso_signed_in_again"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["apple_sso_logout", "apple_sso_signed_in_again"])
             let logout = try verdict("apple_sso_logout", in: found)
             #expect(logout["side"] as? String == "platform")
             #expect((logout["text"] as? String)?.contains("VSA203") == true)
@@ -96,7 +75,7 @@ struct LoginPathDiagnosisTests {
             try await fixture.call("news-ios", "getAuthentication")
             try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == true }
             // Then the new run's health card names the earlier run's logout and Settings → TV Provider
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["apple_sso_signed_in_again"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["apple_sso_signed_in_again"])
             let again = try verdict("apple_sso_signed_in_again", in: found)
             #expect(again["side"] as? String == "platform")
             #expect((again["text"] as? String)?.contains("in an earlier run of the app (VSA203)") == true, "\(again)")
@@ -183,8 +162,7 @@ struct LoginPathDiagnosisTests {
                             .count > round
                 }
             }
-            let found = try await verdicts(
-                fixture, app: "com.example.news.ios",
+            let found = try await fixture.verdicts(app: "com.example.news.ios",
                 naming: ["apple_sso_fallback", "apple_sso_fallback", "apple_sso_fallback", "apple_sso_fallback"])
             let fallbacks = found.filter { $0["id"] as? String == "apple_sso_fallback" }
             #expect(fallbacks.map { $0["rule"] as? String } == [
@@ -213,7 +191,7 @@ struct LoginPathDiagnosisTests {
             #expect(login.status == 422, "\(login.text)")
             #expect(login.text.contains("embedded browser"))
             // Then the health card names DISH's rule, and what the app must do
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["svc_not_presented"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["svc_not_presented"])
             let verdict = try verdict("svc_not_presented", in: found)
             #expect(verdict["side"] as? String == "mvpd")
             #expect(verdict["rule"] as? String == "requires SFSafariViewController")
@@ -241,7 +219,7 @@ struct LoginPathDiagnosisTests {
             #expect(end.hasPrefix("adobepass://ios.app"))
             #expect(fixture.backend.signIns.contains { $0.mvpdID == "Dish" && $0.username == "carol" })
             // Then the health card names the backend's session check and N130, not a logout or the MVPD
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["token_not_on_session"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["token_not_on_session"])
             let verdict = try verdict("token_not_on_session", in: found)
             #expect(verdict["side"] as? String == "backend")
             #expect(verdict["rule"] as? String == "no server session for this token")

@@ -29,24 +29,6 @@ import Testing
 /// 10. #34 second-screen code never activates — DiagnosisReplayTests.aSecondScreenCodeThatNeverActivates….
 @Suite(.serialized)
 struct TruthfulAnswersTests {
-    /// The health verdicts of `bundleID`'s newest session once they name every one of `expected` (polled: the
-    /// history is written in batches).
-    func verdicts(_ fixture: ConsoleFixture, app bundleID: String, naming expected: Set<String>) async throws
-        -> [[String: Any]]
-    {
-        var found: [[String: Any]] = []
-        for _ in 0..<100 {
-            try await Task.sleep(for: .milliseconds(100))
-            let sessions = await fixture.get("/api/sessions?q=\(bundleID)").json["sessions"] as? [[String: Any]] ?? []
-            guard let id = sessions.first(where: { $0["bundleID"] as? String == bundleID })?["id"] as? String else {
-                continue
-            }
-            let health = await fixture.get("/api/sessions/\(id)").json["health"] as? [String: Any] ?? [:]
-            found = health["verdicts"] as? [[String: Any]] ?? []
-            if expected.isSubset(of: found.compactMap { $0["id"] as? String }) { break }
-        }
-        return found
-    }
 
     func signIn(_ app: [String: Any]) -> [String: Any] { app["signIn"] as? [String: Any] ?? [:] }
 
@@ -83,7 +65,7 @@ struct TruthfulAnswersTests {
                 (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of sports failed")
             }
             // Then the health card names the backend's check, not a logout by the TV provider
-            let found = try await verdicts(fixture, app: "com.example.news.sports", naming: ["token_other_programmer"])
+            let found = try await fixture.verdicts(app: "com.example.news.sports", naming: ["token_other_programmer"])
             let verdict = try #require(found.first { $0["id"] as? String == "token_other_programmer" }, "\(found)")
             #expect(verdict["side"] as? String == "backend")
             #expect(verdict["rule"] as? String == "token issued to another Programmer")
@@ -122,8 +104,7 @@ struct TruthfulAnswersTests {
             #expect(card["authenticated"] as? Bool == true)
             #expect((signIn(card)["stale"] as? String)?.contains("next checkAuthentication or setRequestor") == true)
             // And its health card says who signed it out, by which storage rule
-            let found = try await verdicts(
-                fixture, app: "com.example.news.sports", naming: ["logged_out_by_other_app", "app_state_stale"])
+            let found = try await fixture.verdicts(app: "com.example.news.sports", naming: ["logged_out_by_other_app", "app_state_stale"])
             let verdict = try #require(found.first { $0["id"] as? String == "logged_out_by_other_app" }, "\(found)")
             #expect(verdict["side"] as? String == "sdkStorage")
             #expect((verdict["text"] as? String)?.contains("com.example.news.ios called logout") == true)
@@ -188,7 +169,7 @@ struct TruthfulAnswersTests {
             #expect(
                 (signIn(try await fixture.app("news-ios"))["text"] as? String)?.contains(
                     "SDK storage rule “TTL expired”") == true)
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["ttl_expired"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["ttl_expired"])
             let verdict = try #require(found.first { $0["id"] as? String == "ttl_expired" }, "\(found)")
             #expect(verdict["side"] as? String == "sdkStorage")
             #expect(verdict["rule"] as? String == "TTL expired")
@@ -206,7 +187,7 @@ struct TruthfulAnswersTests {
             #expect(try fixture.phoneTeamStorage() == nil)
             try await fixture.call("news-ios", "checkAuthentication")
             try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["storage_wiped"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["storage_wiped"])
             let verdict = try #require(found.first { $0["id"] as? String == "storage_wiped" }, "\(found)")
             #expect(verdict["side"] as? String == "sdkStorage")
             #expect((verdict["text"] as? String)?.contains("emptied from outside the SDK") == true)
@@ -226,7 +207,7 @@ struct TruthfulAnswersTests {
             try await fixture.waitForApp("news-ios") {
                 (($0["flow"] as? [String: Any])?["detail"] as? String ?? "").hasPrefix("Authorization of news failed")
             }
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["throttled"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["throttled"])
             let verdict = try #require(found.first { $0["id"] as? String == "throttled" }, "\(found)")
             #expect(verdict["side"] as? String == "backend")
             #expect((verdict["text"] as? String)?.hasPrefix("Backend check “throttled” (HTTP 429)") == true)
@@ -246,7 +227,7 @@ struct TruthfulAnswersTests {
             // When the user leaves it for three minutes and the app starts another sign-in over it
             fixture.clock.advance(by: 180)
             try await fixture.call("news-ios", "getAuthentication")
-            let found = try await verdicts(fixture, app: "com.example.news.ios", naming: ["login_never_cancelled"])
+            let found = try await fixture.verdicts(app: "com.example.news.ios", naming: ["login_never_cancelled"])
             let ids = found.compactMap { $0["id"] as? String }
             #expect(ids.contains("login_never_cancelled"), "\(ids)")
         }

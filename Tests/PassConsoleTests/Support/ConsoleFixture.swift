@@ -196,6 +196,28 @@ struct ConsoleFixture {
             if now != last { (last, stableSince) = (now, Date()) }
         }
     }
+
+    /// The health verdicts of `bundleID`'s newest session once they name every one of `expected` (as often as it is
+    /// listed; polled: the history is written in batches).
+    func verdicts(app bundleID: String, naming expected: some Collection<String>) async throws
+        -> [[String: Any]]
+    {
+        var found: [[String: Any]] = []
+        for _ in 0..<100 {
+            try await Task.sleep(for: .milliseconds(100))
+            let sessions = await get("/api/sessions?q=\(bundleID)").json["sessions"] as? [[String: Any]] ?? []
+            guard let id = sessions.first(where: { $0["bundleID"] as? String == bundleID })?["id"] as? String else {
+                continue
+            }
+            let health = await get("/api/sessions/\(id)").json["health"] as? [String: Any] ?? [:]
+            found = health["verdicts"] as? [[String: Any]] ?? []
+            let ids = found.compactMap { $0["id"] as? String }
+            if expected.allSatisfy({ wanted in ids.filter { $0 == wanted }.count >= expected.filter { $0 == wanted }.count }) {
+                break
+            }
+        }
+        return found
+    }
 }
 
 func pending(_ app: [String: Any]) -> [String: Any] { app["pending"] as? [String: Any] ?? [:] }
