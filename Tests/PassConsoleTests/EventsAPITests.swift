@@ -132,6 +132,34 @@ struct EventsAPITests {
         }
     }
 
+    @Test func aReporterSendsAFewEventsAfterAnIdleSpellWithoutWaitingForAFullBatchOrFinish() async throws {
+        try await ConsoleFixture.with { fixture in
+            try fixture.console.start()
+            let reporter = EventReporter(console: URL(string: fixture.console.baseURL)!, batchSize: 500, interval: .milliseconds(50))
+            let app = AppIdentity(bundleID: "com.remote.idle", teamID: "IDLE1")
+            func report(_ count: Int, from first: Int) {
+                for i in first..<first + count {
+                    reporter.add(EntitlementEvent(sequence: i, timestamp: Date(), sessionID: UUID(), deviceID: "d", app: app,
+                        requestorID: nil, mvpdID: nil, kind: .apiCall(name: "c\(i)", arguments: [:])))
+                }
+            }
+            func waitUntilSent(_ count: Int) async throws {
+                let deadline = ContinuousClock.now + .seconds(TestTime.seconds(20))
+                while reporter.sentCount < count, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            }
+            // A few events, far fewer than a batch: sent without finish()
+            report(3, from: 0)
+            try await waitUntilSent(3)
+            #expect(reporter.sentCount == 3)
+            // …and again after the sender went idle (it parks when nothing waits)
+            try await Task.sleep(for: .milliseconds(300))
+            report(2, from: 3)
+            try await waitUntilSent(5)
+            #expect(reporter.sentCount == 5, "events queued after an idle spell were never sent")
+            await reporter.finish()
+        }
+    }
+
     @Test func aReporterKeepsOnlyItsNewestEventsWhenTheConsoleIsAwayAndCountsTheRest() async throws {
         // A console that is not there: the port of a server that was started and stopped
         let reporter = EventReporter(console: URL(string: "http://127.0.0.1:9")!, capacity: 10, batchSize: 5, interval: .milliseconds(10))

@@ -64,7 +64,7 @@ struct StorageFileLockTests {
         #expect(try StorageFile(url: url).read()?.text == "200")
     }
 
-    @Test func writeWaitsForAnUpdateInProgress() throws {
+    @Test func writeWaitsForAnUpdateInProgress() async throws {
         let url = folder.appendingPathComponent("storage.json")
         let inTransform = DispatchSemaphore(value: 0)
         let mayFinish = DispatchSemaphore(value: 0)
@@ -77,16 +77,16 @@ struct StorageFileLockTests {
                 return Data("from update")
             }
         }
-        try #require(inTransform.wait(timeout: .now() + 10) == .success)
+        try #require(await offPool { inTransform.wait(timeout: .now() + 10) } == .success)
         // When another writer writes
         Thread.detachNewThread {
             try? StorageFile(url: url).write(Data("from write"))
             writeDone.signal()
         }
         // Then it waits until the update has finished, and its bytes win
-        #expect(writeDone.wait(timeout: .now() + 0.3) == .timedOut)
+        #expect(await offPool { writeDone.wait(timeout: .now() + 0.3) } == .timedOut)
         mayFinish.signal()
-        try #require(writeDone.wait(timeout: .now() + 10) == .success)
+        try #require(await offPool { writeDone.wait(timeout: .now() + 10) } == .success)
         #expect(try StorageFile(url: url).read()?.text == "from write")
     }
 }
@@ -98,8 +98,14 @@ struct StorageFileLockTests {
 /// locked updates took: no other test's task ran meanwhile, so servers left requests unanswered (BadInputTests'
 /// raw requests timed out with no answer).
 private func finished(_ group: DispatchGroup, within timeout: TimeInterval) async -> Bool {
+    await offPool { group.wait(timeout: .now() + timeout) == .success }
+}
+
+/// Runs `work`, which blocks (a semaphore, a child process, a polling loop), on a thread of its own, for the reason
+/// above: every blocking wait of these tests goes through it, so none holds a concurrency thread.
+private func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
     await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: group.wait(timeout: .now() + timeout) == .success) }
+        Thread.detachNewThread { continuation.resume(returning: work()) }
     }
 }
 
@@ -122,28 +128,30 @@ struct StorageFileProcessLockTests {
     }
 
     /// Starts `script` under `/bin/sh` with `environment`.
-    private func shell(_ script: String, _ environment: [String: String]) throws -> ChildProcess {
+    private static func shell(_ script: String, _ environment: [String: String]) throws -> ChildProcess {
         try ChildProcess(
             "/bin/sh", ["-c", script],
             environment: environment.merging(["PATH": "/usr/bin:/bin", "FLOCK": flockTool!]) { $1 })
     }
 
-    private func waitUntilExists(_ url: URL, timeout: TimeInterval) -> Bool {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        while Date() < deadline {
-            if FileManager.default.fileExists(atPath: url.path) { return true }
-            usleep(10_000)
+    private func waitUntilExists(_ url: URL, timeout: TimeInterval) async -> Bool {
+        await offPool {
+            let deadline = Date(timeIntervalSinceNow: timeout)
+            while Date() < deadline {
+                if FileManager.default.fileExists(atPath: url.path) { return true }
+                usleep(10_000)
+            }
+            return false
         }
-        return false
     }
 
-    @Test func updateWaitsWhileAnotherProcessHoldsTheLock() throws {
+    @Test func updateWaitsWhileAnotherProcessHoldsTheLock() async throws {
         let file = StorageFile(url: folder.appendingPathComponent("storage.json"))
         try file.write(Data("before"))
         let ready = folder.appendingPathComponent("ready")
         let release = folder.appendingPathComponent("release")
         // Given another process that holds the lock, changes the document, and waits to be told to let go
-        let holder = try shell(
+        let holder = try Self.shell(
             #"""
             exec "$FLOCK" "$LOCK" /bin/sh -c '
                 printf "from the other process" > "$FILE"
@@ -152,11 +160,8 @@ struct StorageFileProcessLockTests {
             """#,
             ["LOCK": file.lockURL.path, "FILE": file.url.path, "READY": ready.path, "RELEASE": release.path]
         )
-        defer {
-            _ = FileManager.default.createFile(atPath: release.path, contents: nil)
-            holder.waitUntilExit()
-        }
-        try #require(waitUntilExists(ready, timeout: 10))
+        defer { _ = FileManager.default.createFile(atPath: release.path, contents: nil) }
+        try #require(await waitUntilExists(ready, timeout: 10))
 
         // When this process updates the document
         let finished = DispatchSemaphore(value: 0)
@@ -169,25 +174,29 @@ struct StorageFileProcessLockTests {
         }
 
         // Then the update waits for the other process, and builds on its change
-        #expect(finished.wait(timeout: .now() + 0.5) == .timedOut)
+        #expect(await offPool { finished.wait(timeout: .now() + 0.5) } == .timedOut)
         _ = FileManager.default.createFile(atPath: release.path, contents: nil)
-        try #require(finished.wait(timeout: .now() + 10) == .success)
+        try #require(await offPool { finished.wait(timeout: .now() + 10) } == .success)
         let written = try outcome.withValue { try $0?.get() }
         #expect(written?.text == "from the other process + this process")
         #expect(try file.read()?.text == "from the other process + this process")
-        #expect(holder.waitUntilExit() == 0)
+        #expect(await holder.exited() == 0)
     }
 
-    @Test func anotherProcessCannotTakeTheLockDuringUpdate() throws {
+    @Test func anotherProcessCannotTakeTheLockDuringUpdate() async throws {
         let file = StorageFile(url: folder.appendingPathComponent("storage.json"))
-        var statusInside: Int32 = -1
-        try file.update { _ in
-            let probe = try shell(#""$FLOCK" -n "$LOCK" true"#, ["LOCK": file.lockURL.path])
-            statusInside = probe.waitUntilExit()
-            return Data("x")
+        let lock = ["LOCK": file.lockURL.path]
+        let probeScript = #""$FLOCK" -n "$LOCK" true"#
+        // the update holds the lock while a probe process tries it; the whole update waits on a thread of its own
+        let statusInside = try await BlockingWork.run {
+            var status: Int32 = -1
+            try file.update { _ in
+                status = try Self.shell(probeScript, lock).waitUntilExit()
+                return Data("x")
+            }
+            return status
         }
-        let probe = try shell(#""$FLOCK" -n "$LOCK" true"#, ["LOCK": file.lockURL.path])
-        let statusAfter = probe.waitUntilExit()
+        let statusAfter = await (try Self.shell(probeScript, lock)).exited()
         // flock -n exits 1 when the lock is taken.
         #expect(statusInside == 1)
         #expect(statusAfter == 0)
@@ -208,7 +217,7 @@ struct StorageFileProcessLockTests {
             done
             """#
         let environment = ["LOCK": file.lockURL.path, "FILE": url.path]
-        let processes = try (0..<2).map { _ in try shell(script, environment) }
+        let processes = try (0..<2).map { _ in try Self.shell(script, environment) }
         // …and three threads of this process doing the same through update()
         let errors = Locked<[any Error]>([])
         let group = DispatchGroup()

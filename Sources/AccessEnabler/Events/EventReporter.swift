@@ -92,7 +92,7 @@ public final class EventReporter: Sendable {
                 state.dropped += state.buffer.count - capacity
                 state.buffer.removeFirst(state.buffer.count - capacity)
             }
-            guard state.buffer.count >= batchSize else { return nil }
+            // The sender parks only while nothing waits: the first event wakes it (it then gathers for `interval`).
             defer { state.wake = nil }
             return state.wake
         }
@@ -159,11 +159,10 @@ public final class EventReporter: Sendable {
         }
     }
 
-    /// Returns after `interval` when events wait, or when a full batch arrives.
+    /// Returns once events wait: parked while there are none, then up to `interval` more for the batch to fill
+    /// (at once when it is full already). The first event of a batch is sent within `interval` however long the
+    /// reporter was idle before; once, after an idle spell, events fewer than a batch waited until `finish()`.
     private func waitForWork() async {
-        try? await Task.sleep(for: interval)
-        let waiting = state.withLock { !$0.buffer.isEmpty || $0.finished }
-        guard !waiting else { return }
         await withCheckedContinuation { continuation in
             let resumeNow = state.withLock { state -> Bool in
                 if !state.buffer.isEmpty || state.finished { return true }
@@ -172,6 +171,7 @@ public final class EventReporter: Sendable {
             }
             if resumeNow { continuation.resume() }
         }
+        if state.withLock({ $0.buffer.count < batchSize && !$0.finished }) { try? await Task.sleep(for: interval) }
     }
 
     private enum Next {
