@@ -32,7 +32,7 @@ struct ServeProcessTests {
             body: try EntitlementEvent.Wire.ndjson(events))
         #expect(ingest.json["accepted"] as? Int == 100)
         process.terminate(SIGKILL)
-        process.waitUntilExit()
+        _ = await process.exited()
         // Then the history file holds every event it acknowledged, and a restarted console shows them
         let history = try HistoryDatabase(path: folder.appendingPathComponent("history.sqlite").path)
         #expect(try await history.count(matching: HistoryFilter(sessionID: session)) == 100)

@@ -19,20 +19,20 @@ struct ChildProcessTests {
         #expect(try String(contentsOf: output, encoding: .utf8) == "hello \(folder.resolvingSymlinksInPath().path)")
     }
 
-    @Test func aSignalEndsTheChildWith128PlusItsNumber() throws {
+    @Test func aSignalEndsTheChildWith128PlusItsNumber() async throws {
         let child = try ChildProcess("/bin/sleep", ["30"])
         #expect(child.isRunning)
         child.terminate(SIGKILL)
-        #expect(child.waitUntilExit() == 128 + SIGKILL)
+        #expect(await child.exited() == 128 + SIGKILL)
     }
 
-    @Test func theChildInheritsNoDescriptorBeyondTheStandardThree() throws {
+    @Test func theChildInheritsNoDescriptorBeyondTheStandardThree() async throws {
         // Given a descriptor open in the test process without close-on-exec
         let fd = open("/dev/null", O_RDONLY)
         defer { close(fd) }
         // Then the child does not see it
         let child = try ChildProcess("/bin/sh", ["-c", "[ ! -e /proc/self/fd/\(fd) ]"])
-        #expect(child.waitUntilExit() == 0)
+        #expect(await child.exited() == 0)
     }
 
     @Test func aMissingExecutableIsAnErrorWithItsName() {

@@ -1,5 +1,6 @@
 import Foundation
 import Locking
+import PassTestSupport
 import Testing
 
 @testable import AccessEnabler
@@ -35,7 +36,7 @@ import Testing
     /// What an engine reads: the writer's expected storage, else the file.
     static func seen(_ writer: StorageWriter, _ store: TokenStore) throws -> TokenStorage { try writer.expected ?? store.load() }
 
-    @Test func aRuleWrittenNowStaysVisibleWhenAnotherAppQueuedAChangeWhileItWasOnItsWay() throws {
+    @Test func aRuleWrittenNowStaysVisibleWhenAnotherAppQueuedAChangeWhileItWasOnItsWay() async throws {
         let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         let store = Self.store(holdFirstWrite: (reached, release))
         defer { try? FileManager.default.removeItem(at: store.file.url.deletingLastPathComponent()) }
@@ -46,11 +47,11 @@ import Testing
             _ = try? writer.writeNow(Self.token("A", "rule"))
             ruleDone.signal()
         }.start()
-        reached.wait()
+        try await BlockingWork.run { reached.wait() }  // (waits off the concurrency pool, as every wait here)
         // …when app 2 stores a token, from the file as it was before the rule's write landed
         #expect(writer.write(Self.token("B", "login"), load: { (try? store.load()) ?? TokenStorage() }, failed: { _ in }) != nil)
         release.signal()
-        ruleDone.wait()
+        try await BlockingWork.run { ruleDone.wait() }
         // Both apps read the rule's change and app 2's pending token
         let seen = try Self.seen(writer, store)
         #expect(seen.bucket(requestor: "A", mvpd: "Dish")?.authnToken == "rule", "the rule's change vanished from what the apps read")
@@ -115,7 +116,7 @@ import Testing
         #expect(writer.expected == nil, "what failed to land is not shown as stored")
     }
 
-    @Test func flushingTheFilesOfSomeFoldersDoesNotWaitForAWriteStuckElsewhere() throws {
+    @Test func flushingTheFilesOfSomeFoldersDoesNotWaitForAWriteStuckElsewhere() async throws {
         let (reached, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
         let stuck = Self.store(holdFirstWrite: (reached, release))
         let other = Self.store()
@@ -126,7 +127,7 @@ import Testing
         let stuckWriter = StorageWriter.shared(for: stuck, deadline: .seconds(30))
         _ = stuckWriter.write(Self.token("A", "slow"), load: { TokenStorage() }, failed: { _ in })
         stuckWriter.flushSoon()
-        reached.wait()  // its write is stuck on a slow disk
+        try await BlockingWork.run { reached.wait() }  // its write is stuck on a slow disk
         let otherWriter = StorageWriter.shared(for: other, deadline: .seconds(30))
         _ = otherWriter.write(Self.token("B", "quick"), load: { TokenStorage() }, failed: { _ in })
         let done = DispatchSemaphore(value: 0)
@@ -134,7 +135,8 @@ import Testing
             AccessEnabler.waitForAllStorageWrites(in: [other.file.url.deletingLastPathComponent()])
             done.signal()
         }.start()
-        #expect(done.wait(timeout: .now() + 5) == .success, "waited for a file outside the folders asked for")
+        let finished = try await BlockingWork.run { done.wait(timeout: .now() + 5) == .success }
+        #expect(finished, "waited for a file outside the folders asked for")
         #expect(try other.load().bucket(requestor: "B", mvpd: "Dish")?.authnToken == "quick")
     }
 }
