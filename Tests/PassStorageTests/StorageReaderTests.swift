@@ -64,11 +64,11 @@ struct StorageReaderTests {
         #expect(try reader.load() == "two")
     }
 
-    @Test func aDocumentRewrittenInPlaceWithTheSameSizeIsReadAgain() throws {
+    @Test func aDocumentRewrittenInPlaceWithTheSameSizeIsReadAgain() async throws {
         try file.write(Data("12345"))
         let reader = reader()
         #expect(try reader.load() == "12345")
-        Thread.sleep(forTimeInterval: 0.05)  // past the file system's timestamp tick
+        try await Task.sleep(for: .milliseconds(50))  // past the file system's timestamp tick
         let handle = try FileHandle(forWritingTo: file.url)
         try handle.write(contentsOf: Data("abcde"))
         try handle.close()
