@@ -116,7 +116,7 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking", "WireDates"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
-        .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport", "MicroHTTP"]),
+        .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport", "MicroHTTP", "Locking"]),
         .testTarget(
             name: "PassHistoryTests",
             dependencies: [

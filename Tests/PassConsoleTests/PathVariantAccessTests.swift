@@ -29,15 +29,22 @@ struct PathVariantAccessTests {
             for route in routes {
                 let path = route.pattern.replacingOccurrences(of: #"\{[^}]+\}"#, with: "x", options: .regularExpression)
                 for target in Self.variants(of: path) {
-                    let connection = try await BlockingWork.run { try RawConnection(port: port) }
-                    connection.send("\(route.method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\n"
-                        + "Content-Type: application/json\r\nConnection: close\r\n\r\n")
-                    let asked = ContinuousClock.now
-                    let answer = await connection.read(until: "\r\n", timeout: .seconds(TestTime.seconds(60)))
+                    // A connection closed with no answer at all served nothing: asked again once (under a whole
+                    // suite's load that was seen once in several runs); an answer other than 401 fails at once.
+                    var answer = ""
+                    var waited: Duration = .zero
+                    for _ in 0..<2 where answer.isEmpty {
+                        let connection = try await BlockingWork.run { try RawConnection(port: port) }
+                        connection.send("\(route.method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\n"
+                            + "Content-Type: application/json\r\nConnection: close\r\n\r\n")
+                        let asked = ContinuousClock.now
+                        answer = await connection.read(until: "\r\n", timeout: .seconds(TestTime.seconds(60)))
+                        waited = ContinuousClock.now - asked
+                    }
                     tried += 1
                     if !answer.hasPrefix("HTTP/1.1 401") {
                         // how long it waited tells a closed connection from a server that never answered
-                        passed.append("\(route.method) \(target) → '\(answer.prefix(12))' after \(ContinuousClock.now - asked)")
+                        passed.append("\(route.method) \(target) → '\(answer.prefix(12))' after \(waited)")
                     }
                 }
             }
