@@ -15,6 +15,7 @@
 #   FLOW_ITERATIONS [200]  FLOW_COLD_ITERATIONS [30]   `passconsole bench-flow` warm / cold iterations
 #   FLOW_DELAY_MS [5]  FLOW_DELAY_ITERATIONS [100]    the second bench-flow run, every answer held this long
 #   LIVE_CLIENTS [100]  LIVE_RATE [500]  LIVE_DURATION [60]   `passconsole bench-live`: SSE clients, events/s, seconds
+#   FLEET_APPS [1000]  FLEET_DEVICES [50]  FLEET_FLOWS [5]  FLEET_RATE [2000]  FLEET_DURATION [30]   `passconsole bench-fleet`
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -488,6 +489,32 @@ else
 fi
 stop_pid "$LIVE_PID"
 
+# --- 6. A fleet reporting: 1,000 apps, each an EventReporter, to a console (`passconsole bench-fleet`) ----------
+
+echo
+FLEET_APPS=${FLEET_APPS:-1000}
+FLEET_DEVICES=${FLEET_DEVICES:-50}
+FLEET_FLOWS=${FLEET_FLOWS:-5}
+FLEET_RATE=${FLEET_RATE:-2000}
+FLEET_DURATION=${FLEET_DURATION:-30}
+log "Fleet: $FLEET_APPS apps on $FLEET_DEVICES devices reporting to one console, flat out then $FLEET_RATE events/s for ${FLEET_DURATION}s (passconsole bench-fleet)"
+FLEET_PORT=$(free_port)
+FLEET_BACKEND_PORT=$(free_port)
+start fleet-serve "$BIN" serve --port "$FLEET_PORT" --backend-port "$FLEET_BACKEND_PORT" --config "$CONFIG" \
+    --public-dir "$ROOT/Public" --no-demo --device "$WORK/fleet-device" --history "$WORK/fleet-history.sqlite"
+FLEET_PID=$LAST_PID
+wait_http "http://127.0.0.1:$FLEET_PORT/index.html" "$FLEET_PID" fleet-serve
+FLEET_TABLE=""
+if "$BIN" bench-fleet --console "http://127.0.0.1:$FLEET_PORT" --server-pid "$FLEET_PID" --apps "$FLEET_APPS" \
+    --devices "$FLEET_DEVICES" --flows "$FLEET_FLOWS" --rate "$FLEET_RATE" --duration "$FLEET_DURATION" >"$WORK/fleet.out" 2>"$WORK/fleet.err"; then
+    sed 's/^/  /' "$WORK/fleet.out"
+    FLEET_TABLE=$(grep -E '^\||^[0-9]+ console' "$WORK/fleet.out")
+else
+    cat "$WORK/fleet.err" >&2
+    FLEET_TABLE="bench-fleet failed: $(tail -n1 "$WORK/fleet.err")"
+fi
+stop_pid "$FLEET_PID"
+
 # --- summary ------------------------------------------------------------------------------------------------
 
 LOAD_AFTER=$(cut -d' ' -f1 /proc/loadavg)
@@ -544,6 +571,16 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
         "server CPU is the serve process's user+system time per event ingested (ingest included); RSS from /proc."
     echo
     echo "$LIVE_TABLE"
+    echo
+    echo "### A fleet reporting"
+    echo
+    echo "passconsole bench-fleet against a \`passconsole serve --no-demo\` process on a SQLite history: $FLEET_APPS apps" \
+        "on $FLEET_DEVICES devices, each app an EventReporter of its own as an app links it, reporting flows of 40 events." \
+        "Flat out: every app queues $FLEET_FLOWS flows at once (how fast the console takes them all); steady: $FLEET_RATE" \
+        "events/s offered across the fleet for ${FLEET_DURATION}s. Console CPU is the serve process's user+system time per" \
+        "event accepted; \"history grew by\" is the console's own event count, checked against what was sent."
+    echo
+    echo "$FLEET_TABLE"
 } >"$WORK/summary.md"
 
 echo
