@@ -114,17 +114,10 @@ extension HistoryDatabase {
         }
     }
 
-    /// The operator whose token hashes to `tokenHash`, read synchronously: the console judges a request's head on
-    /// the network thread, and a revocation by another process must count from the next request on. One indexed
-    /// read of a small table, on ``headReader()`` (a connection of its own): a synchronous read from the pool on a Swift
-    /// concurrency thread could wait for a reader only such a thread hands back (TeamLoadTests stalled so).
-    public func lookUpOperator(tokenHash: String?) throws -> OperatorLookup {
-        let reader = try headReader()
-        return try reader.read { db in
-            let any = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM operator)") ?? false
-            guard any, let tokenHash else { return OperatorLookup(hasOperators: any, match: nil) }
-            let match = try OperatorRecord.filter(Column("tokenHash") == tokenHash).fetchOne(db)
-            return OperatorLookup(hasOperators: true, match: match)
-        }
+    /// Every operator, read synchronously on ``headReader()`` (a connection of its own, never the reader pool: a
+    /// synchronous pool read on a Swift concurrency thread could wait for a reader only such a thread hands back).
+    /// For a console being made or started; requests are judged on the console's copy (`OperatorDirectory`).
+    public func operatorsNow() throws -> [OperatorRecord] {
+        try headReader().read { db in try OperatorRecord.order(Column("name")).fetchAll(db) }
     }
 }

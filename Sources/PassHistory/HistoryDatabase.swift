@@ -13,9 +13,9 @@ import GRDB
 public final class HistoryDatabase: Sendable {
     /// The connection: a WAL `DatabasePool` for a file, a `DatabaseQueue` in memory.
     package let writer: any DatabaseWriter
-    /// A connection of its own for the synchronous reads a request's head needs (``lookUpOperator(tokenHash:)``),
-    /// opened at the first such read: it never waits for the pool's readers, so it cannot join the deadlock
-    /// described above.
+    /// A connection of its own for the few synchronous reads a console makes while it is made or started
+    /// (``operatorsNow()``), opened at the first such read: it never waits for the pool's readers, so it cannot join
+    /// the deadlock described above.
     let headReaderConnection = Mutex<DatabaseQueue?>(nil)
 
     /// Opens (creating if needed) the history file at `path` in WAL mode and migrates it to the current schema.
@@ -46,7 +46,7 @@ public final class HistoryDatabase: Sendable {
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }
     }
 
-    /// The connection for synchronous head reads: ``headReaderConnection`` for a file, the queue itself in memory.
+    /// The connection for synchronous reads: ``headReaderConnection`` for a file, the queue itself in memory.
     func headReader() throws -> any DatabaseReader {
         guard let pool = writer as? DatabasePool else { return writer }
         return try headReaderConnection.withLock { connection in

@@ -26,7 +26,8 @@ public final class RawConnection: @unchecked Sendable {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socketFD, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard result == 0 else {
+        // Interrupted by a signal, the connect goes on in the background: wait for it and read its outcome.
+        guard result == 0 || (errno == EINTR && Self.finishConnect(socketFD)) else {
             let code = errno
             close(socketFD)
             throw POSIXError(POSIXErrorCode(rawValue: code) ?? .ECONNREFUSED)
@@ -37,19 +38,34 @@ public final class RawConnection: @unchecked Sendable {
 
     deinit { close(fd) }
 
-    /// Sends text as is.
-    public func send(_ text: String) {
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    /// Waits (up to 20 s) for a connect that a signal interrupted; `true` once it succeeded.
+    private static func finishConnect(_ fd: Int32) -> Bool {
+        var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        var ready: Int32
+        repeat { ready = poll(&poller, 1, 20_000) } while ready < 0 && errno == EINTR
+        guard ready > 0 else { return false }
+        var failure: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        return getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 && failure == 0
     }
 
-    /// Sends bytes as they are.
+    /// Sends text as is.
+    public func send(_ text: String) { sendBytes(Data(text.utf8)) }
+
+    /// Sends bytes as they are, all of them unless the peer is gone. A send cut short by a signal (`EINTR`: the
+    /// test process gets `SIGCHLD` whenever another test's child process ends) or by a full buffer goes on where it
+    /// stopped; once, a request sent in one call was cut so and the server never answered.
     public func sendBytes(_ data: Data) {
         var offset = 0
         while offset < data.count {
             let sent = data.withUnsafeBytes { Glibc.send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            guard sent > 0 else { return }
-            offset += sent
+            if sent > 0 {
+                offset += sent
+            } else if sent < 0, errno == EINTR || errno == EAGAIN {
+                continue
+            } else {
+                return
+            }
         }
     }
 
@@ -72,7 +88,7 @@ public final class RawConnection: @unchecked Sendable {
             let sent = data[offset..<end].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
             if sent > 0 {
                 offset += sent
-            } else if errno == EAGAIN || errno == EWOULDBLOCK {
+            } else if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR {
                 var writable = pollfd(fd: fd, events: Int16(POLLIN | POLLOUT), revents: 0)
                 _ = poll(&writable, 1, 100)
             } else {
@@ -126,13 +142,18 @@ public final class RawConnection: @unchecked Sendable {
     private var peerClosed = false
 
     /// Reads what is available, waiting at most until `deadline`; `false` when the peer closed or time ran out.
+    /// A wait or read cut short by a signal (`EINTR`) is neither: it returns `true` with nothing read, and the
+    /// caller's loop waits again (an interrupted `poll` once read as "no answer" and failed a test at random).
     private func readOnce(wait deadline: ContinuousClock.Instant) -> Bool {
         let remaining = deadline - ContinuousClock.now
         let milliseconds = max(0, Int32(remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
         var poller = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        guard poll(&poller, 1, milliseconds) > 0 else { return false }
+        let ready = poll(&poller, 1, milliseconds)
+        if ready < 0 { return errno == EINTR && ContinuousClock.now < deadline }
+        guard ready > 0 else { return false }
         var chunk = [UInt8](repeating: 0, count: 65536)
         let count = recv(fd, &chunk, chunk.count, 0)
+        if count < 0, errno == EINTR || errno == EAGAIN { return true }
         if count <= 0 {
             peerClosed = true
             return false

@@ -110,7 +110,8 @@ public final class Console: HTTPResponder, Sendable {
         self.logger = logger
         accessGuard = AccessGuard(
             accessToken: configuration.accessToken, boundHost: configuration.host, publicURL: configuration.publicURL,
-            operators: configuration.bundle == nil ? OperatorDirectory(history: history) : nil)
+            operators: configuration.bundle == nil
+                ? OperatorDirectory(history: history, refreshInterval: configuration.operatorRefreshInterval) : nil)
         let health = HistoryHealth(history: history, logger: logger)
         self.health = health
         batcher = EventBatcher(database: history, maxCount: 500, maxDelay: .milliseconds(50)) { state in
@@ -219,7 +220,9 @@ public final class Console: HTTPResponder, Sendable {
             configuration: .init(host: configuration.host, port: configuration.port, connectionTimeout: 60,
                 maxBodySize: configuration.maxBodySize),
             responder: self, logger: logger)
+        accessGuard.operators?.loadNow()
         try server.start()
+        accessGuard.operators?.startRefreshing()
         let retention = HistoryDatabase.Retention(maxEvents: configuration.retention.maxEvents, maxAge: configuration.retention.maxAge)
         let history = self.history
         let logger = self.logger
@@ -266,6 +269,7 @@ public final class Console: HTTPResponder, Sendable {
         let (apps, server, maintenance) = state.withLock { ($0.apps, $0.server, $0.maintenance) }
         for app in apps { app.stop() }
         maintenance?.cancel()
+        accessGuard.operators?.stop()
         await batcher.flush()
         await server?.shutdown()
         live.stop()

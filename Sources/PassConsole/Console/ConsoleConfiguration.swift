@@ -24,6 +24,11 @@ public struct ConsoleConfiguration: Sendable {
     public var retention = Retention()
     /// How often the maintenance loop runs SQLite's `quick_check` over the history (a damaged file shows a banner).
     public var historyCheckInterval: Duration = .seconds(600)
+    /// How often the console re-reads its named operators from the history: an operator added or revoked by
+    /// `passconsole operator` counts within this interval.
+    public var operatorRefreshInterval: Duration = .seconds(1)
+    /// How long `GET /healthz` waits for the backend before calling it failing.
+    public var backendCheckTimeout: Duration = .seconds(2)
     /// The clock tokens are judged by (tests move it; the demo apps' SDKs use it too).
     public var now: @Sendable () -> Date = { Date() }
     /// Largest accepted request body (imports and ingest batches).

@@ -38,7 +38,7 @@ struct HealthCheck {
     /// Runs both checks at once.
     static func run(_ console: Console) async -> Report {
         async let history = checkHistory(console)
-        async let backend = checkBackend(console.configuration.backendURL)
+        async let backend = checkBackend(console.configuration.backendURL, timeout: console.configuration.backendCheckTimeout)
         let checks = Checks(history: await history, backend: await backend)
         let failing = [("history", checks.history), ("backend", checks.backend)].filter { $0.1.failed }.map(\.0)
         return Report(status: failing.isEmpty ? "ok" : "failing", failing: failing, checks: checks)
@@ -72,13 +72,14 @@ struct HealthCheck {
         }
     }
 
-    /// A `GET` of the backend's base URL: any HTTP answer below 500 within 2 s means it is there and serving.
-    static func checkBackend(_ baseURL: String?) async -> Check {
+    /// A `GET` of the backend's base URL: any HTTP answer below 500 within `timeout` (2 s by default,
+    /// ``ConsoleConfiguration/backendCheckTimeout``) means it is there and serving.
+    static func checkBackend(_ baseURL: String?, timeout: Duration) async -> Check {
         guard let baseURL, let url = URL(string: baseURL) else { return Check(status: "not_configured", latencyMs: 0) }
         let clock = ContinuousClock()
         let start = clock.now
         var request = URLRequest(url: url)
-        request.timeoutInterval = 2
+        request.timeoutInterval = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         var reason: String?
         do {
             let (_, response) = try await session.data(for: request)
@@ -86,7 +87,7 @@ struct HealthCheck {
             if !(100..<500).contains(status) { reason = "the backend answered \(status)" }
         } catch let error as URLError {
             reason = switch error.code {
-            case .timedOut: "the backend did not answer within 2 s"
+            case .timedOut: "the backend did not answer within \(timeout)"
             case .cannotConnectToHost: "the backend refused the connection (not running?)"
             case .cannotFindHost, .dnsLookupFailed: "the backend's host name does not resolve"
             default: "the backend cannot be reached (URLError \(error.code.rawValue))"

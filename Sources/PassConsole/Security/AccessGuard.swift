@@ -13,8 +13,9 @@ import PassHistory
 /// - with an access token (always, when listening beyond loopback) every API call and every change presents it, as
 ///   `Authorization: Bearer <token>` or `access_token=`/`token=` (for `EventSource` and the printed URL), compared in
 ///   constant time; an empty token is no token;
-/// - once the history holds named operators (``OperatorDirectory``) every API call and change presents a personal
-///   token instead, even on loopback; a revoked one is `401 token_revoked`, and the operator's role must allow the
+/// - once the history holds named operators (``OperatorDirectory``, the console's copy of them: the door never
+///   reads the database) every API call and change presents a personal token instead, even on loopback; a revoked
+///   one is `401 token_revoked`, and the operator's role must allow the
 ///   request's ``ConsoleAction`` (``OperatorRole/may(_:)``) or it is `403 role_forbidden`. The console's access
 ///   token then only ingests (reporting apps);
 /// - a request that changes something is a `POST`, comes from this console's own page (`Origin`, when sent, is

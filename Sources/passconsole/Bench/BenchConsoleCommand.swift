@@ -219,6 +219,7 @@ final class SSEProbe: @unchecked Sendable {
             var chunk = [UInt8](repeating: 0, count: 65536)
             while true {
                 let count = recv(fd, &chunk, chunk.count, 0)
+                if count < 0, errno == EINTR { continue }  // a signal, not the end of the stream
                 guard count > 0 else { return }
                 lock.lock()
                 received += String(decoding: chunk[0..<count], as: UTF8.self)

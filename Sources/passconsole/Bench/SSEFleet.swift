@@ -89,6 +89,7 @@ final class SSEFleet: @unchecked Sendable {
             guard ready > 0 else { continue }
             for index in fds.indices where fds[index].revents != 0 {
                 let count = recv(fds[index].fd, &chunk, chunk.count, 0)
+                if count < 0, errno == EINTR || errno == EAGAIN { continue }  // a signal, not the end of the stream
                 if count <= 0 {
                     reconnect(index)
                     continue

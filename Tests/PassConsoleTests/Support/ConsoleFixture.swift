@@ -36,7 +36,7 @@ struct ConsoleFixture {
     }
 
     static func with(
-        accessToken: String? = nil, host: String = "127.0.0.1", publicURL: String? = nil,
+        accessToken: String? = nil, host: String = "127.0.0.1", publicURL: String? = nil, historyInMemory: Bool = false,
         configure: (inout ConsoleConfiguration) -> Void = { _ in },
         _ body: (ConsoleFixture) async throws -> Void
     ) async throws {
@@ -57,13 +57,17 @@ struct ConsoleFixture {
             settings.publicDirectory = publicPath
             settings.backendURL = server.baseURL
             settings.now = { [clock] in clock.now() }
+            // the shared test backend answers late when the whole suite starts at once: /healthz tests ask whether it
+            // is there, not how fast
+            settings.backendCheckTimeout = .seconds(TestTime.seconds(30))
             configure(&settings)
             let catalog = Console.Catalog(
                 allowedMvpds: Dictionary(uniqueKeysWithValues: configuration.programmers.map { ($0.id, Set($0.mvpds)) }),
                 verificationKey: service.signingKey.publicKey,
                 demoSubscribers: configuration.subscribers,
                 liveRequestors: { service.requestorConfigurations() })
-            let history = try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
+            let history = historyInMemory
+                ? try HistoryDatabase.inMemory() : try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
             let console = Console(configuration: settings, history: history, catalog: catalog, logger: TestServer.logger)
             let provider = URL(string: server.baseURL + "/adobe-services")!
             let mvpds = { (requestor: String) in
