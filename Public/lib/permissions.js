@@ -94,6 +94,7 @@ function watch() {
  * in yet, or the console briefly unreachable) keeps what was known. */
 export function applyRole(me) {
   if (me) signedIn = me;
-  watch();
+  // Only a role that may not do something needs the page watched (the single-user console's live pages add rows fast).
+  if (Object.values(signedIn?.may ?? {}).some((allowed) => !allowed)) watch();
   judgeWithin(document.body);
 }

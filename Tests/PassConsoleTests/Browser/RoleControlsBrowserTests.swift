@@ -98,6 +98,15 @@ struct RoleControlsBrowserTests {
                 let bundle = try await states(browser, [#"button[data-action="download-bundle"]"#])
                 #expect(bundle.values.allSatisfy { $0.count == 1 && $0.disabled == 0 })
                 await browser.saveScreenshot("viewer-session-controls", root: Self.repository)
+                // The app buttons (Flows) and the device settings (Devices & SSO) are changes too
+                try await browser.open(fixture.console.baseURL + "/#/flows")
+                try await browser.waitFor(#"[data-app-id="news-ios"] button[data-action="getAuthentication"]"#)
+                try await browser.waitFor(#"[data-app-id="news-ios"] button[data-action="getAuthentication"][data-forbidden]"#)
+                try await browser.open(fixture.console.baseURL + "/#/devices")
+                try await browser.waitFor(#"button[data-action="tv-provider"][data-forbidden="change"]"#)
+                try await browser.waitFor(#"button[data-action="whatif"][data-forbidden="change"]"#)
+                let appButtons = try await states(browser, [#"button[data-action="tv-provider"]"#, #"button[data-action="whatif"]"#])
+                #expect(appButtons.values.allSatisfy { $0.count > 0 && $0.disabled == $0.count }, "\(appButtons)")
 
                 // As the operator: the same controls work, with their own tooltips
                 try await browser.open(fixture.console.baseURL + "/?token=\(otto)#/tokens")
