@@ -38,6 +38,7 @@ struct ReverseProxyTests {
         // The page loads over https; the API asks for a personal token; /healthz answers the load balancer without one
         let page = try await curl.run("GET", "/")
         #expect(page.status == 200 && page.body.contains("PassConsole"), "\(page.status) \(page.body.prefix(300))")
+        #expect(page.httpVersion == "2", "the site file offers HTTP/2 (one connection for the page, its API calls and its live feed)")
         let anonymous = try await curl.run("GET", "/api/overview")
         #expect(anonymous.status == 401 && anonymous.json["error"] as? String == "sign_in_required", "\(anonymous.body)")
         let health = try await curl.run("GET", "/healthz")
@@ -202,6 +203,8 @@ struct Curl {
     struct Answer {
         var status: Int
         var contentType: String
+        /// `1.1` or `2`, as curl negotiated it with nginx.
+        var httpVersion: String
         var body: String
         var json: [String: Any] {
             (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any] ?? [:]
@@ -223,7 +226,7 @@ struct Curl {
         let id = UUID().uuidString.prefix(8)
         let output = folder.appendingPathComponent("curl-\(id).body"), meta = folder.appendingPathComponent("curl-\(id).meta")
         let errors = folder.appendingPathComponent("curl-\(id).err")
-        var arguments = common + ["-X", method, "-o", output.path, "-w", "%{http_code} %{content_type}", "--max-time", "60"]
+        var arguments = common + ["-X", method, "-o", output.path, "-w", "%{http_code} %{http_version} %{content_type}", "--max-time", "60"]
             + Self.headerArguments(headers)
         if let body {
             let file = folder.appendingPathComponent("curl-\(id).request")
@@ -237,9 +240,9 @@ struct Curl {
             if !quiet { Issue.record("curl \(method) \(path) failed (\(code)): \((try? String(contentsOf: errors, encoding: .utf8)) ?? "")") }
             throw CancellationError()
         }
-        let words = ((try? String(contentsOf: meta, encoding: .utf8)) ?? "").split(separator: " ", maxSplits: 1)
-        return Answer(status: words.first.flatMap { Int($0) } ?? 0, contentType: words.count > 1 ? String(words[1]) : "",
-            body: (try? String(contentsOf: output, encoding: .utf8)) ?? "")
+        let words = ((try? String(contentsOf: meta, encoding: .utf8)) ?? "").split(separator: " ", maxSplits: 2).map(String.init)
+        return Answer(status: words.first.flatMap { Int($0) } ?? 0, contentType: words.count > 2 ? words[2] : "",
+            httpVersion: words.count > 1 ? words[1] : "", body: (try? String(contentsOf: output, encoding: .utf8)) ?? "")
     }
 
     /// A streaming GET (`-N`: curl's own buffer off) writing what arrives to `file` as it arrives.
