@@ -4,9 +4,10 @@ SWIFT ?= swift
 PORT ?= 8080
 BACKEND_PORT ?= 8081
 CONFIG ?= Config/demo.json
-# Debian packages the build and the tests need; the benchmarks add wrk and nginx.
-APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromium-driver
-BENCH_PACKAGES := wrk nginx-light
+# Debian packages the build and the tests need (nginx with its ssl and http2 modules: ReverseProxyTests runs the
+# committed Config/deploy/passconsole-nginx.conf; the benchmarks use it too); the benchmarks add wrk.
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl openssl nginx chromium chromium-driver
+BENCH_PACKAGES := wrk
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: deps bench-deps build run backend test screenshots bench fuzz soak sanitize lint clean

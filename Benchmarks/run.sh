@@ -39,7 +39,7 @@ log() { printf '==> %s\n' "$*"; }
 [[ -x $BIN ]] || die "no binary at $BIN (run 'swift build -c release' or set BUILD_DIR)"
 [[ -f $CONFIG ]] || die "no configuration at $CONFIG"
 for tool in wrk nginx curl; do
-    command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (make bench-deps installs wrk and nginx-light)"
+    command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (make bench-deps installs wrk; make deps installs nginx)"
 done
 
 # --- processes and clean-up ---------------------------------------------------------------------------------

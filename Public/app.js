@@ -6,6 +6,7 @@ import { startTicker, debounce, h, fill } from './lib/dom.js';
 import { plural, clockSkewMs, span, exactTime, dateTime, setServerNow } from './lib/format.js';
 import { banner, dismissToasts } from './lib/ui.js';
 import { paintSignedIn } from './lib/sign-in.js';
+import { applyRole } from './lib/permissions.js';
 
 const VIEWS = {
   flows: () => import('./features/flows/flows-view.js'),
@@ -91,7 +92,9 @@ async function refreshOverview() {
     paintFleet(data.fleet ?? []);
     paintHistoryHealth(data.history);
     paintOffline(data.offline);
-    paintSignedIn(await get('/api/me', undefined, { quiet: true }).catch(() => null));
+    const me = await get('/api/me', undefined, { quiet: true }).catch(() => null);
+    paintSignedIn(me);
+    applyRole(me);
     const skew = clockSkewMs();
     const skewEl = document.getElementById('ctx-skew');
     skewEl.hidden = Math.abs(skew) < 2000;

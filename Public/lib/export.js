@@ -4,10 +4,11 @@
 import { h } from './dom.js';
 import { download } from './api.js';
 import { confirmDialog } from './ui.js';
+import { needs } from './permissions.js';
 
 /** A "with personal data" checkbox for an export toolbar: `{el, checked}`; `checked` sets it (a redrawn pane). */
 export function revealToggle(id, checked = false) {
-  const box = h('input', { type: 'checkbox', id, 'data-action': 'reveal-personal' });
+  const box = h('input', { type: 'checkbox', id, 'data-action': 'reveal-personal', ...needs('reveal') });
   box.checked = checked;
   const el = h('label.reveal-personal.small', {
     title: 'Keep user IDs, household IDs, usernames, emails and ZIP codes in the file (asks first; the audit log records it)',

@@ -1,5 +1,6 @@
 // Shared feedback: toasts, the error banner, the confirmation dialog and the undo toast.
 import { h, fill } from './dom.js';
+import { needs } from './permissions.js';
 
 const ICONS = { info: 'ℹ', success: '✓', error: '✗', warning: '⚠' };
 
@@ -80,7 +81,7 @@ export function banner(text, detail) {
  * A toast with an Undo button (`#undo-toast`), kept for 30 s. `onUndo` runs once; the toast closes after it.
  */
 export function undoToast(message, detail, onUndo) {
-  const undo = h('button', { type: 'button', 'data-action': 'undo' }, '↶ Undo');
+  const undo = h('button', { type: 'button', 'data-action': 'undo', ...needs('undo') }, '↶ Undo');
   const el = toast(message, { kind: 'success', detail, id: 'undo-toast', timeout: 30000, actions: [undo] });
   undo.addEventListener('click', async () => {
     undo.disabled = true;

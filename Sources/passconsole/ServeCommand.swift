@@ -89,7 +89,7 @@ struct ServeCommand: AsyncParsableCommand {
             + "(passconsole operator list); each signs in with their personal token"
         print("""
             PassConsole is running (Ctrl-C stops it):
-              Console:     \(Self.consoleURL(console, publicURL))/\(tokenQuery)
+              Console:     \(Self.consoleURL(console, publicURL))/\(tokenQuery)\(Self.listening(console, publicURL))
               Backend:     \(backend.baseURL)/adobe-services/1.0/config/REF30
               Activation:  \(backend.baseURL)/activate   (second-screen sign-in)
               Device:      \(deviceRoot.path(percentEncoded: false))
@@ -135,6 +135,13 @@ struct ServeCommand: AsyncParsableCommand {
         fflush(nil)
         await Bootstrap.waitForTermination()
         await console.shutdown()
+    }
+
+    /// `  (listening on http://127.0.0.1:8080)` when people open the console by a `--public-url` (a proxy in front of
+    /// it): where that proxy must send requests; nothing otherwise.
+    static func listening(_ console: Console, _ publicURL: String?) -> String {
+        guard let publicURL, !publicURL.isEmpty, consoleURL(console, publicURL) != console.baseURL else { return "" }
+        return "  (listening on \(console.baseURL))"
     }
 
     /// The access token: beyond loopback always one (`PASSCONSOLE_TOKEN`, or a new random one), written to

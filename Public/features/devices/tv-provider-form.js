@@ -3,6 +3,7 @@
 // its next getAuthentication.
 import { h, fill, badge } from '../../lib/dom.js';
 import { get, request } from '../../lib/api.js';
+import { needs } from '../../lib/permissions.js';
 
 const CHOICES = [
   ['none', 'Not signed in to any TV provider'],
@@ -16,7 +17,7 @@ function row(device, mvpds) {
     CHOICES.map(([value, label]) => h('option', { value }, label)),
     mvpds.map((m) => h('option', { value: `pick:${m.id}` }, `Signed in to ${m.displayName} (picks it)`)));
   const result = h('span.small', { role: 'status' });
-  const button = h('button', { type: 'submit', 'data-action': 'tv-provider' }, 'Set');
+  const button = h('button', { type: 'submit', 'data-action': 'tv-provider', ...needs('change') }, 'Set');
   const form = h('form.form-row', null, h('label', { for: select.id }, `${device} `), select, button, result);
   get(`/api/devices/${encodeURIComponent(device)}/tv-provider`, undefined, { quiet: true })
     .then((answer) => { select.value = answer.choice; })

@@ -4,6 +4,7 @@
 import { h, fill, badge, code } from '../../lib/dom.js';
 import { post } from '../../lib/api.js';
 import { relationList } from './sso-map.js';
+import { needs } from '../../lib/permissions.js';
 
 export function whatIfForm() {
   const bundle = h('input', { id: 'whatif-bundle', type: 'text', placeholder: 'com.example.newapp', required: true, spellcheck: 'false', autocomplete: 'off' });
@@ -13,7 +14,7 @@ export function whatIfForm() {
   const release = h('select', { id: 'whatif-release' },
     h('option', { value: '1.8' }, '1.8 and later'), h('option', { value: '1.7' }, '1.7'));
   const os = h('input', { id: 'whatif-os', type: 'text', placeholder: 'this device\'s', inputmode: 'decimal', spellcheck: 'false', autocomplete: 'off', size: 8 });
-  const button = h('button.primary', { type: 'submit', 'data-action': 'whatif' }, 'Predict');
+  const button = h('button.primary', { type: 'submit', 'data-action': 'whatif', ...needs('change') }, 'Predict');
   const result = h('div.whatif-result', { id: 'whatif-result', role: 'status' },
     h('p.muted', null, 'Fill in an app to see its device ID and its single sign-on with the apps above.'));
   const form = h('form.form-row', null,

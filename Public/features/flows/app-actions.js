@@ -2,6 +2,7 @@
 import { h, fill } from '../../lib/dom.js';
 import { post } from '../../lib/api.js';
 import { clockTime } from '../../lib/format.js';
+import { needs } from '../../lib/permissions.js';
 
 // getMetadata op codes (0 authN expiry, 1 authZ expiry of a resource, 2 device ID, 3 a user-metadata item).
 const METADATA_KEYS = [
@@ -84,14 +85,14 @@ export function actionsSection(app, getApp, onApp, status) {
 
   const running = app.running;
   // Only the move that changes something is offered: a running app cannot be started again, nor a stopped one stopped.
-  const start = h('button', { class: running ? null : 'primary', type: 'button', 'data-action': 'start', disabled: running,
+  const start = h('button', { class: running ? null : 'primary', type: 'button', 'data-action': 'start', ...needs('change'), disabled: running,
     title: running ? 'The app is running' : 'Launch the app: it calls setRequestor' }, '▶ Start app');
-  const stop = h('button', { type: 'button', 'data-action': 'stop', disabled: !running,
+  const stop = h('button', { type: 'button', 'data-action': 'stop', ...needs('change'), disabled: !running,
     title: running ? 'Quit the app (its storage stays)' : 'The app is not running' }, '■ Stop app');
   start.addEventListener('click', () => lifecycle(start, 'start'));
   stop.addEventListener('click', () => lifecycle(stop, 'stop'));
   const buttons = CALLS.map((spec) => {
-    const button = h('button', { type: 'button', 'data-action': spec.action, title: spec.help, class: spec.action === 'logout' || spec.action === 'cancel' ? 'quiet-danger' : null }, spec.label);
+    const button = h('button', { type: 'button', 'data-action': spec.action, ...needs('change'), title: spec.help, class: spec.action === 'logout' || spec.action === 'cancel' ? 'quiet-danger' : null }, spec.label);
     button.addEventListener('click', () => call(button, spec));
     return button;
   });

@@ -3,6 +3,7 @@
 import { h, countdown } from '../../lib/dom.js';
 import { post, overview } from '../../lib/api.js';
 import { toast } from '../../lib/ui.js';
+import { needs } from '../../lib/permissions.js';
 
 const DEMO_USERS = 'alice / alice123, bob / bob123, carol / carol123, dave / dave123, erin / erin123';
 
@@ -20,7 +21,7 @@ function picker(app, mvpds) {
     h('h4', null, '☰ The app shows its TV provider picker'),
     h('p.muted', null, 'Choose the provider a viewer would tap, or press “Cancel” below (setSelectedProvider(nil)).'),
     h('div.mvpd-choices', null, mvpds.map((mvpd) => {
-      const button = h('button.mvpd-choice', { type: 'button', 'data-mvpd': mvpd.id, title: `setSelectedProvider("${mvpd.id}")` },
+      const button = h('button.mvpd-choice', { type: 'button', 'data-mvpd': mvpd.id, ...needs('change'), title: `setSelectedProvider("${mvpd.id}")` },
         mvpd.logoURL ? h('img', { src: mvpd.logoURL, alt: '', loading: 'lazy', onerror: (e) => e.target.remove() }) : null,
         h('span', null, mvpd.displayName), mvpd.id.toLowerCase() !== mvpd.displayName.toLowerCase() ? h('small.muted', null, mvpd.id) : null,
         signInShape(app, mvpd.id) ? h('small.muted.sign-in-shape', null, signInShape(app, mvpd.id)) : null);
@@ -37,7 +38,7 @@ function signInShape(app, mvpdID) {
 function login(app, loginURL) {
   const username = h('input', { type: 'text', 'data-field': 'username', autocomplete: 'off', spellcheck: 'false', 'aria-label': 'MVPD username', placeholder: 'username' });
   const password = h('input', { type: 'password', 'data-field': 'password', autocomplete: 'off', 'aria-label': 'MVPD password', placeholder: 'password' });
-  const submit = h('button.primary', { type: 'submit', 'data-action': 'login' }, 'Sign in');
+  const submit = h('button.primary', { type: 'submit', 'data-action': 'login', ...needs('change') }, 'Sign in');
   const form = h('form.login-form', null,
     h('label', null, 'Username ', username), h('label', null, 'Password ', password), submit);
   form.addEventListener('submit', async (event) => {
@@ -80,7 +81,7 @@ function browserLogin(app, loginURL) {
   } catch {
     // not a URL the browser can parse: keep the SDK's default redirect
   }
-  const back = h('button', { type: 'button', 'data-action': 'return-to-app', title: `handleExternalURL("${redirectURL}")` },
+  const back = h('button', { type: 'button', 'data-action': 'return-to-app', ...needs('change'), title: `handleExternalURL("${redirectURL}")` },
     'I signed in there: return to the app');
   back.addEventListener('click', async () => {
     back.disabled = true;

@@ -7,6 +7,7 @@ import { KINDS, SEVERITY, SIDES, kindLabel, dateTime, exactTime, span } from '..
 import { hashFor } from '../../lib/route.js';
 import { toast } from '../../lib/ui.js';
 import { flowDiagram } from '../../lib/flow-diagram.js';
+import { needs } from '../../lib/permissions.js';
 
 const MAX_PAGES = 10;
 
@@ -154,9 +155,9 @@ function replayCard(session) {
     return h('section.card.replay', { id: 'replay-card', 'aria-labelledby': 'replay-heading' }, heading,
       h('p.muted', null, 'tvOS sessions cannot be replayed: their sign-in needs a person to type the code on a second screen.'));
   }
-  const username = h('input', { type: 'text', id: 'replay-username', autocomplete: 'off', spellcheck: 'false', placeholder: 'demo subscriber' });
-  const password = h('input', { type: 'password', id: 'replay-password', autocomplete: 'off', placeholder: 'demo password' });
-  const button = h('button.primary', { type: 'submit', 'data-action': 'replay' }, 'Replay');
+  const username = h('input', { type: 'text', id: 'replay-username', ...needs('replay'), autocomplete: 'off', spellcheck: 'false', placeholder: 'demo subscriber' });
+  const password = h('input', { type: 'password', id: 'replay-password', ...needs('replay'), autocomplete: 'off', placeholder: 'demo password' });
+  const button = h('button.primary', { type: 'submit', 'data-action': 'replay', ...needs('replay') }, 'Replay');
   const showSame = h('input', { type: 'checkbox', id: 'replay-show-same' });
   const result = h('div.replay-result', { 'aria-live': 'polite' });
   // The subscriber picked per MVPD, when the recording did not tell who signed in (409 replay_needs_subscriber).
@@ -187,7 +188,7 @@ function replayCard(session) {
         h('option', { value: '' }, 'Pick a subscriber…'), c.usernames.map((u) => h('option', { value: u }, u)));
       return h('li', null, h('strong', null, c.mvpd || 'The MVPD'), ': ', select, h('span.muted.small', null, ` — ${c.reason}`));
     });
-    const go = h('button.primary', { type: 'button', 'data-action': 'replay-as-picked' }, 'Replay as picked');
+    const go = h('button.primary', { type: 'button', 'data-action': 'replay-as-picked', ...needs('replay') }, 'Replay as picked');
     go.addEventListener('click', () => {
       for (const select of result.querySelectorAll('select[data-replay-mvpd]')) {
         if (select.value) picks[select.dataset.replayMvpd] = select.value;

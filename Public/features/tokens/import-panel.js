@@ -5,6 +5,7 @@ import { h, fill, badge, code } from '../../lib/dom.js';
 import { request, post, overview } from '../../lib/api.js';
 import { undoToast, toast } from '../../lib/ui.js';
 import { undoneToast } from './clear-flow.js';
+import { needs } from '../../lib/permissions.js';
 
 const ACTIONS = {
   added: { icon: '+', word: 'Added', cls: 'ok' },
@@ -18,16 +19,16 @@ const ACTIONS = {
 export function importPanel(onChanged) {
   let file = null;
   let generation = 0;
-  const fileInput = h('input', { type: 'file', id: 'import-file' });
-  const domainSelect = h('select', { id: 'import-domain' });
-  const policySelect = h('select', { id: 'import-policy' },
+  const fileInput = h('input', { type: 'file', id: 'import-file', ...needs('import') });
+  const domainSelect = h('select', { id: 'import-domain', ...needs('import') });
+  const policySelect = h('select', { id: 'import-policy', ...needs('import') },
     h('option', { value: 'overwrite' }, 'Overwrite what is there'),
     h('option', { value: 'skip' }, 'Keep what is there (skip)'),
     h('option', { value: 'fail' }, 'Overwrite, but stop if any item is rejected'));
-  const includeRefused = h('input', { type: 'checkbox', id: 'import-include-refused' });
+  const includeRefused = h('input', { type: 'checkbox', id: 'import-include-refused', ...needs('import') });
   const message = h('div.import-message', { id: 'import-message', role: 'alert' });
   const preview = h('div.import-preview', { id: 'import-preview' });
-  const apply = h('button.primary', { type: 'button', 'data-action': 'apply-import', disabled: true }, 'Apply import');
+  const apply = h('button.primary', { type: 'button', 'data-action': 'apply-import', ...needs('import'), disabled: true }, 'Apply import');
 
   const query = (dryRun) => ({
     domain: domainSelect.value, policy: policySelect.value, dryRun: String(dryRun),

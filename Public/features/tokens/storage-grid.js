@@ -1,6 +1,7 @@
 // One storage domain (a team's shared storage or an app's private storage) as a Programmer × MVPD grid.
 import { h, badge, code } from '../../lib/dom.js';
 import { tokenCell, clearAttrs } from './token-cell.js';
+import { needs } from '../../lib/permissions.js';
 
 /** MVPD columns: every MVPD any Programmer of the domain has, in first-seen order. */
 function mvpdColumns(domain) {
@@ -25,10 +26,10 @@ function domainHead(domain) {
       h('dt', null, 'Used by'), h('dd', null, apps.length ? apps.map((a, i) => [i ? ', ' : '', code(a)]) : h('span.muted', null, 'no app on this device'))),
     domain.error ? h('p.domain-error', { role: 'alert' }, badge('✗', 'Cannot read this storage', 'bad'), ' ', domain.error) : null,
     h('div.toolbar', null,
-      h('button.quiet-danger', { type: 'button', 'data-action': 'clear-all', ...clearAttrs({ domain: domain.id }), title: 'Remove every token and MVPD choice in this storage (you will see the list first)' }, 'Clear all…'),
+      h('button.quiet-danger', { type: 'button', 'data-action': 'clear-all', ...needs('clear'), ...clearAttrs({ domain: domain.id }), title: 'Remove every token and MVPD choice in this storage (you will see the list first)' }, 'Clear all…'),
       h('span.spacer'),
       h('button', { type: 'button', 'data-action': 'export-storage', 'data-export-domain': domain.id, title: 'Download this storage with token values redacted' }, '⤓ Export (redacted)'),
-      h('button', { type: 'button', 'data-action': 'export-storage-reveal', 'data-export-domain': domain.id, title: 'Download with live tokens: asks first; the audit log records it' }, '⤓ Export with live tokens…')));
+      h('button', { type: 'button', 'data-action': 'export-storage-reveal', ...needs('reveal'), 'data-export-domain': domain.id, title: 'Download with live tokens: asks first; the audit log records it' }, '⤓ Export with live tokens…')));
 }
 
 /** The `<section>` of one domain. */
@@ -46,7 +47,7 @@ export function domainSection(domain) {
             h('div', null, code(p.requestorID)),
             h('div.small', null, p.selectedMvpd ? ['★ Selected: ', code(p.selectedMvpd)] : h('span.muted', null, 'No MVPD selected')),
             h('button.small.quiet-danger', {
-              type: 'button', 'data-action': 'clear-programmer', ...clearAttrs({ domain: domain.id, requestorID: p.requestorID }),
+              type: 'button', 'data-action': 'clear-programmer', ...needs('clear'), ...clearAttrs({ domain: domain.id, requestorID: p.requestorID }),
               title: `Remove everything stored for ${p.requestorID} in this storage`,
             }, 'Clear Programmer…')),
           columns.map((mvpdID) => tokenCell(domain, p, mvpdID, cells.get(mvpdID))));

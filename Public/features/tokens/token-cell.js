@@ -3,6 +3,7 @@
 // accepts it for this Programmer) as ✓/✗ with words: passing
 // checks as compact chips (their explanation on hover), failing ones spelled out.
 import { h, badge, countdown, code } from '../../lib/dom.js';
+import { needs } from '../../lib/permissions.js';
 
 const RULES = { ttl: 'Time to live', issuer: 'Issuer allowed', device: 'Device matches', version: 'Storage version', requestor: 'Accepted from this Programmer' };
 const FAILS = { ttl: 'Expired', issuer: 'Issuer not allowed', device: 'Device mismatch', version: 'Wrong storage version', requestor: 'Refused by the backend' };
@@ -28,7 +29,7 @@ export const clearAttrs = (target) => ({
   'data-clear-mvpd': target.mvpdID ?? null, 'data-clear-resource': target.resource ?? null,
 });
 
-const clearButton = (target, label, title) => h('button.small.quiet-danger', { type: 'button', 'data-action': 'clear-token', title, ...clearAttrs(target) }, label);
+const clearButton = (target, label, title) => h('button.small.quiet-danger', { type: 'button', 'data-action': 'clear-token', ...needs('clear'), title, ...clearAttrs(target) }, label);
 
 function tokenBlock(token, target, title) {
   return h('div.token', { 'data-token-kind': token.kind, 'data-resource': token.resource ?? null, 'data-valid': String(Boolean(token.valid)) },
@@ -64,7 +65,7 @@ export function tokenCell(domain, programmer, mvpdID, cell) {
     cell.preauthorized ? h('p.small', null, 'Preauthorized: ', cell.preauthorized.length ? cell.preauthorized.join(', ') : 'none') : null,
     cellHasData(cell, selected)
       ? h('button.small.quiet-danger', {
-        type: 'button', 'data-action': 'clear-mvpd', ...clearAttrs(target),
+        type: 'button', 'data-action': 'clear-mvpd', ...needs('clear'), ...clearAttrs(target),
         title: `Remove everything stored for ${programmer.requestorID} with ${mvpdID}`,
       }, 'Clear this cell…')
       : null);

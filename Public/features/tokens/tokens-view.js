@@ -9,6 +9,7 @@ import * as live from '../../lib/live.js';
 import { domainSection } from './storage-grid.js';
 import { clearFlow, exportDomain, targetOf } from './clear-flow.js';
 import { importPanel } from './import-panel.js';
+import { needs } from '../../lib/permissions.js';
 
 const FOCUS_KEYS = ['action', 'clearDomain', 'clearRequestor', 'clearMvpd', 'clearResource', 'exportDomain'];
 
@@ -59,7 +60,7 @@ export function mount(root, current, ctx) {
       h('div.toolbar', null, folder, h('span.spacer'),
         aheadLabel, aheadSelect,
         h('span.sr-only', { id: 'look-ahead-help' }, 'Shows the verdicts as they will be at a later time. Storage is not changed.'),
-        h('button', { type: 'button', 'data-action': 'goto-import', onclick: () => { importer.el.scrollIntoView({ block: 'start' }); importer.el.querySelector('#import-file').focus(); } }, '⤒ Import a storage file…'))),
+        h('button', { type: 'button', 'data-action': 'goto-import', ...needs('import'), onclick: () => { importer.el.scrollIntoView({ block: 'start' }); importer.el.querySelector('#import-file').focus(); } }, '⤒ Import a storage file…'))),
     aheadNote, grid, importer.el);
 
   function paintAhead() {

@@ -252,7 +252,7 @@ public final class WebDriver: @unchecked Sendable {
     }
 
     /// A port nothing listens on now (bound to 0 and released).
-    static func freePort() throws -> UInt16 {
+    public static func freePort() throws -> UInt16 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()

@@ -29,8 +29,9 @@ enum ServeProcess {
         let deadline = Date().addingTimeInterval(TestTime.seconds(90))  // start-up, not a speed bound
         while Date() < deadline {
             let lines = ((try? String(contentsOf: output, encoding: .utf8)) ?? "").split(separator: "\n")
-            if let console = url(lines, "Console:"), let backend = url(lines, "Backend:"),
-                let printed = lines.first(where: { $0.contains("Console:") })?.split(separator: " ").last
+            // Behind a proxy (`--public-url`) the line reads `Console: https://name/  (listening on http://127.0.0.1:P)`
+            if let console = url(lines, "listening on") ?? url(lines, "Console:"), let backend = url(lines, "Backend:"),
+                let printed = lines.first(where: { $0.contains("Console:") })?.split(separator: " ").first(where: { $0.contains("://") })
             {
                 return (process, (console, backend, String(printed).trimmingCharacters(in: CharacterSet(charactersIn: "/"))))
             }
@@ -41,11 +42,11 @@ enum ServeProcess {
         throw CancellationError()
     }
 
-    /// `http://127.0.0.1:PORT` from the line starting with `label` (its first URL, path dropped).
+    /// `http://127.0.0.1:PORT` from the line holding `label` (the first `http://` URL after it, path dropped).
     private static func url(_ lines: [Substring], _ label: String) -> String? {
         guard let line = lines.first(where: { $0.contains(label) }),
-            let word = line.split(separator: " ").first(where: { $0.hasPrefix("http://") }),
-            let components = URLComponents(string: String(word)), let host = components.host, let port = components.port
+            let word = line.components(separatedBy: label).last?.split(separator: " ").first(where: { $0.hasPrefix("http://") }),
+            let components = URLComponents(string: word.trimmingCharacters(in: CharacterSet(charactersIn: "()"))), let host = components.host, let port = components.port
         else { return nil }
         return "http://\(host):\(port)"
     }
