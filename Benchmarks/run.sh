@@ -102,6 +102,19 @@ free_port() {
 }
 
 # Waits until `url` answers (any HTTP status) while process `pid` lives.
+# Starts `passconsole serve --no-demo` on a SQLite history of its own named NAME, waits for it; sets
+# SERVE_URL and SERVE_PID.
+start_serve() {
+    local name=$1 port backend_port
+    port=$(free_port)
+    backend_port=$(free_port)
+    start "$name-serve" "$BIN" serve --port "$port" --backend-port "$backend_port" --config "$CONFIG" \
+        --public-dir "$ROOT/Public" --no-demo --device "$WORK/$name-device" --history "$WORK/$name-history.sqlite"
+    SERVE_PID=$LAST_PID
+    SERVE_URL="http://127.0.0.1:$port"
+    wait_http "$SERVE_URL/index.html" "$SERVE_PID" "$name-serve"
+}
+
 wait_http() {
     local url=$1 pid=$2 name=$3
     for _ in $(seq 100); do
@@ -472,14 +485,10 @@ LIVE_CLIENTS=${LIVE_CLIENTS:-100}
 LIVE_RATE=${LIVE_RATE:-500}
 LIVE_DURATION=${LIVE_DURATION:-60}
 log "Live feed: $LIVE_CLIENTS SSE clients (half filtered) while $LIVE_RATE events/s are ingested for ${LIVE_DURATION}s, beside one client (passconsole bench-live)"
-LIVE_PORT=$(free_port)
-LIVE_BACKEND_PORT=$(free_port)
-start live-serve "$BIN" serve --port "$LIVE_PORT" --backend-port "$LIVE_BACKEND_PORT" --config "$CONFIG" \
-    --public-dir "$ROOT/Public" --no-demo --device "$WORK/live-device" --history "$WORK/live-history.sqlite"
-LIVE_PID=$LAST_PID
-wait_http "http://127.0.0.1:$LIVE_PORT/index.html" "$LIVE_PID" live-serve
+start_serve live
+LIVE_PID=$SERVE_PID
 LIVE_TABLE=""
-if "$BIN" bench-live --console "http://127.0.0.1:$LIVE_PORT" --server-pid "$LIVE_PID" --clients "$LIVE_CLIENTS" \
+if "$BIN" bench-live --console "$SERVE_URL" --server-pid "$LIVE_PID" --clients "$LIVE_CLIENTS" \
     --rate "$LIVE_RATE" --duration "$LIVE_DURATION" >"$WORK/live.out" 2>"$WORK/live.err"; then
     sed 's/^/  /' "$WORK/live.out"
     LIVE_TABLE=$(grep -E '^\||^Targets' "$WORK/live.out")
@@ -498,14 +507,10 @@ FLEET_FLOWS=${FLEET_FLOWS:-5}
 FLEET_RATE=${FLEET_RATE:-2000}
 FLEET_DURATION=${FLEET_DURATION:-30}
 log "Fleet: $FLEET_APPS apps on $FLEET_DEVICES devices reporting to one console, flat out then $FLEET_RATE events/s for ${FLEET_DURATION}s (passconsole bench-fleet)"
-FLEET_PORT=$(free_port)
-FLEET_BACKEND_PORT=$(free_port)
-start fleet-serve "$BIN" serve --port "$FLEET_PORT" --backend-port "$FLEET_BACKEND_PORT" --config "$CONFIG" \
-    --public-dir "$ROOT/Public" --no-demo --device "$WORK/fleet-device" --history "$WORK/fleet-history.sqlite"
-FLEET_PID=$LAST_PID
-wait_http "http://127.0.0.1:$FLEET_PORT/index.html" "$FLEET_PID" fleet-serve
+start_serve fleet
+FLEET_PID=$SERVE_PID
 FLEET_TABLE=""
-if "$BIN" bench-fleet --console "http://127.0.0.1:$FLEET_PORT" --server-pid "$FLEET_PID" --apps "$FLEET_APPS" \
+if "$BIN" bench-fleet --console "$SERVE_URL" --server-pid "$FLEET_PID" --apps "$FLEET_APPS" \
     --devices "$FLEET_DEVICES" --flows "$FLEET_FLOWS" --rate "$FLEET_RATE" --duration "$FLEET_DURATION" >"$WORK/fleet.out" 2>"$WORK/fleet.err"; then
     sed 's/^/  /' "$WORK/fleet.out"
     FLEET_TABLE=$(grep -E '^\||^[0-9]+ console' "$WORK/fleet.out")
