@@ -4,8 +4,9 @@ SWIFT ?= swift
 PORT ?= 8080
 BACKEND_PORT ?= 8081
 CONFIG ?= Config/demo.json
-# Debian packages the build and the tests need; the benchmarks add wrk and nginx.
-APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromium-driver
+# Debian packages the build and the tests need (postgresql: the throwaway cluster the PostgreSQL history's tests start,
+# see PassTestSupport's PostgresCluster); the benchmarks add wrk and nginx.
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl chromium chromium-driver postgresql
 BENCH_PACKAGES := wrk nginx-light
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

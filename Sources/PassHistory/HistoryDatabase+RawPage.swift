@@ -27,6 +27,9 @@ public struct RawEventList: Sendable, Equatable {
     public var ids: [Int64] = []
     /// `view,view,…` (UTF-8).
     public var json: [UInt8] = []
+
+    /// An empty list.
+    public init() {}
 }
 
 /// One page for a list: the events and the counts a "filter on: N hidden" cue needs, read in one transaction.

@@ -11,7 +11,7 @@ import Testing
 struct HistoryQueryTests {
     /// 3,000 events from five interleaved sessions on three devices, with Programmers, MVPDs, statuses and kinds
     /// spread unevenly (a 5xx is rare), sent in batches of 170.
-    static func seed(_ history: HistoryDatabase) async throws -> [EntitlementEvent] {
+    static func seed(_ history: any EventHistory) async throws -> [EntitlementEvent] {
         var factories = (0..<5).map { n in
             EventFactory(deviceID: "device-\(n % 3)", app: AppIdentity(bundleID: "com.example.app\(n % 2)", teamID: "T"),
                 requestorID: ["REF30", "NBC", nil][n % 3], start: Date(timeIntervalSinceReferenceDate: 780_000_000 + Double(n)))
@@ -59,11 +59,11 @@ struct HistoryQueryTests {
     }
 
     /// What the in-memory rule picks from every stored event, in ID order.
-    static func scan(_ history: HistoryDatabase, _ filter: HistoryFilter) async throws -> [Int64] {
+    static func scan(_ history: any EventHistory, _ filter: HistoryFilter) async throws -> [Int64] {
         try await history.page(limit: 1_000_000).events.filter(filter.matches).map(\.id)
     }
 
-    static func expectIndexAgrees(_ history: HistoryDatabase, sessions: [UUID]) async throws {
+    static func expectIndexAgrees(_ history: any EventHistory, sessions: [UUID]) async throws {
         for filter in filters(sessions: sessions) {
             let expected = try await scan(history, filter)
             #expect(try await history.count(matching: filter) == expected.count, "count of \(filter)")
@@ -85,9 +85,9 @@ struct HistoryQueryTests {
         }
     }
 
-    @Test("pages and counts equal the in-memory rule over every event, for every kind of criterion")
-    func agreesWithScan() async throws {
-        try await withHistory { history in
+    @Test("pages and counts equal the in-memory rule over every event, for every kind of criterion", arguments: HistoryBackend.allCases)
+    func agreesWithScan(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let events = try await Self.seed(history)
             let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
             #expect(try await history.eventCount == 3000)
@@ -95,9 +95,9 @@ struct HistoryQueryTests {
         }
     }
 
-    @Test("after pruning by count and age and deleting a session, pages and counts still equal the in-memory rule")
-    func agreesAfterDeletions() async throws {
-        try await withHistory { history in
+    @Test("after pruning by count and age and deleting a session, pages and counts still equal the in-memory rule", arguments: HistoryBackend.allCases)
+    func agreesAfterDeletions(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let events = try await Self.seed(history)
             let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
             // 600 oldest go by count, then a session, then a time cut.
@@ -119,9 +119,9 @@ struct HistoryQueryTests {
         }
     }
 
-    @Test("batches sent again, in part or out of order, add nothing twice")
-    func resendsAreIgnored() async throws {
-        try await withHistory { history in
+    @Test("batches sent again, in part or out of order, add nothing twice", arguments: HistoryBackend.allCases)
+    func resendsAreIgnored(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let events = try await Self.seed(history)
             #expect(try await history.append(Array(events[1000..<1500])) == 0)
             #expect(try await history.append(Array(events.suffix(300).reversed())) == 0)
@@ -135,9 +135,9 @@ struct HistoryQueryTests {
         }
     }
 
-    @Test("event IDs are never handed out twice, even after the newest events were deleted")
-    func idsNeverReused() async throws {
-        try await withHistory { history in
+    @Test("event IDs are never handed out twice, even after the newest events were deleted", arguments: HistoryBackend.allCases)
+    func idsNeverReused(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var a = EventFactory(), b = EventFactory()
             try await history.append(a.flow())
             try await history.append(b.flow())

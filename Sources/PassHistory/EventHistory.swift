@@ -1,0 +1,103 @@
+import AccessEnabler
+import Foundation
+
+/// The event history as its users see it, whatever holds it: ``HistoryDatabase`` (SQLite, one file, the embedded
+/// default) or `PostgresHistory` (module `PassHistoryPostgres`, a team's shared PostgreSQL). Both give the same answers
+/// to the same calls; the history tests run against both (`Tests/PassHistoryTests`, ``HistoryBackend`` there).
+///
+/// What is here: storing events, pages (by cursor, newest first, raw), counts, the cursor of the newest event,
+/// sessions, deleting a session and retention. The console's other uses of the history (audit, storage backups,
+/// operators, the session search and sort, fleet signals, observation of new events, health) are still
+/// ``HistoryDatabase``'s own; they join this protocol as PostgreSQL gains them (issue #18 item 1).
+///
+/// Event IDs are the cursors: each stored event gets one above every ID handed out before (never reused, even after
+/// the newest events were deleted), in the order the events were stored.
+public protocol EventHistory: Sendable {
+    /// Stores `events` in one transaction and updates their sessions. An event whose (session, sequence) is already
+    /// stored is skipped, so sending a batch again changes nothing.
+    /// - Returns: how many events were new.
+    @discardableResult
+    func append(_ events: [EntitlementEvent]) async throws -> Int
+
+    /// The events matching `filter` stored after `cursor` (`nil`: from the first), oldest first, at most `limit`.
+    func page(matching filter: HistoryFilter, after cursor: Int64?, limit: Int) async throws -> HistoryPage
+
+    /// The newest events matching `filter` older than `cursor` (`nil`: the newest of all), newest first.
+    func latestPage(matching filter: HistoryFilter, before cursor: Int64?, limit: Int) async throws -> HistoryPage
+
+    /// As ``latestPage(matching:before:limit:)`` (or, with `after`, ``page(matching:after:limit:)``), the stored views
+    /// (``EventView``) joined with commas, nothing decoded.
+    func rawPage(matching filter: HistoryFilter, before: Int64?, after: Int64?, limit: Int) async throws
+        -> (events: RawEventList, nextCursor: Int64?)
+
+    /// How many stored events match `filter`.
+    func count(matching filter: HistoryFilter) async throws -> Int
+
+    /// How many events the history holds.
+    var eventCount: Int { get async throws }
+
+    /// How many sessions the history holds.
+    var sessionCount: Int { get async throws }
+
+    /// The ID of the newest stored event (`nil` when empty).
+    func latestCursor() async throws -> Int64?
+
+    /// Every session, the most recently active first (then by ID).
+    func sessions() async throws -> [HistorySession]
+
+    /// The session with this ID, if stored.
+    func session(_ id: UUID) async throws -> HistorySession?
+
+    /// Deletes a session and all its events.
+    /// - Returns: whether the session existed.
+    @discardableResult
+    func deleteSession(_ id: UUID) async throws -> Bool
+
+    /// Deletes events beyond `retention` (too old as of `now`, then the oldest past the count) and sessions left
+    /// without events.
+    /// - Returns: how many events were deleted.
+    @discardableResult
+    func prune(_ retention: HistoryRetention, now: Date) async throws -> Int
+}
+
+extension EventHistory {
+    /// The first `limit` events, oldest first.
+    public func page(limit: Int = 100) async throws -> HistoryPage {
+        try await page(matching: .all, after: nil, limit: limit)
+    }
+
+    /// The events after `cursor`, oldest first.
+    public func page(after cursor: Int64?, limit: Int = 100) async throws -> HistoryPage {
+        try await page(matching: .all, after: cursor, limit: limit)
+    }
+
+    /// The first events matching `filter`, oldest first.
+    public func page(matching filter: HistoryFilter, limit: Int = 100) async throws -> HistoryPage {
+        try await page(matching: filter, after: nil, limit: limit)
+    }
+
+    /// The newest `limit` events, newest first.
+    public func latestPage(limit: Int = 100) async throws -> HistoryPage {
+        try await latestPage(matching: .all, before: nil, limit: limit)
+    }
+
+    /// The newest events matching `filter`, newest first.
+    public func latestPage(matching filter: HistoryFilter, limit: Int = 100) async throws -> HistoryPage {
+        try await latestPage(matching: filter, before: nil, limit: limit)
+    }
+
+    /// The newest events matching `filter` before `before`, as stored views.
+    public func rawPage(matching filter: HistoryFilter, before: Int64? = nil, limit: Int = 100) async throws
+        -> (events: RawEventList, nextCursor: Int64?)
+    {
+        try await rawPage(matching: filter, before: before, after: nil, limit: limit)
+    }
+
+    /// Prunes as of now.
+    @discardableResult
+    public func prune(_ retention: HistoryRetention) async throws -> Int {
+        try await prune(retention, now: Date())
+    }
+}
+
+extension HistoryDatabase: EventHistory {}

@@ -1,0 +1,108 @@
+import AccessEnabler
+import Foundation
+import PassHistory
+import PassHistoryPostgres
+import PassTestSupport
+import PostgresNIO
+import Testing
+
+/// What only the PostgreSQL history has to show: its migrations, that it stores what SQLite stores byte for byte, and
+/// that two consoles on one database hand out each event ID once, in order. (Everything both must answer alike runs
+/// against both in the other suites, `arguments: HistoryBackend.allCases`.)
+@Suite("PostgresHistory")
+struct PostgresHistoryTests {
+    @Test("a new database is migrated and the migration recorded; opening it again migrates nothing and keeps the events")
+    func migrationsAndReopen() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let database = try await cluster.createDatabase()
+        var factory = EventFactory()
+        let events = factory.flow()
+        let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
+            database: database)
+        #expect(try await history.appliedMigrations() == ["v1-events"])
+        try await history.append(events)
+        await history.close()
+        let reopened = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
+            database: database)
+        #expect(try await reopened.appliedMigrations() == ["v1-events"])
+        #expect(try await reopened.page().events.map(\.event) == events)
+        await reopened.close()
+    }
+
+    @Test("a wrong password is refused with PostgreSQL's own error at once, not retried until a timeout")
+    func wrongPasswordRefused() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let database = try await cluster.createDatabase()
+        let started = ContinuousClock.now
+        let error = await #expect(throws: PSQLError.self) {
+            let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: "wrong",
+                database: database)
+            await history.close()
+        }
+        // 28P01: invalid_password, PostgreSQL's own verdict.
+        #expect(error?.serverInfo?[.sqlState] == "28P01")
+        #expect(ContinuousClock.now - started < .seconds(TestTime.seconds(10)))
+    }
+
+    @Test("the same events give the same stored bytes, IDs and sessions as the SQLite history")
+    func sameBytesAsSQLite() async throws {
+        var factories = [EventFactory(), EventFactory(deviceID: "device-B", requestorID: "NBC")]
+        var events: [EntitlementEvent] = []
+        for round in 0..<3 {
+            events += factories[0].flow()
+            events += factories[1].flow().map { event in
+                var event = event
+                if round == 1 { event.mvpdID = "Dish" }
+                return event
+            }
+        }
+        let answers = try await [HistoryBackend.sqlite, .postgres].asyncMap { backend in
+            try await withHistory(backend) { history in
+                for start in stride(from: 0, to: events.count, by: 10) { try await history.append(Array(events[start..<min(start + 10, events.count)])) }
+                return (try await history.rawPage(matching: .all, before: nil, after: 0, limit: 1000).events, try await history.sessions())
+            }
+        }
+        #expect(answers[0].0.ids.count == events.count)
+        #expect(answers[0].0 == answers[1].0, "the stored views differ")
+        #expect(answers[0].1 == answers[1].1, "the sessions differ")
+    }
+
+    @Test("two consoles appending to one database at once: every event stored once, IDs unique and in commit order")
+    func twoWritersOneDatabase() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let database = try await cluster.createDatabase()
+        let consoles = try await [0, 1].asyncMap { _ in
+            try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
+                database: database)
+        }
+        let batches: [[EntitlementEvent]] = (0..<20).map { _ in
+            var factory = EventFactory()
+            return factory.flow()
+        }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for (index, batch) in batches.enumerated() {
+                group.addTask { try await consoles[index % 2].append(batch) }
+            }
+            try await group.waitForAll()
+        }
+        let stored = try await consoles[1].page(limit: 1000).events
+        #expect(stored.count == batches.count * 8)
+        #expect(stored.map(\.id) == Array(1...Int64(stored.count)))
+        // Each batch's events are one run of IDs: batches took turns, none interleaved.
+        for batch in batches {
+            let ids = stored.filter { $0.event.sessionID == batch[0].sessionID }.map(\.id)
+            #expect(ids == Array(ids[0]..<(ids[0] + Int64(ids.count))))
+        }
+        #expect(try await consoles[0].eventCount == stored.count)
+        for console in consoles { await console.close() }
+    }
+}
+
+extension Array {
+    /// `transform` applied to each element in order, one at a time.
+    func asyncMap<T>(_ transform: (Element) async throws -> T) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self { result.append(try await transform(element)) }
+        return result
+    }
+}
