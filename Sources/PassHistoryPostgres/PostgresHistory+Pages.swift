@@ -78,11 +78,29 @@ extension PostgresHistory {
     func select(_ columns: String, matching filter: HistoryFilter, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int)
         async throws -> PostgresRowSequence
     {
+        try await client.query(Self.pageQuery(columns, matching: filter, above: lower, below: upper, newestFirst: newestFirst, limit: limit),
+            logger: logger)
+    }
+
+    /// The SQL of a page: one statement, whose condition PostgreSQL answers through the filter's index.
+    static func pageQuery(_ columns: String, matching filter: HistoryFilter, above lower: Int64, below upper: Int64, newestFirst: Bool,
+        limit: Int) -> PostgresQuery
+    {
         var query = PostgresQueryBuilder()
         var condition = filter.postgresCondition(&query)
         if lower > 0 { condition += " AND id > \(query.bind(lower))" }
         if upper < .max { condition += " AND id < \(query.bind(upper))" }
         query.sql = "SELECT \(columns) FROM event WHERE \(condition) ORDER BY id \(newestFirst ? "DESC" : "ASC") LIMIT \(query.bind(limit))"
-        return try await client.query(query.query, logger: logger)
+        return query.query
+    }
+
+    /// PostgreSQL's plan for the newest page of `filter` (`EXPLAIN`, one line per step), after refreshing the
+    /// statistics: what the index tests read.
+    package func newestPagePlan(matching filter: HistoryFilter, limit: Int = 200) async throws -> [String] {
+        try await client.query("ANALYZE event", logger: logger)
+        try await client.query("ANALYZE session", logger: logger)
+        var query = Self.pageQuery("id", matching: filter, above: 0, below: .max, newestFirst: true, limit: limit + 1)
+        query.sql = "EXPLAIN " + query.sql
+        return try await client.query(query, logger: logger).collectColumn(String.self)
     }
 }
