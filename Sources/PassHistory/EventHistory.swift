@@ -5,8 +5,8 @@ import Foundation
 /// default) or `PostgresHistory` (module `PassHistoryPostgres`, a team's shared PostgreSQL). Both give the same answers
 /// to the same calls; the history tests run against both (`Tests/PassHistoryTests`, ``HistoryBackend`` there).
 ///
-/// What is here: storing events, pages (by cursor, newest first, raw), counts, the cursor of the newest event,
-/// sessions, deleting a session and retention. The console's other uses of the history (audit, storage backups,
+/// What is here: storing events, pages (by cursor, newest first, raw, with counts, by time window), counts, the rows
+/// the live feed reads, the cursor of the newest event, sessions, deleting a session and retention. The console's other uses of the history (audit, storage backups,
 /// operators, the session search and sort, fleet signals, observation of new events, health) are still
 /// ``HistoryDatabase``'s own; they join this protocol as PostgreSQL gains them (issue #18 item 1).
 ///
@@ -32,6 +32,21 @@ public protocol EventHistory: Sendable {
 
     /// How many stored events match `filter`.
     func count(matching filter: HistoryFilter) async throws -> Int
+
+    /// A page (as ``rawPage(matching:before:after:limit:)``) and its counts, read together: the whole history's and the
+    /// filter's (counting stops past `countLimit`).
+    func rawPageWithCounts(matching filter: HistoryFilter, before: Int64?, after: Int64?, limit: Int, countLimit: Int) async throws
+        -> RawPage
+
+    /// The events matching `filter` before `before`, newest first, within `seconds` of the newest of them (at least
+    /// one when any is older), at most `limit`, with their counts: what "Load older" adds.
+    func rawWindowPageWithCounts(matching filter: HistoryFilter, before: Int64?, seconds: TimeInterval, limit: Int, countLimit: Int)
+        async throws -> RawPage
+
+    /// Up to `limit` stored events matching `filter` with `cursor < id <= last`, oldest first, each with the facts a
+    /// filter decides on, and how far the read got: what the live feed reads after a commit.
+    func newRawEvents(matching filter: HistoryFilter, after cursor: Int64, upTo last: Int64, limit: Int) async throws
+        -> (events: [RawEventRow], reached: Int64)
 
     /// How many events the history holds.
     var eventCount: Int { get async throws }
@@ -91,6 +106,11 @@ extension EventHistory {
         -> (events: RawEventList, nextCursor: Int64?)
     {
         try await rawPage(matching: filter, before: before, after: nil, limit: limit)
+    }
+
+    /// Every stored event in `(cursor, last]` (at most `limit`), oldest first, with its facts.
+    public func newRawEvents(after cursor: Int64, upTo last: Int64, limit: Int = 1000) async throws -> (events: [RawEventRow], reached: Int64) {
+        try await newRawEvents(matching: .all, after: cursor, upTo: last, limit: limit)
     }
 
     /// Prunes as of now.

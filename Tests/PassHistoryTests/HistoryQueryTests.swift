@@ -95,6 +95,43 @@ struct HistoryQueryTests {
         }
     }
 
+    @Test("pages with counts, after a cursor and by time window equal the in-memory rule", arguments: HistoryBackend.allCases)
+    func pagesWithCountsAndWindows(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
+            let events = try await Self.seed(history)
+            let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
+            let stored = try await history.page(limit: 1_000_000).events
+            for filter in Self.filters(sessions: sessions) {
+                let expected = stored.filter(filter.matches)
+                // The newest 50, the counts capped at 400.
+                let page = try await history.rawPageWithCounts(matching: filter, before: nil, after: nil, limit: 50, countLimit: 400)
+                #expect(page.events.ids == expected.suffix(50).reversed().map(\.id), "\(filter)")
+                #expect(page.nextCursor == (expected.count > 50 ? page.events.ids.last : nil), "\(filter)")
+                #expect(page.total == 3000)
+                // No filter: every event matches, counted from the sessions without a cap.
+                let cap = filter.isEmpty ? Int.max : 400
+                #expect(page.matching == min(expected.count, cap) && page.matchingCapped == (expected.count > cap), "\(filter)")
+                // Oldest first after a cursor.
+                if expected.count > 1 {
+                    let after = try await history.rawPageWithCounts(matching: filter, before: nil, after: expected[0].id, limit: 30, countLimit: 400)
+                    #expect(after.events.ids == expected.dropFirst().prefix(30).map(\.id), "after: \(filter)")
+                }
+                // The last 60 seconds of the newest matching event: every match newer than the newest one older.
+                let window = try await history.rawWindowPageWithCounts(matching: filter, before: nil, seconds: 60, limit: 2000, countLimit: 400)
+                guard let newest = expected.max(by: { $0.id < $1.id }) else {
+                    #expect(window.events.ids.isEmpty && window.window == nil, "\(filter)")
+                    continue
+                }
+                let start = newest.event.timestamp.timeIntervalSinceReferenceDate - 60
+                let boundary = expected.last { $0.event.timestamp.timeIntervalSinceReferenceDate < start }?.id ?? 0
+                #expect(window.events.ids == expected.filter { $0.id > boundary }.reversed().map(\.id), "window: \(filter)")
+                #expect(window.window == Date(timeIntervalSinceReferenceDate: start)...newest.event.timestamp, "window: \(filter)")
+                // (The window's count is capped even without a filter: the SQLite history's answer, kept.)
+                #expect(window.matching == min(expected.count, 400) && window.total == 3000)
+            }
+        }
+    }
+
     @Test("after pruning by count and age and deleting a session, pages and counts still equal the in-memory rule", arguments: HistoryBackend.allCases)
     func agreesAfterDeletions(backend: HistoryBackend) async throws {
         try await withHistory(backend) { history in
