@@ -24,7 +24,7 @@ public final class PostgresHistory: EventHistory {
 
     /// Connects to the database described by `configuration` (the pool opens connections as needed) and migrates it
     /// to the current schema.
-    public init(configuration: PostgresClient.Configuration, logger: Logger = Logger(label: "PassHistoryPostgres")) async throws {
+    public init(configuration: PostgresClient.Configuration, logger: Logger = PostgresHistory.defaultLogger) async throws {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
@@ -43,9 +43,9 @@ public final class PostgresHistory: EventHistory {
     /// One connection is made first, on its own: a server that cannot be reached or refuses the credentials throws
     /// PostgreSQL's (or the network's) error at once, where the pool would retry in the background until its lease
     /// timed out.
-    public convenience init(host: String, port: Int = 5432, username: String, password: String?, database: String, logger: Logger = Logger(
-        label: "PassHistoryPostgres")) async throws
-    {
+    public convenience init(
+        host: String, port: Int = 5432, username: String, password: String?, database: String, logger: Logger = PostgresHistory.defaultLogger
+    ) async throws {
         let probe = try await PostgresConnection.connect(configuration: PostgresConnection.Configuration(host: host, port: port,
             username: username, password: password, database: database, tls: .disable), id: 0, logger: logger)
         try await probe.close()
@@ -53,6 +53,21 @@ public final class PostgresHistory: EventHistory {
             tls: .disable)
         configuration.options.maximumConnections = 8
         try await self.init(configuration: configuration, logger: logger)
+    }
+
+    /// Connects to the history at `location` (``PostgresLocation/init(url:)`` reads it from a `postgres://` URL), and
+    /// migrates it.
+    public convenience init(location: PostgresLocation, logger: Logger = PostgresHistory.defaultLogger) async throws {
+        try await self.init(host: location.host, port: location.port, username: location.username, password: location.password,
+            database: location.database, logger: logger)
+    }
+
+    /// The logger when none is given: warnings and errors only (PostgresNIO reports at `info` level a connection that
+    /// was being opened when the pool closed).
+    public static var defaultLogger: Logger {
+        var logger = Logger(label: "PassHistoryPostgres")
+        logger.logLevel = .warning
+        return logger
     }
 
     /// Closes the pool's connections; the history cannot be used afterwards.

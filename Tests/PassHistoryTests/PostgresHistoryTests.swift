@@ -44,6 +44,29 @@ struct PostgresHistoryTests {
         #expect(ContinuousClock.now - started < .seconds(TestTime.seconds(10)))
     }
 
+    @Test("a postgres:// URL names the history: its parts read back, bad ones refused with the reason, the password never printed")
+    func locationFromURL() async throws {
+        let location = try PostgresLocation(url: "postgres://team%40ops:p%2Fss@db.example:6543/passconsole?sslmode=disable")
+        #expect(location == PostgresLocation(host: "db.example", port: 6543, username: "team@ops", password: "p/ss", database: "passconsole"))
+        #expect(location.description == "postgres://team%40ops:***@db.example:6543/passconsole")
+        #expect(try PostgresLocation(url: "postgresql://u@h/d") == PostgresLocation(host: "h", port: 5432, username: "u", password: nil, database: "d"))
+        let refused: [(String, PostgresLocation.Problem)] = [
+            ("db.example:5432", .scheme("db.example")), ("db example", .notAURL), ("mysql://u@h/d", .scheme("mysql")), ("postgres:///d", .noHost),
+            ("postgres://u@h:0/d", .port(0)), ("postgres://u@h:70000/d", .port(70000)), ("postgres://h/d", .noUser),
+            ("postgres://u@h", .noDatabase), ("postgres://u@h/", .noDatabase), ("postgres://u@h/d?sslmode=require", .option("sslmode=require")),
+        ]
+        for (url, problem) in refused {
+            #expect(throws: problem, "\(url)") { try PostgresLocation(url: url) }
+        }
+        // And the URL of the test cluster opens a history.
+        let cluster = try await PostgresCluster.shared()
+        let database = try await cluster.createDatabase()
+        let history = try await PostgresHistory(location: PostgresLocation(
+            url: "postgres://\(cluster.user):\(cluster.password)@\(cluster.host):\(cluster.port)/\(database)"))
+        #expect(try await history.eventCount == 0)
+        await history.close()
+    }
+
     @Test("the same events give the same stored bytes, IDs and sessions as the SQLite history")
     func sameBytesAsSQLite() async throws {
         var factories = [EventFactory(), EventFactory(deviceID: "device-B", requestorID: "NBC")]
