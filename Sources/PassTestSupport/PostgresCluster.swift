@@ -124,7 +124,7 @@ public final class PostgresCluster: Sendable {
     private static func start() throws(Failure) -> PostgresCluster {
         let bin = try binDirectory()
         removeStaleClusters()
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(folderPrefix)\(getpid())")
+        let folder = parentFolder.appendingPathComponent("\(folderPrefix)\(getpid())")
         try? FileManager.default.removeItem(at: folder)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -184,6 +184,21 @@ public final class PostgresCluster: Sendable {
         throw Failure(description: "PostgreSQL's server programs (initdb) are not installed: run `make deps` (Debian's postgresql)")
     }
 
+    /// Where clusters' folders are made: the temporary directory, unless the unprivileged user could not reach a folder
+    /// in it (a `TMPDIR` under root's home), then `/tmp`.
+    static var parentFolder: URL {
+        let temporary = FileManager.default.temporaryDirectory
+        guard getuid() == 0 else { return temporary }
+        var folder = temporary.resolvingSymlinksInPath()
+        while folder.path != "/" {
+            var info = stat()
+            // Every folder on the way must let others through (o+x).
+            if stat(folder.path, &info) != 0 || info.st_mode & S_IXOTH == 0 { return URL(fileURLWithPath: "/tmp") }
+            folder.deleteLastPathComponent()
+        }
+        return temporary
+    }
+
     /// The user to run the server as when the tests run as root: `postgres` when it exists, else `nobody`.
     static func unprivilegedUser() -> String {
         getpwnam("postgres") != nil ? "postgres" : "nobody"
@@ -210,7 +225,7 @@ public final class PostgresCluster: Sendable {
 
     /// Stops and removes the clusters of test processes that are gone (killed before their `atexit` ran).
     public static func removeStaleClusters() {
-        let temporary = FileManager.default.temporaryDirectory
+        let temporary = parentFolder
         let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
         for name in names where name.hasPrefix(folderPrefix) {
             guard let owner = pid_t(name.dropFirst(folderPrefix.count)), owner != getpid(), !isAlive(owner) else { continue }
