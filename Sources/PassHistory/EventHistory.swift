@@ -6,8 +6,8 @@ import Foundation
 /// to the same calls; the history tests run against both (`Tests/PassHistoryTests`, ``HistoryBackend`` there).
 ///
 /// What is here: storing events, pages (by cursor, newest first, raw, with counts, by time window), counts, the rows
-/// the live feed reads, the cursor of the newest event, sessions, deleting a session and retention. The console's other uses of the history (audit, storage backups,
-/// operators, the session search and sort, fleet signals, observation of new events, health) are still
+/// the live feed reads, the cursor of the newest event and its observation, sessions, deleting a session and retention. The console's other uses of the history (audit, storage backups,
+/// operators, the session search and sort, fleet signals, health) are still
 /// ``HistoryDatabase``'s own; they join this protocol as PostgreSQL gains them (issue #18 item 1).
 ///
 /// Event IDs are the cursors: each stored event gets one above every ID handed out before (never reused, even after
@@ -56,6 +56,14 @@ public protocol EventHistory: Sendable {
 
     /// The ID of the newest stored event (`nil` when empty).
     func latestCursor() async throws -> Int64?
+
+    /// The newest event ID (0 when empty) now and after every commit that stores events: what a live feed watches
+    /// before reading what is new (``newRawEvents(matching:after:upTo:limit:)``). Nothing polls.
+    func observeNewestEventID() -> AsyncStream<Int64>
+
+    /// The events matching `filter` stored after `cursor` (`nil`: from the first), in batches of at most `batchSize`
+    /// as they are committed, oldest first.
+    func observeNewEvents(matching filter: HistoryFilter, after cursor: Int64?, batchSize: Int) -> AsyncStream<[StoredEvent]>
 
     /// Every session, the most recently active first (then by ID).
     func sessions() async throws -> [HistorySession]
@@ -111,6 +119,16 @@ extension EventHistory {
     /// Every stored event in `(cursor, last]` (at most `limit`), oldest first, with its facts.
     public func newRawEvents(after cursor: Int64, upTo last: Int64, limit: Int = 1000) async throws -> (events: [RawEventRow], reached: Int64) {
         try await newRawEvents(matching: .all, after: cursor, upTo: last, limit: limit)
+    }
+
+    /// The events matching `filter` from the first, or after `cursor`, as they are committed.
+    public func observeNewEvents(matching filter: HistoryFilter = .all, after cursor: Int64? = nil) -> AsyncStream<[StoredEvent]> {
+        observeNewEvents(matching: filter, after: cursor, batchSize: 1000)
+    }
+
+    /// The events matching `filter` in batches of `batchSize`, from the first.
+    public func observeNewEvents(matching filter: HistoryFilter, batchSize: Int) -> AsyncStream<[StoredEvent]> {
+        observeNewEvents(matching: filter, after: nil, batchSize: batchSize)
     }
 
     /// Prunes as of now.

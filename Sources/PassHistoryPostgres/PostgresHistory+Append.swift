@@ -34,6 +34,8 @@ extension PostgresHistory {
                 try await Self.insert(connection, admitted[start..<min(start + Self.insertChunk, admitted.count)], logger: self.logger)
             }
             try await connection.query("UPDATE event_counter SET last_id = \(lastID)", logger: self.logger)
+            // Delivered to every listening console when the transaction commits (``observeNewestEventID()``).
+            try await connection.query("SELECT pg_notify(\(Self.eventsChannel), \(String(lastID)))", logger: self.logger)
             for session in sessions.values where session.added > 0 {
                 try await Self.store(connection, session, logger: self.logger)
             }

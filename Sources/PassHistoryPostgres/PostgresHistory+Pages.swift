@@ -54,7 +54,7 @@ extension PostgresHistory {
         try await client.query("SELECT max(id) FROM event", logger: logger).collectColumn(Int64?.self).first ?? nil
     }
 
-    private func decodedPage(matching filter: HistoryFilter, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int)
+    func decodedPage(matching filter: HistoryFilter, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int)
         async throws -> HistoryPage
     {
         let limit = max(1, limit)

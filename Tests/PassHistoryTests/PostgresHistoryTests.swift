@@ -90,6 +90,30 @@ struct PostgresHistoryTests {
         #expect(answers[0].1 == answers[1].1, "the sessions differ")
     }
 
+    @Test("an event stored through one console reaches another console's observer (LISTEN/NOTIFY), after the newest ID it saw",
+        .timeLimit(.minutes(2)))
+    func observationAcrossConsoles() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let database = try await cluster.createDatabase()
+        let a = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
+            database: database)
+        let b = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
+            database: database)
+        var factory = EventFactory()
+        try await a.append(Array(factory.flow().prefix(3)))
+        var newest = b.observeNewestEventID().makeAsyncIterator()
+        // First the newest ID as it stands, then each append's, from the other console.
+        #expect(await newest.next() == 3)
+        try await a.append([factory.make(.apiCall(name: "getAuthorization", arguments: [:]))])
+        #expect(await newest.next() == 4)
+        var events = b.observeNewEvents(matching: HistoryFilter(kinds: [.error]), after: 4).makeAsyncIterator()
+        let error = factory.make(.error(code: "N000", message: "User not authorized"))
+        try await a.append([factory.make(.apiCall(name: "x", arguments: [:])), error])
+        #expect(await events.next()?.map(\.event) == [error])
+        await a.close()
+        await b.close()
+    }
+
     @Test("two consoles appending to one database at once: every event stored once, IDs unique and in commit order")
     func twoWritersOneDatabase() async throws {
         let cluster = try await PostgresCluster.shared()
