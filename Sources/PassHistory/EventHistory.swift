@@ -6,8 +6,9 @@ import Foundation
 /// to the same calls; the history tests run against both (`Tests/PassHistoryTests`, ``HistoryBackend`` there).
 ///
 /// What is here: storing events, pages (by cursor, newest first, raw, with counts, by time window), counts, the rows
-/// the live feed reads, the cursor of the newest event and its observation, sessions, deleting a session and retention. The console's other uses of the history (audit, storage backups,
-/// operators, the session search and sort, fleet signals, health) are still
+/// the live feed reads, the cursor of the newest event and its observation, sessions and their search, deleting a
+/// session and retention. The console's other uses of the history (audit, storage backups,
+/// operators, the session list's sort and values, fleet signals, health) are still
 /// ``HistoryDatabase``'s own; they join this protocol as PostgreSQL gains them (issue #18 item 1).
 ///
 /// Event IDs are the cursors: each stored event gets one above every ID handed out before (never reused, even after
@@ -71,6 +72,11 @@ public protocol EventHistory: Sendable {
     /// The session with this ID, if stored.
     func session(_ id: UUID) async throws -> HistorySession?
 
+    /// Sessions a support person is looking for, the most recently active first, at most `limit`: every word of
+    /// `text` starts (in any case) one of a session's values (user ID, tracking hash, visitor ID, device, session ID,
+    /// app or a dot-separated part of it, Programmer, MVPD) or an alias's shown value. Empty: the latest sessions.
+    func sessions(matching text: String, aliases: [SessionAlias], limit: Int) async throws -> [SessionMatch]
+
     /// Deletes a session and all its events.
     /// - Returns: whether the session existed.
     @discardableResult
@@ -129,6 +135,11 @@ extension EventHistory {
     /// The events matching `filter` in batches of `batchSize`, from the first.
     public func observeNewEvents(matching filter: HistoryFilter, batchSize: Int) -> AsyncStream<[StoredEvent]> {
         observeNewEvents(matching: filter, after: nil, batchSize: batchSize)
+    }
+
+    /// The sessions `text` finds, at most 200.
+    public func sessions(matching text: String, aliases: [SessionAlias] = []) async throws -> [SessionMatch] {
+        try await sessions(matching: text, aliases: aliases, limit: 200)
     }
 
     /// Prunes as of now.
