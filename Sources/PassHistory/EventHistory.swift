@@ -7,9 +7,9 @@ import Foundation
 ///
 /// What is here: storing events, pages (by cursor, newest first, raw, with counts, by time window), counts, the rows
 /// the live feed reads, the cursor of the newest event and its observation, sessions and their search, deleting a
-/// session and retention. The console's other uses of the history (audit, storage backups,
-/// operators, the session list's sort and values, fleet signals, health) are still
-/// ``HistoryDatabase``'s own; they join this protocol as PostgreSQL gains them (issue #18 item 1).
+/// session, retention, the audit log and storage backups. The console's other uses of the history (operators, the
+/// session list's sort and values, fleet signals, health) are still ``HistoryDatabase``'s own; they join this protocol
+/// as PostgreSQL gains them (issue #18 item 1).
 ///
 /// Event IDs are the cursors: each stored event gets one above every ID handed out before (never reused, even after
 /// the newest events were deleted), in the order the events were stored.
@@ -81,6 +81,23 @@ public protocol EventHistory: Sendable {
     /// - Returns: whether the session existed.
     @discardableResult
     func deleteSession(_ id: UUID) async throws -> Bool
+
+    /// Records a console action (clear, import, export, reveal, undo) by `operatorName` (`nil`: a console without named
+    /// operators) from `remote`.
+    @discardableResult
+    func audit(_ action: String, detail: String, remote: String, operator operatorName: String?, at: Date) async throws -> AuditEntry
+
+    /// The audit log, newest first, at most `limit` entries.
+    func auditEntries(limit: Int) async throws -> [AuditEntry]
+
+    /// Keeps `backup` (replacing one with its ID) and forgets all but the newest `keep` backups.
+    func saveBackup(_ backup: StorageBackup, keep: Int) async throws
+
+    /// The backup with this ID, if kept.
+    func backup(_ id: String) async throws -> StorageBackup?
+
+    /// Kept backups, newest first, without their documents.
+    func backups() async throws -> [(id: String, at: Date, reason: String)]
 
     /// Deletes events beyond `retention` (too old as of `now`, then the oldest past the count) and sessions left
     /// without events.

@@ -24,14 +24,19 @@ public final class PostgresHistory: EventHistory {
 
     /// Connects to the database described by `configuration` (the pool opens connections as needed) and migrates it
     /// to the current schema.
-    public init(configuration: PostgresClient.Configuration, logger: Logger = PostgresHistory.defaultLogger) async throws {
+    public convenience init(configuration: PostgresClient.Configuration, logger: Logger = PostgresHistory.defaultLogger) async throws {
+        try await self.init(configuration: configuration, logger: logger, migratingUpTo: nil)
+    }
+
+    /// Connects and migrates up to migration `lastVersion` (`nil`: all; tests write a database as an older build did).
+    package init(configuration: PostgresClient.Configuration, logger: Logger, migratingUpTo lastVersion: Int?) async throws {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
         // Started at once, so the pool is running before the first lease (else PostgresNIO warns the lease waits).
         runner = Task.immediate { await client.run() }
         do {
-            try await PostgresSchema.migrate(client, logger: logger)
+            try await PostgresSchema.migrate(client, upTo: lastVersion, logger: logger)
         } catch {
             runner.cancel()
             throw error
@@ -46,13 +51,22 @@ public final class PostgresHistory: EventHistory {
     public convenience init(
         host: String, port: Int = 5432, username: String, password: String?, database: String, logger: Logger = PostgresHistory.defaultLogger
     ) async throws {
+        try await self.init(host: host, port: port, username: username, password: password, database: database, logger: logger,
+            migratingUpTo: nil)
+    }
+
+    /// As ``init(host:port:username:password:database:logger:)``, migrating up to migration `lastVersion` only.
+    package convenience init(
+        host: String, port: Int = 5432, username: String, password: String?, database: String, logger: Logger = PostgresHistory.defaultLogger,
+        migratingUpTo lastVersion: Int?
+    ) async throws {
         let probe = try await PostgresConnection.connect(configuration: PostgresConnection.Configuration(host: host, port: port,
             username: username, password: password, database: database, tls: .disable), id: 0, logger: logger)
         try await probe.close()
         var configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database,
             tls: .disable)
         configuration.options.maximumConnections = 8
-        try await self.init(configuration: configuration, logger: logger)
+        try await self.init(configuration: configuration, logger: logger, migratingUpTo: lastVersion)
     }
 
     /// Connects to the history at `location` (``PostgresLocation/init(url:)`` reads it from a `postgres://` URL), and

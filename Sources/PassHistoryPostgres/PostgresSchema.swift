@@ -24,7 +24,8 @@ enum PostgresSchema {
     }
 
     static let migrations: [Migration] = [
-        Migration(version: 1, name: "v1-events", statements: v1)
+        Migration(version: 1, name: "v1-events", statements: v1),
+        Migration(version: 2, name: "v2-audit-backups", statements: v2),
     ]
 
     /// v1: sessions, their search entries, events and the event ID counter.
@@ -91,8 +92,32 @@ enum PostgresSchema {
         "CREATE INDEX event_on_summary ON event USING gin (summary gin_trgm_ops)",
     ]
 
-    /// Brings the database to the current schema.
-    static func migrate(_ client: PostgresClient, logger: Logger) async throws {
+    /// v2: the audit log (what people did in the consoles, never edited) and storage backups for undo (their documents
+    /// as `jsonb`: read back whole, never compared byte for byte).
+    static let v2: [String] = [
+        """
+        CREATE TABLE audit (
+            id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+            at double precision NOT NULL,
+            action text NOT NULL,
+            detail text NOT NULL,
+            remote text NOT NULL DEFAULT '',
+            operator text
+        )
+        """,
+        """
+        CREATE TABLE backup (
+            id text PRIMARY KEY,
+            at double precision NOT NULL,
+            reason text NOT NULL,
+            documents jsonb NOT NULL
+        )
+        """,
+        "CREATE INDEX backup_on_at ON backup (at)",
+    ]
+
+    /// Brings the database to the current schema (or up to migration `lastVersion`).
+    static func migrate(_ client: PostgresClient, upTo lastVersion: Int? = nil, logger: Logger) async throws {
         try await client.withTransaction(logger: logger) { connection in
             // Two consoles starting on a new database: the second waits, then finds the tables made.
             try await connection.query("SELECT pg_advisory_xact_lock(8180342211)", logger: logger)
@@ -101,7 +126,7 @@ enum PostgresSchema {
                     version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())
                 """, logger: logger)
             let applied = Set(try await connection.query("SELECT version FROM schema_version", logger: logger).collectColumn(Int.self))
-            for migration in migrations where !applied.contains(migration.version) {
+            for migration in migrations where !applied.contains(migration.version) && migration.version <= lastVersion ?? .max {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }

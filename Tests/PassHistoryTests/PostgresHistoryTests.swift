@@ -11,6 +11,29 @@ import Testing
 /// against both in the other suites, `arguments: HistoryBackend.allCases`.)
 @Suite("PostgresHistory")
 struct PostgresHistoryTests {
+    static let allMigrations = ["v1-events", "v2-audit-backups"]
+
+    @Test("a database written by the first schema upgrades in place: its events stay, the audit log and backups are added")
+    func upgradesFromV1() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let database = try await cluster.createDatabase()
+        var factory = EventFactory()
+        let events = factory.flow()
+        let old = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
+            database: database, migratingUpTo: 1)
+        #expect(try await old.appliedMigrations() == ["v1-events"])
+        try await old.append(events)
+        await #expect(throws: (any Error).self) { try await old.auditEntries(limit: 1) }
+        await old.close()
+        let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
+            database: database)
+        #expect(try await history.appliedMigrations() == Self.allMigrations)
+        #expect(try await history.page().events.map(\.event) == events)
+        try await history.audit("clear", detail: "d", remote: "r", operator: nil, at: Date())
+        #expect(try await history.auditEntries(limit: 5).count == 1)
+        await history.close()
+    }
+
     @Test("a new database is migrated and the migration recorded; opening it again migrates nothing and keeps the events")
     func migrationsAndReopen() async throws {
         let cluster = try await PostgresCluster.shared()
@@ -19,12 +42,12 @@ struct PostgresHistoryTests {
         let events = factory.flow()
         let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
             database: database)
-        #expect(try await history.appliedMigrations() == ["v1-events"])
+        #expect(try await history.appliedMigrations() == Self.allMigrations)
         try await history.append(events)
         await history.close()
         let reopened = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
             database: database)
-        #expect(try await reopened.appliedMigrations() == ["v1-events"])
+        #expect(try await reopened.appliedMigrations() == Self.allMigrations)
         #expect(try await reopened.page().events.map(\.event) == events)
         await reopened.close()
     }
