@@ -70,3 +70,18 @@ extension PostgresHistory {
         return best
     }
 }
+
+extension PostgresHistory {
+    /// The values of `field` the search index holds for each of `sessions` (by session ID), sorted, each once (the
+    /// visitor IDs the app set); sessions without one are left out. One query, the IDs bound as one array.
+    public func values(of field: SessionField, sessions ids: [UUID]) async throws -> [UUID: [String]] {
+        guard !ids.isEmpty else { return [:] }
+        let rows = try await client.query("""
+            SELECT s.id, t.value FROM session_term t JOIN session s ON s.key = t.session_key
+            WHERE t.field = \(field.rawValue) AND s.id = ANY(\(ids))
+            """, logger: logger)
+        var result: [UUID: Set<String>] = [:]
+        for try await (id, value) in rows.decode((UUID, String).self) { result[id, default: []].insert(value) }
+        return result.mapValues { $0.sorted() }
+    }
+}

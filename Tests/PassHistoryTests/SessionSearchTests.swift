@@ -95,6 +95,20 @@ struct SessionSearchTests {
         }
     }
 
+    @Test("the visitor IDs each session's app set read back per session, sorted, once each; sessions without one left out",
+        arguments: HistoryBackend.allCases)
+    func visitorIDs(backend: HistoryBackend) async throws {
+        try await Self.history(backend) { history, news, sports in
+            var factory = EventFactory(sessionID: news)
+            factory.sequence = 100
+            try await history.append([factory.make(.apiCall(name: "setOptions", arguments: ["visitorID": "visitor-Beta"])),
+                factory.make(.apiCall(name: "setOptions", arguments: ["visitorID": "visitor-Alpha-42"]))])
+            let values = try await history.values(of: .visitorID, sessions: [news, sports, UUID()])
+            #expect(values == [news: ["visitor-Alpha-42", "visitor-Beta"]])
+            #expect(try await history.values(of: .visitorID, sessions: []).isEmpty)
+        }
+    }
+
     @Test("a deleted session leaves no search entries behind", arguments: HistoryBackend.allCases)
     func deletionCascades(backend: HistoryBackend) async throws {
         try await Self.history(backend) { history, news, _ in
