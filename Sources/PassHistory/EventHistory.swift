@@ -7,8 +7,8 @@ import Foundation
 ///
 /// What is here: storing events, pages (by cursor, newest first, raw, with counts, by time window), counts, the rows
 /// the live feed reads, the cursor of the newest event and its observation, sessions and their search, deleting a
-/// session, retention, the audit log and storage backups. The console's other uses of the history (operators, the
-/// session list's sort, fleet signals, health) are still ``HistoryDatabase``'s own; they join this protocol
+/// session, retention, the audit log and storage backups. The console's other uses of the history (operators, fleet
+/// signals, health) are still ``HistoryDatabase``'s own; they join this protocol
 /// as PostgreSQL gains them (issue #18 item 1).
 ///
 /// Event IDs are the cursors: each stored event gets one above every ID handed out before (never reused, even after
@@ -76,6 +76,11 @@ public protocol EventHistory: Sendable {
     /// `text` starts (in any case) one of a session's values (user ID, tracking hash, visitor ID, device, session ID,
     /// app or a dot-separated part of it, Programmer, MVPD) or an alias's shown value. Empty: the latest sessions.
     func sessions(matching text: String, aliases: [SessionAlias], limit: Int) async throws -> [SessionMatch]
+
+    /// One page of the sessions `text` finds (all when empty), sorted by `sort` over every matching session (names as
+    /// `labels` give them, outcomes as of `now`), after `cursor`, at most `limit`.
+    func sessionPage(matching text: String, aliases: [SessionAlias], sort: SessionSort, labels: SessionLabels, now: Date,
+        after cursor: SessionCursor?, limit: Int) async throws -> SessionSortPage
 
     /// The values of `field` the search index holds for each of `sessions`, sorted, each once (the visitor IDs a
     /// session's app set); sessions without one are left out.

@@ -176,3 +176,59 @@ extension Array {
         return result
     }
 }
+
+/// The Sessions list sorted by every column, on both histories.
+@Suite("Sorted session pages")
+struct SessionSortPageTests {
+    @Test("every column in both orders, paged by token, with and without a search: PostgreSQL's pages are SQLite's")
+    func sortedPagesAgree() async throws {
+        let now = Date(timeIntervalSince1970: 1_790_000_000)
+        var events: [EntitlementEvent] = []
+        // Names in mixed case (folded ASCII only), missing values, equal values (ties broken by arrival), outcomes.
+        let names: [(String?, String?, String)] = [("REF30", "Dish", "com.example.news.ios"), ("ref30", nil, "com.example.sports.tvos"),
+            (nil, "Comcast", "com.example.news.ios"), ("NBC", "dish", "com.other.app"), ("Éclair", "Télé", "com.example.news.ios"),
+            ("sports1", "Comcast", "com.example.sports.tvos")]
+        for (index, (requestor, mvpd, bundle)) in names.enumerated() {
+            var factory = EventFactory(deviceID: "device-\(index % 3)", app: AppIdentity(bundleID: bundle, teamID: "T"), requestorID: requestor,
+                start: Date(timeIntervalSince1970: 1_789_999_000 + Double(index % 4) * 100))
+            for step in 0...(index % 3) {
+                events.append(factory.make(step == 0 ? .apiCall(name: "getAuthentication", arguments: [:])
+                    : .callback(callback: .setAuthenticationStatus(status: index % 2, errorCode: nil)), mvpd: mvpd))
+            }
+        }
+        let labels = SessionLabels(apps: ["com.example.news.ios": "News"], users: [:])
+        var orders: [[String]] = [[], []]
+        for (slot, backend) in [HistoryBackend.sqlite, .postgres].enumerated() {
+            try await withHistory(backend) { history in
+                try await history.append(events)
+                for key in SessionSortKey.allCases {
+                    for order in SessionSortOrder.allCases {
+                        // "news" finds the three sessions of the News app.
+                        for search in ["", "news"] {
+                            var ids: [String] = []
+                            var cursor: SessionCursor?
+                            repeat {
+                                let page = try await Self.sessionPage(history, search, SessionSort(key: key, order: order), labels, now, cursor)
+                                #expect(page.total == (search.isEmpty ? 6 : 3))
+                                ids += page.sessions.map(\.session.id.uuidString)
+                                // The cursor goes through its token, as a browser sends it back.
+                                cursor = try page.nextCursor.map { try #require(SessionCursor(token: $0.token)) }
+                            } while cursor != nil
+                            #expect(ids.count == (search.isEmpty ? 6 : 3) && Set(ids).count == ids.count, "\(backend) \(key) \(order)")
+                            orders[slot].append("\(key) \(order) \(search): " + ids.joined(separator: ","))
+                        }
+                    }
+                }
+            }
+        }
+        for (sqlite, postgres) in zip(orders[0], orders[1]) { #expect(sqlite == postgres) }
+        // The columns do order differently (the comparison is not between lists that all come out alike).
+        #expect(Set(orders[0].map { $0.split(separator: ":")[1] }).count >= 8)
+    }
+
+    static func sessionPage(_ history: any EventHistory, _ text: String, _ sort: SessionSort, _ labels: SessionLabels, _ now: Date,
+        _ cursor: SessionCursor?) async throws -> SessionSortPage
+    {
+        try await history.sessionPage(matching: text, aliases: [], sort: sort, labels: labels, now: now, after: cursor, limit: 4)
+    }
+}
