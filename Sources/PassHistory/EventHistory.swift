@@ -7,9 +7,8 @@ import Foundation
 ///
 /// What is here: storing events, pages (by cursor, newest first, raw, with counts, by time window), counts, the rows
 /// the live feed reads, the cursor of the newest event and its observation, sessions and their search, deleting a
-/// session, retention, the audit log and storage backups. The console's other uses of the history (operators, fleet
-/// signals, health) are still ``HistoryDatabase``'s own; they join this protocol
-/// as PostgreSQL gains them (issue #18 item 1).
+/// session, retention, the audit log, storage backups and named operators. The console's other uses of the history
+/// (`operatorsNow`, a synchronous read; health: `quickCheck`, `optimize`, the file's `path`) are SQLite's own.
 ///
 /// Event IDs are the cursors: each stored event gets one above every ID handed out before (never reused, even after
 /// the newest events were deleted), in the order the events were stored.
@@ -107,6 +106,16 @@ public protocol EventHistory: Sendable {
 
     /// Kept backups, newest first, without their documents.
     func backups() async throws -> [(id: String, at: Date, reason: String)]
+
+    /// Adds a named operator; a name is never reused, even once revoked.
+    /// - Throws: ``OperatorStoreError`` when the name is taken.
+    func addOperator(_ record: OperatorRecord) async throws
+
+    /// Every operator, revoked ones too, by name.
+    func operators() async throws -> [OperatorRecord]
+
+    /// Revokes `name`'s token from `at` on (kept when already revoked); `nil` when there is no such operator.
+    func revokeOperator(_ name: String, at: Date) async throws -> OperatorRecord?
 
     /// Deletes events beyond `retention` (too old as of `now`, then the oldest past the count) and sessions left
     /// without events.

@@ -26,6 +26,7 @@ enum PostgresSchema {
     static let migrations: [Migration] = [
         Migration(version: 1, name: "v1-events", statements: v1),
         Migration(version: 2, name: "v2-audit-backups", statements: v2),
+        Migration(version: 3, name: "v3-operators", statements: v3),
     ]
 
     /// v1: sessions, their search entries, events and the event ID counter.
@@ -114,6 +115,19 @@ enum PostgresSchema {
         )
         """,
         "CREATE INDEX backup_on_at ON backup (at)",
+    ]
+
+    /// v3: named operators, shared by every console on the database (only the SHA-256 of a token is kept).
+    static let v3: [String] = [
+        """
+        CREATE TABLE operator (
+            name text COLLATE "C" PRIMARY KEY,
+            role text NOT NULL,
+            token_hash text NOT NULL UNIQUE,
+            created_at double precision NOT NULL,
+            revoked_at double precision
+        )
+        """
     ]
 
     /// Brings the database to the current schema (or up to migration `lastVersion`).

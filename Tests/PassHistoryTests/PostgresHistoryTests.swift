@@ -11,7 +11,7 @@ import Testing
 /// against both in the other suites, `arguments: HistoryBackend.allCases`.)
 @Suite("PostgresHistory")
 struct PostgresHistoryTests {
-    static let allMigrations = ["v1-events", "v2-audit-backups"]
+    static let allMigrations = ["v1-events", "v2-audit-backups", "v3-operators"]
 
     @Test("a database written by the first schema upgrades in place: its events stay, the audit log and backups are added")
     func upgradesFromV1() async throws {
