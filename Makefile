@@ -4,9 +4,10 @@ SWIFT ?= swift
 PORT ?= 8080
 BACKEND_PORT ?= 8081
 CONFIG ?= Config/demo.json
-# Debian packages the build and the tests need (nginx with its ssl and http2 modules: ReverseProxyTests runs the
-# committed Config/deploy/passconsole-nginx.conf; the benchmarks use it too); the benchmarks add wrk.
-APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl openssl nginx chromium chromium-driver
+# Debian packages the build and the tests need: nginx with its ssl and http2 modules (ReverseProxyTests runs the
+# committed Config/deploy/passconsole-nginx.conf; the benchmarks use it too), postgresql (the throwaway cluster the
+# PostgreSQL history's tests start, see PassTestSupport's PostgresCluster); the benchmarks add wrk.
+APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl openssl nginx chromium chromium-driver postgresql
 BENCH_PACKAGES := wrk
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

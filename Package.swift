@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
         .library(name: "PassSimulator", targets: ["PassSimulator"]),
         .library(name: "PassHistory", targets: ["PassHistory"]),
+        .library(name: "PassHistoryPostgres", targets: ["PassHistoryPostgres"]),
         .library(name: "PassConsole", targets: ["PassConsole"]),
     ],
     dependencies: [
@@ -22,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
     ],
     targets: [
         .systemLibrary(
@@ -84,6 +86,16 @@ let package = Package(
             ],
             exclude: ["README.md"]  // the module's documentation, not a resource
         ),
+        // The history in PostgreSQL (a team's shared history): its own target, so the SDK and the SQLite history's
+        // users do not link PostgresNIO and SwiftNIO.
+        .target(
+            name: "PassHistoryPostgres",
+            dependencies: [
+                "PassHistory", "AccessEnabler",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .target(
             name: "PassConsole",
             dependencies: [
@@ -120,8 +132,9 @@ let package = Package(
         .testTarget(
             name: "PassHistoryTests",
             dependencies: [
-                "PassHistory", "AccessEnabler", "Locking", "PassTestSupport", "HistoryTestSupport",
+                "PassHistory", "PassHistoryPostgres", "AccessEnabler", "Locking", "PassTestSupport", "HistoryTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .testTarget(

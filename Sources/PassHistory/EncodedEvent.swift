@@ -4,17 +4,17 @@ import Locking
 
 /// An event as a row: its stored JSON, its summary and its indexed column values, worked out before the write
 /// transaction.
-struct EncodedEvent: Sendable {
-    var event: EntitlementEvent
+package struct EncodedEvent: Sendable {
+    package var event: EntitlementEvent
     /// The stored view (``EventView``) before and after the event's ID, handed out when it is written.
-    var viewHead: String
-    var viewTail: String
-    var summary: String
-    var facets: EventFacets
+    package var viewHead: String
+    package var viewTail: String
+    package var summary: String
+    package var facets: EventFacets
     /// The user identities the event names (``EntitlementEvent/identityTerms``).
-    var terms: [SessionTerm]
+    package var terms: [SessionTerm]
 
-    init(_ event: EntitlementEvent) {
+    package init(_ event: EntitlementEvent) {
         self.event = event
         summary = event.summary
         (viewHead, viewTail) = EventView.parts(of: event, summary: summary)
@@ -71,10 +71,10 @@ final class EncodingPipeline: Sendable {
 
 /// The indexed column values of one event (`kind`, `requestorID`, `mvpdID`, `httpStatus`), worked out when it is
 /// encoded.
-struct EventFacets: Sendable {
-    var kind: EventKind
-    var requestorID: String?
-    var mvpdID: String?
+package struct EventFacets: Sendable {
+    package var kind: EventKind
+    package var requestorID: String?
+    package var mvpdID: String?
     /// An HTTP exchange's status (0: no answer); `nil` for other kinds.
-    var httpStatus: Int?
+    package var httpStatus: Int?
 }

@@ -3,7 +3,7 @@ import Foundation
 
 /// The one JSON encoder and decoder of stored events and exports. Dates are seconds since the reference date as
 /// plain numbers (`deferredToDate`), so an event decodes back exactly equal to the one that was appended.
-enum EventCoding {
+package enum EventCoding {
     /// A fresh encoder (sorted keys, so equal events give equal bytes).
     static var encoder: JSONEncoder {
         let encoder = JSONEncoder()
@@ -20,7 +20,7 @@ enum EventCoding {
     }
 
     /// A fresh decoder of stored views (``EventView``: the wire form, ISO 8601 dates).
-    static var viewDecoder: JSONDecoder { EntitlementEvent.Wire.decoder() }
+    package static var viewDecoder: JSONDecoder { EntitlementEvent.Wire.decoder() }
 
     /// The JSON of `event` as schema v1–v6 stored it: what ``encoder`` writes, produced by the event's fast writer
     /// (the same bytes). Since v7 the history stores the event's ``EventView``.

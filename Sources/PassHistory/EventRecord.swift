@@ -4,8 +4,8 @@ import GRDB
 
 /// A row of the `event` table: the indexed columns filters use, the one-line summary, and the whole event as JSON.
 /// The session (and with it the device and the app) is named by its `session.key`.
-struct EventRecord: Codable, FetchableRecord, TableRecord {
-    static let databaseTableName = "event"
+package struct EventRecord: Codable, FetchableRecord, TableRecord {
+    package static let databaseTableName = "event"
 
     var id: Int64?
     var sessionKey: Int64
@@ -21,7 +21,7 @@ struct EventRecord: Codable, FetchableRecord, TableRecord {
     /// The event's view as the API sends it (``EventView``; before schema v7, the event's JSON with dates as numbers).
     var payload: String
 
-    enum Columns {
+    package enum Columns {
         static let id = Column(CodingKeys.id)
         static let sessionKey = Column(CodingKeys.sessionKey)
         static let timestamp = Column(CodingKeys.timestamp)
@@ -34,10 +34,10 @@ struct EventRecord: Codable, FetchableRecord, TableRecord {
 
     /// The `timestamp` column's value for `date`: seconds since 2001 (schema v7), `Date`'s own value, so the exact
     /// time of an event reads back (its stored view has milliseconds only).
-    static func timestampColumn(_ date: Date) -> Double { date.timeIntervalSinceReferenceDate }
+    package static func timestampColumn(_ date: Date) -> Double { date.timeIntervalSinceReferenceDate }
 
     /// The date a `timestamp` column value stands for.
-    static func date(ofTimestampColumn value: Double) -> Date { Date(timeIntervalSinceReferenceDate: value) }
+    package static func date(ofTimestampColumn value: Double) -> Date { Date(timeIntervalSinceReferenceDate: value) }
 
     /// The stored event, decoded from its view (``EventView``); `decoder` is ``EventCoding/decoder``.
     func stored(decoder: JSONDecoder) throws -> StoredEvent {

@@ -34,7 +34,7 @@ public enum EventView {
     }
 
     /// The view from its parts.
-    static func json(head: String, id: Int64, tail: String) -> String {
+    package static func json(head: String, id: Int64, tail: String) -> String {
         head + String(id) + tail
     }
 
@@ -54,7 +54,7 @@ public enum EventView {
     }
 
     /// The event a stored view holds, with its exact time (the view's has milliseconds only).
-    static func event(fromView view: String, timestamp: Double, decoder: JSONDecoder) throws -> EntitlementEvent {
+    package static func event(fromView view: String, timestamp: Double, decoder: JSONDecoder) throws -> EntitlementEvent {
         var event = try decoder.decode(Envelope.self, from: Data(view.utf8)).event
         event.timestamp = EventRecord.date(ofTimestampColumn: timestamp)
         return event

@@ -41,75 +41,6 @@ extension HistoryDatabase {
         }
     }
 
-    /// A session's state while a batch is written: which sequences are new.
-    struct SessionWrite {
-        var key: Int64
-        /// The highest sequence stored (or written by this batch).
-        var lastSequence: Int
-        var added = 0
-        /// The sequences this batch wrote, for the slow path.
-        var written: [Int] = []
-        /// The stored sequences, read on the first event at or below `lastSequence` (a batch sent again).
-        var stored: Set<Int>?
-        /// MVPDs named by the batch's new events.
-        var mvpds: Set<String> = []
-        /// The session's outcome, moved on by the batch's new events (``SessionOutcome/Tracker``).
-        var outcome: SessionOutcome.Tracker
-        /// What the session can be found by, as named by the batch (the session's own ID, device and app included;
-        /// Programmers and MVPDs apart, see ``requestors`` and ``mvpds``).
-        var terms: Set<SessionTerm> = []
-        /// Programmers named by the batch's new events.
-        var requestors: Set<String> = []
-        /// The latest MVPD, user ID and tracking hash the batch named.
-        var latestMvpd: String?
-        var latestUserID: String?
-        var latestTrackingHash: String?
-
-        /// Counts `event` (new to the history) towards the session's outcome, columns and search entries.
-        mutating func record(_ event: EntitlementEvent, terms eventTerms: [SessionTerm]) {
-            outcome.apply(event)
-            if let mvpd = event.mvpdID {
-                latestMvpd = mvpd
-                mvpds.insert(mvpd)
-            }
-            if let requestor = event.requestorID { requestors.insert(requestor) }
-            for term in eventTerms {
-                terms.insert(term)
-                if term.field == .userID { latestUserID = term.value }
-                if term.field == .trackingHash { latestTrackingHash = term.value }
-            }
-        }
-
-        /// Writes the outcome, the latest MVPD and user ID, and the new search entries.
-        func store(_ db: Database) throws {
-            try db.cachedStatement(sql: """
-                UPDATE session SET outcome = ?, waitingSince = ?, mvpdID = COALESCE(?, mvpdID), userID = COALESCE(?, userID),
-                    trackingHash = COALESCE(?, trackingHash)
-                WHERE key = ?
-                """).execute(arguments: [outcome.settled.rawValue, outcome.waitingSince?.timeIntervalSince1970, latestMvpd,
-                    latestUserID, latestTrackingHash, key])
-            let named = requestors.filter { !$0.isEmpty }.map { SessionTerm(field: .programmer, value: $0) }
-                + mvpds.filter { !$0.isEmpty }.map { SessionTerm(field: .mvpd, value: $0) }
-            try HistoryDatabase.insertTerms(db, terms.union(named), sessionKey: key)
-        }
-
-        /// Whether `row` is new; if so it counts as written.
-        mutating func admit(_ row: EncodedEvent, _ db: Database) throws -> Bool {
-            let sequence = row.event.sequence
-            if sequence > lastSequence {
-                lastSequence = sequence
-            } else {
-                if stored == nil { stored = try HistoryDatabase.storedSequences(db, sessionKey: key).union(written) }
-                guard stored?.insert(sequence).inserted == true else { return false }
-            }
-            written.append(sequence)
-            stored?.insert(sequence)
-            added += 1
-            record(row.event, terms: row.terms)
-            return true
-        }
-    }
-
     /// Creates or updates the session row of each session in `events`; returns their keys and highest sequences.
     static func upsertSessions(_ db: Database, _ events: [EntitlementEvent]) throws -> [UUID: SessionWrite] {
         let upsert = try db.cachedStatement(sql: upsertSessionSQL)
@@ -136,7 +67,7 @@ extension HistoryDatabase {
     }
 
     /// For each session in `events`: its latest event (carrying the latest non-nil Programmer) and its earliest time.
-    static func latestPerSession(_ events: [EntitlementEvent]) -> [(latest: EntitlementEvent, firstSeen: Date)] {
+    package static func latestPerSession(_ events: [EntitlementEvent]) -> [(latest: EntitlementEvent, firstSeen: Date)] {
         // Indexes, not copies: an event is a large value, and a batch has hundreds of them.
         var order: [UUID] = []
         var summary: [UUID: (latest: Int, requestor: Int?, firstSeen: Date)] = [:]

@@ -69,6 +69,11 @@ public struct OperatorLookup: Sendable, Equatable {
 /// Why an operator could not be added or revoked.
 public struct OperatorStoreError: Error, CustomStringConvertible, Sendable {
     public let description: String
+
+    /// The name is someone's already (names are never reused).
+    package static func nameTaken(_ name: String) -> OperatorStoreError {
+        OperatorStoreError(description: "An operator named '\(name)' already exists (names are never reused; pick another).")
+    }
 }
 
 extension HistoryDatabase {
@@ -91,7 +96,7 @@ extension HistoryDatabase {
     public func addOperator(_ record: OperatorRecord) async throws {
         try await writer.write { db in
             if try OperatorRecord.fetchOne(db, key: record.name) != nil {
-                throw OperatorStoreError(description: "An operator named '\(record.name)' already exists (names are never reused; pick another).")
+                throw OperatorStoreError.nameTaken(record.name)
             }
             try record.insert(db)
         }

@@ -10,6 +10,12 @@ public struct RawStoredEvent: Sendable, Equatable {
     public var id: Int64
     /// The event as the API sends it (``EventView``).
     public var view: String
+
+    /// A stored event's ID and view.
+    public init(id: Int64, view: String) {
+        self.id = id
+        self.view = view
+    }
 }
 
 /// A stored row for the live feed: the event as stored, and (when read with them) the facts a filter decides on.
@@ -18,6 +24,12 @@ public struct RawEventRow: Sendable {
     public var event: RawStoredEvent
     /// Read by ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``.
     public var facts: EventFacts?
+
+    /// A row and its facts.
+    public init(event: RawStoredEvent, facts: EventFacts?) {
+        self.event = event
+        self.facts = facts
+    }
 }
 
 /// The events of a page as the API sends them: their stored views joined with commas (the inside of a JSON array),
@@ -27,6 +39,9 @@ public struct RawEventList: Sendable, Equatable {
     public var ids: [Int64] = []
     /// `view,view,…` (UTF-8).
     public var json: [UInt8] = []
+
+    /// An empty list.
+    public init() {}
 }
 
 /// One page for a list: the events and the counts a "filter on: N hidden" cue needs, read in one transaction.
@@ -43,6 +58,16 @@ public struct RawPage: Sendable {
     public var matchingCapped: Bool
     /// For a page read by time window: the span it covers, oldest first.
     public var window: ClosedRange<Date>? = nil
+
+    /// A page and its counts.
+    public init(events: RawEventList, nextCursor: Int64?, total: Int, matching: Int, matchingCapped: Bool, window: ClosedRange<Date>? = nil) {
+        self.events = events
+        self.nextCursor = nextCursor
+        self.total = total
+        self.matching = matching
+        self.matchingCapped = matchingCapped
+        self.window = window
+    }
 }
 
 extension HistoryDatabase {

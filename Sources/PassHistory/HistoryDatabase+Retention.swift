@@ -1,26 +1,34 @@
 import Foundation
 import GRDB
 
-extension HistoryDatabase {
-    /// How much history to keep.
-    public struct Retention: Sendable, Equatable {
-        /// Keep at most this many events (the oldest go first).
-        public var maxEvents: Int
-        /// Drop events older than this.
-        public var maxAge: Duration
+/// How much history to keep (``EventHistory/prune(_:now:)``).
+public struct HistoryRetention: Sendable, Equatable {
+    /// Keep at most this many events (the oldest go first).
+    public var maxEvents: Int
+    /// Drop events older than this.
+    public var maxAge: Duration
 
-        /// Keeps 1,000,000 events and 30 days by default.
-        public init(maxEvents: Int = 1_000_000, maxAge: Duration = .seconds(30 * 24 * 3600)) {
-            self.maxEvents = maxEvents
-            self.maxAge = maxAge
-        }
+    /// Keeps 1,000,000 events and 30 days by default.
+    public init(maxEvents: Int = 1_000_000, maxAge: Duration = .seconds(30 * 24 * 3600)) {
+        self.maxEvents = maxEvents
+        self.maxAge = maxAge
     }
+
+    /// The `timestamp` column value (``EventRecord/timestampColumn(_:)``) below which events are too old at `now`.
+    package func cutoff(now: Date) -> Double {
+        EventRecord.timestampColumn(now) - Double(maxAge.components.seconds)
+    }
+}
+
+extension HistoryDatabase {
+    /// How much history to keep (the name it had before the PostgreSQL history shared it).
+    public typealias Retention = HistoryRetention
 
     /// Deletes events beyond `retention` (oldest first) and sessions left without events.
     /// - Returns: how many events were deleted.
     @discardableResult
     public func prune(_ retention: Retention, now: Date = Date()) async throws -> Int {
-        let cutoff = EventRecord.timestampColumn(now) - Double(retention.maxAge.components.seconds)
+        let cutoff = retention.cutoff(now: now)
         return try await writer.write { db in
             var deleted = 0
             // Too old: found through `event_on_timestamp`.

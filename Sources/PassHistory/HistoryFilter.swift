@@ -66,7 +66,7 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         }
 
         /// The `httpStatus` column values of the class.
-        var sqlRange: (low: Int, high: Int)? {
+        package var sqlRange: (low: Int, high: Int)? {
             switch self {
             case .success: (200, 299)
             case .redirect: (300, 399)
@@ -162,7 +162,7 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         return (Array(repeating: "?", count: sorted.count).joined(separator: ","), StatementArguments(sorted))
     }
 
-    static func escapeLike(_ text: String) -> String {
+    package static func escapeLike(_ text: String) -> String {
         var escaped = ""
         for character in text {
             if character == "\\" || character == "%" || character == "_" { escaped.append("\\") }

@@ -103,9 +103,9 @@ struct HistoryDatabaseTests {
         }
     }
 
-    @Test("append then page returns the events in order, decoded equal to what was appended")
-    func appendAndPage() async throws {
-        try await withHistory { history in
+    @Test("append then page returns the events in order, decoded equal to what was appended", arguments: HistoryBackend.allCases)
+    func appendAndPage(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var factory = EventFactory()
             let events = factory.flow()
             #expect(try await history.append(events) == events.count)
@@ -123,16 +123,16 @@ struct HistoryDatabaseTests {
                 var kind: String
                 var summary: String
             }
-            let payload = try await history.writer.read { try String.fetchOne($0, sql: "SELECT payload FROM event ORDER BY id LIMIT 1") }
-            let view = try EntitlementEvent.Wire.decoder().decode(View.self, from: Data((payload ?? "").utf8))
+            let stored = try await history.rawPage(matching: .all, before: nil, after: 0, limit: 1).events
+            let view = try EntitlementEvent.Wire.decoder().decode(View.self, from: Data(stored.json))
             #expect(view.event == events[0])
             #expect(view.id == page.events[0].id && view.kind == "apiCall" && view.summary == page.events[0].summary)
         }
     }
 
-    @Test("sending a batch again stores nothing new")
-    func idempotentAppend() async throws {
-        try await withHistory { history in
+    @Test("sending a batch again stores nothing new", arguments: HistoryBackend.allCases)
+    func idempotentAppend(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var factory = EventFactory()
             let events = factory.flow()
             try await history.append(Array(events.prefix(5)))
@@ -144,9 +144,9 @@ struct HistoryDatabaseTests {
         }
     }
 
-    @Test("cursor paging visits every event once")
-    func cursorPaging() async throws {
-        try await withHistory { history in
+    @Test("cursor paging visits every event once", arguments: HistoryBackend.allCases)
+    func cursorPaging(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var factory = EventFactory()
             let events = (0..<25).map { factory.make(.apiCall(name: "call\($0)", arguments: [:])) }
             try await history.append(events)

@@ -84,14 +84,14 @@ struct HistoryFilterMatchingTests {
         return filter
     }
 
-    @Test("matches(_:) selects exactly the events the history's query selects", arguments: [1, 2, 3] as [UInt64])
-    func agreesWithTheDatabase(seed: UInt64) async throws {
+    @Test("matches(_:) selects exactly the events the history's query selects", arguments: HistoryBackend.allCases, [1, 2, 3] as [UInt64])
+    func agreesWithTheDatabase(backend: HistoryBackend, seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         var sessions = Self.sessions(&random)
         let start = Date(timeIntervalSinceReferenceDate: 780_000_000.125)
         // Several blocks of the index (256 events each), in a few batches.
         let events = Self.events(1500, sessions: &sessions, start: start, &random)
-        try await withHistory { history in
+        try await withHistory(backend) { history in
             for offset in stride(from: 0, to: events.count, by: 400) {
                 try await history.append(Array(events[offset..<min(offset + 400, events.count)]))
             }
@@ -116,8 +116,9 @@ struct HistoryFilterMatchingTests {
         }
     }
 
-    @Test("IDs match in any ASCII case, as SQLite's NOCASE: mvpd:dish finds Dish, TÉLÉ does not find Télé")
-    func idsIgnoreASCIICase() async throws {
+    @Test("IDs match in any ASCII case, as SQLite's NOCASE: mvpd:dish finds Dish, TÉLÉ does not find Télé",
+        arguments: HistoryBackend.allCases)
+    func idsIgnoreASCIICase(backend: HistoryBackend) async throws {
         let app = AppIdentity(bundleID: "com.a.ios", teamID: "T")
         let events = [("Dish", "REF30", 403), ("Télé", "SPORTS1", 200), ("Cablevision", "REF30", 404)].enumerated().map { index, row in
             EntitlementEvent(sequence: index, timestamp: Date(timeIntervalSince1970: 1_000_000 + Double(index)), sessionID: UUID(),
@@ -125,7 +126,7 @@ struct HistoryFilterMatchingTests {
                 kind: .httpExchange(exchange: HTTPExchange(method: "GET", url: "http://x/y", parameters: [:], status: row.2,
                     responseBody: nil, failure: nil, durationMs: 1)))
         }
-        try await withHistory { history in
+        try await withHistory(backend) { history in
             try await history.append(events)
             func mvpds(_ filter: HistoryFilter) async throws -> [String?] {
                 try await history.page(matching: filter).events.map(\.event.mvpdID)

@@ -6,7 +6,7 @@ import Testing
 @Suite("HistoryFilter")
 struct HistoryFilterTests {
     /// Two sessions: A (device-A, REF30, flow of 8 events), B (device-B, another Programmer, 3 events).
-    static func seed(_ history: HistoryDatabase) async throws -> (a: [EntitlementEvent], b: [EntitlementEvent]) {
+    static func seed(_ history: any EventHistory) async throws -> (a: [EntitlementEvent], b: [EntitlementEvent]) {
         var a = EventFactory()
         var b = EventFactory(
             deviceID: "device-B", app: AppIdentity(bundleID: "com.other.tv", teamID: "TEAM9", platform: .tvOS),
@@ -24,13 +24,13 @@ struct HistoryFilterTests {
         return (eventsA, eventsB)
     }
 
-    func matching(_ filter: HistoryFilter, in history: HistoryDatabase) async throws -> [EntitlementEvent] {
+    func matching(_ filter: HistoryFilter, in history: any EventHistory) async throws -> [EntitlementEvent] {
         try await history.page(matching: filter, limit: 1000).events.map(\.event)
     }
 
-    @Test("each criterion selects exactly its events")
-    func eachCriterion() async throws {
-        try await withHistory { history in
+    @Test("each criterion selects exactly its events", arguments: HistoryBackend.allCases)
+    func eachCriterion(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let (a, b) = try await Self.seed(history)
             #expect(try await matching(.all, in: history) == a + b)
             #expect(try await matching(HistoryFilter(sessionID: b[0].sessionID), in: history) == b)
@@ -45,9 +45,9 @@ struct HistoryFilterTests {
         }
     }
 
-    @Test("a device or app filter finds the newest pages of a busy device and of one seen twice")
-    func deviceAndAppFiltersEitherWay() async throws {
-        try await withHistory { history in
+    @Test("a device or app filter finds the newest pages of a busy device and of one seen twice", arguments: HistoryBackend.allCases)
+    func deviceAndAppFiltersEitherWay(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             // The demo device: 300 events of one app; a device seen once: 2 events (under 1% of the history).
             var busy = EventFactory()
             var rare = EventFactory(deviceID: "device-rare", app: AppIdentity(bundleID: "com.rare.app", teamID: "T2"))
@@ -72,9 +72,9 @@ struct HistoryFilterTests {
         }
     }
 
-    @Test("text search looks in the summary, case-insensitively, with % and _ taken literally")
-    func textSearch() async throws {
-        try await withHistory { history in
+    @Test("text search looks in the summary, case-insensitively, with % and _ taken literally", arguments: HistoryBackend.allCases)
+    func textSearch(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let (a, b) = try await Self.seed(history)
             #expect(try await matching(HistoryFilter(text: "setauthenticationstatus"), in: history) == [a[5], b[1]])
             #expect(try await matching(HistoryFilter(text: "timeout"), in: history) == [b[2]])
@@ -85,9 +85,30 @@ struct HistoryFilterTests {
         }
     }
 
-    @Test("a time range keeps [from, until)")
-    func timeRange() async throws {
-        try await withHistory { history in
+    @Test("text and IDs match whatever the case of ASCII letters only, as SQLite's LIKE and NOCASE do",
+        arguments: HistoryBackend.allCases)
+    func asciiCaseOnly(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
+            var factory = EventFactory(deviceID: "Dévice-É", requestorID: "Éclair")
+            let events = [factory.make(.error(code: "E1", message: "Émission refusée")), factory.make(.apiCall(name: "plain", arguments: [:]))]
+            try await history.append(events)
+            let cases: [(HistoryFilter, [EntitlementEvent])] = [
+                // ASCII letters in any case; É and é stay different letters.
+                (HistoryFilter(text: "ÉMISSION REFUS"), [events[0]]), (HistoryFilter(text: "émission"), []),
+                (HistoryFilter(text: "REFUSÉE"), []), (HistoryFilter(requestorID: "ÉCLAIR"), events), (HistoryFilter(requestorID: "éclair"), []),
+                (HistoryFilter(deviceID: "DéVICE-É"), events), (HistoryFilter(deviceID: "dÉvice-É"), []),
+            ]
+            for (filter, expected) in cases {
+                #expect(try await matching(filter, in: history) == expected, "\(filter)")
+                // The live feed's in-memory rule agrees.
+                #expect(events.filter { filter.matches(StoredEvent(id: 1, summary: $0.summary, event: $0)) } == expected, "in memory: \(filter)")
+            }
+        }
+    }
+
+    @Test("a time range keeps [from, until)", arguments: HistoryBackend.allCases)
+    func timeRange(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let (a, b) = try await Self.seed(history)
             #expect(try await matching(HistoryFilter(from: a[2].timestamp, until: a[5].timestamp), in: history) == [a[2], a[3], a[4]])
             #expect(try await matching(HistoryFilter(from: b[0].timestamp), in: history) == b)
@@ -95,9 +116,9 @@ struct HistoryFilterTests {
         }
     }
 
-    @Test("criteria combine, and paging follows the filter")
-    func combinedAndPaged() async throws {
-        try await withHistory { history in
+    @Test("criteria combine, and paging follows the filter", arguments: HistoryBackend.allCases)
+    func combinedAndPaged(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let (a, _) = try await Self.seed(history)
             let filter = HistoryFilter(deviceID: "device-A", mvpdID: "Cablevision", kinds: [.callback, .tracking, .error])
             let first = try await history.page(matching: filter, limit: 2)
@@ -111,19 +132,20 @@ struct HistoryFilterTests {
 
 @Suite("History retention")
 struct HistoryRetentionTests {
-    @Test("prune keeps the newest events up to the count and drops those past the age")
-    func prunesByCountAndAge() async throws {
-        let history = try HistoryDatabase.inMemory()
-        var factory = EventFactory()
-        let events = factory.flow() + factory.flow()
-        try await history.append(events)
-        let total = try await history.eventCount
-        #expect(try await history.prune(.init(maxEvents: 5, maxAge: .seconds(3600 * 24 * 365 * 100))) == total - 5)
-        #expect(try await history.eventCount == 5)
-        let kept = try await history.page(limit: 10).events.map(\.event.sequence)
-        #expect(kept == Array(events.suffix(5)).map(\.sequence))
-        // Everything older than a day goes, sessions left empty too
-        #expect(try await history.prune(.init(maxEvents: 100, maxAge: .seconds(1)), now: Date().addingTimeInterval(86_400 * 365 * 50)) == 5)
-        #expect(try await history.sessions().isEmpty)
+    @Test("prune keeps the newest events up to the count and drops those past the age", arguments: HistoryBackend.allCases)
+    func prunesByCountAndAge(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
+            var factory = EventFactory()
+            let events = factory.flow() + factory.flow()
+            try await history.append(events)
+            let total = try await history.eventCount
+            #expect(try await history.prune(.init(maxEvents: 5, maxAge: .seconds(3600 * 24 * 365 * 100))) == total - 5)
+            #expect(try await history.eventCount == 5)
+            let kept = try await history.page(limit: 10).events.map(\.event.sequence)
+            #expect(kept == Array(events.suffix(5)).map(\.sequence))
+            // Everything older than a day goes, sessions left empty too
+            #expect(try await history.prune(.init(maxEvents: 100, maxAge: .seconds(1)), now: Date().addingTimeInterval(86_400 * 365 * 50)) == 5)
+            #expect(try await history.sessions().isEmpty)
+        }
     }
 }

@@ -6,13 +6,13 @@ import Testing
 
 @Suite("History observation")
 struct HistoryObservationTests {
-    @Test("new events are delivered after the cursor, without polling")
-    func deliversNewEvents() async throws {
-        try await withHistory { history in
+    @Test("new events are delivered after the cursor, without polling", arguments: HistoryBackend.allCases)
+    func deliversNewEvents(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var factory = EventFactory()
             let events = factory.flow()
             try await history.append(Array(events.prefix(3)))
-            let stream = await history.observeNewEvents(after: try await history.latestCursor())
+            let stream = history.observeNewEvents(after: try await history.latestCursor())
             let appender = Task {
                 try await Task.sleep(for: .milliseconds(50))
                 try await history.append(Array(events.dropFirst(3)))
@@ -23,9 +23,9 @@ struct HistoryObservationTests {
         }
     }
 
-    @Test("a nil cursor replays what is stored, in batches, then goes on live; a filter applies")
-    func replayThenLive() async throws {
-        try await withHistory { history in
+    @Test("a nil cursor replays what is stored, in batches, then goes on live; a filter applies", arguments: HistoryBackend.allCases)
+    func replayThenLive(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var factory = EventFactory()
             let events = factory.flow()
             try await history.append(events)

@@ -11,7 +11,7 @@ import Testing
 struct HistoryQueryTests {
     /// 3,000 events from five interleaved sessions on three devices, with Programmers, MVPDs, statuses and kinds
     /// spread unevenly (a 5xx is rare), sent in batches of 170.
-    static func seed(_ history: HistoryDatabase) async throws -> [EntitlementEvent] {
+    static func seed(_ history: any EventHistory) async throws -> [EntitlementEvent] {
         var factories = (0..<5).map { n in
             EventFactory(deviceID: "device-\(n % 3)", app: AppIdentity(bundleID: "com.example.app\(n % 2)", teamID: "T"),
                 requestorID: ["REF30", "NBC", nil][n % 3], start: Date(timeIntervalSinceReferenceDate: 780_000_000 + Double(n)))
@@ -59,11 +59,11 @@ struct HistoryQueryTests {
     }
 
     /// What the in-memory rule picks from every stored event, in ID order.
-    static func scan(_ history: HistoryDatabase, _ filter: HistoryFilter) async throws -> [Int64] {
+    static func scan(_ history: any EventHistory, _ filter: HistoryFilter) async throws -> [Int64] {
         try await history.page(limit: 1_000_000).events.filter(filter.matches).map(\.id)
     }
 
-    static func expectIndexAgrees(_ history: HistoryDatabase, sessions: [UUID]) async throws {
+    static func expectIndexAgrees(_ history: any EventHistory, sessions: [UUID]) async throws {
         for filter in filters(sessions: sessions) {
             let expected = try await scan(history, filter)
             #expect(try await history.count(matching: filter) == expected.count, "count of \(filter)")
@@ -85,9 +85,9 @@ struct HistoryQueryTests {
         }
     }
 
-    @Test("pages and counts equal the in-memory rule over every event, for every kind of criterion")
-    func agreesWithScan() async throws {
-        try await withHistory { history in
+    @Test("pages and counts equal the in-memory rule over every event, for every kind of criterion", arguments: HistoryBackend.allCases)
+    func agreesWithScan(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let events = try await Self.seed(history)
             let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
             #expect(try await history.eventCount == 3000)
@@ -95,9 +95,46 @@ struct HistoryQueryTests {
         }
     }
 
-    @Test("after pruning by count and age and deleting a session, pages and counts still equal the in-memory rule")
-    func agreesAfterDeletions() async throws {
-        try await withHistory { history in
+    @Test("pages with counts, after a cursor and by time window equal the in-memory rule", arguments: HistoryBackend.allCases)
+    func pagesWithCountsAndWindows(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
+            let events = try await Self.seed(history)
+            let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
+            let stored = try await history.page(limit: 1_000_000).events
+            for filter in Self.filters(sessions: sessions) {
+                let expected = stored.filter(filter.matches)
+                // The newest 50, the counts capped at 400.
+                let page = try await history.rawPageWithCounts(matching: filter, before: nil, after: nil, limit: 50, countLimit: 400)
+                #expect(page.events.ids == expected.suffix(50).reversed().map(\.id), "\(filter)")
+                #expect(page.nextCursor == (expected.count > 50 ? page.events.ids.last : nil), "\(filter)")
+                #expect(page.total == 3000)
+                // No filter: every event matches, counted from the sessions without a cap.
+                let cap = filter.isEmpty ? Int.max : 400
+                #expect(page.matching == min(expected.count, cap) && page.matchingCapped == (expected.count > cap), "\(filter)")
+                // Oldest first after a cursor.
+                if expected.count > 1 {
+                    let after = try await history.rawPageWithCounts(matching: filter, before: nil, after: expected[0].id, limit: 30, countLimit: 400)
+                    #expect(after.events.ids == expected.dropFirst().prefix(30).map(\.id), "after: \(filter)")
+                }
+                // The last 60 seconds of the newest matching event: every match newer than the newest one older.
+                let window = try await history.rawWindowPageWithCounts(matching: filter, before: nil, seconds: 60, limit: 2000, countLimit: 400)
+                guard let newest = expected.max(by: { $0.id < $1.id }) else {
+                    #expect(window.events.ids.isEmpty && window.window == nil, "\(filter)")
+                    continue
+                }
+                let start = newest.event.timestamp.timeIntervalSinceReferenceDate - 60
+                let boundary = expected.last { $0.event.timestamp.timeIntervalSinceReferenceDate < start }?.id ?? 0
+                #expect(window.events.ids == expected.filter { $0.id > boundary }.reversed().map(\.id), "window: \(filter)")
+                #expect(window.window == Date(timeIntervalSinceReferenceDate: start)...newest.event.timestamp, "window: \(filter)")
+                // (The window's count is capped even without a filter: the SQLite history's answer, kept.)
+                #expect(window.matching == min(expected.count, 400) && window.total == 3000)
+            }
+        }
+    }
+
+    @Test("after pruning by count and age and deleting a session, pages and counts still equal the in-memory rule", arguments: HistoryBackend.allCases)
+    func agreesAfterDeletions(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let events = try await Self.seed(history)
             let sessions = Array(Set(events.map(\.sessionID))).sorted { $0.uuidString < $1.uuidString }
             // 600 oldest go by count, then a session, then a time cut.
@@ -119,9 +156,9 @@ struct HistoryQueryTests {
         }
     }
 
-    @Test("batches sent again, in part or out of order, add nothing twice")
-    func resendsAreIgnored() async throws {
-        try await withHistory { history in
+    @Test("batches sent again, in part or out of order, add nothing twice", arguments: HistoryBackend.allCases)
+    func resendsAreIgnored(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             let events = try await Self.seed(history)
             #expect(try await history.append(Array(events[1000..<1500])) == 0)
             #expect(try await history.append(Array(events.suffix(300).reversed())) == 0)
@@ -135,9 +172,9 @@ struct HistoryQueryTests {
         }
     }
 
-    @Test("event IDs are never handed out twice, even after the newest events were deleted")
-    func idsNeverReused() async throws {
-        try await withHistory { history in
+    @Test("event IDs are never handed out twice, even after the newest events were deleted", arguments: HistoryBackend.allCases)
+    func idsNeverReused(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var a = EventFactory(), b = EventFactory()
             try await history.append(a.flow())
             try await history.append(b.flow())

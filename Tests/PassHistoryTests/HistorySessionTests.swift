@@ -5,9 +5,9 @@ import Testing
 
 @Suite("History sessions")
 struct HistorySessionTests {
-    @Test("append creates the session row, then widens its span, counts events and keeps the Programmer")
-    func upsertAndCounts() async throws {
-        try await withHistory { history in
+    @Test("append creates the session row, then widens its span, counts events and keeps the Programmer", arguments: HistoryBackend.allCases)
+    func upsertAndCounts(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var factory = EventFactory(requestorID: nil)
             let first = [factory.make(.apiCall(name: "init", arguments: [:]))]
             try await history.append(first)
@@ -30,9 +30,9 @@ struct HistorySessionTests {
         }
     }
 
-    @Test("sessions are listed most recently active first")
-    func newestFirst() async throws {
-        try await withHistory { history in
+    @Test("sessions are listed most recently active first", arguments: HistoryBackend.allCases)
+    func newestFirst(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var old = EventFactory(start: Date(timeIntervalSince1970: 1_000))
             var recent = EventFactory(start: Date(timeIntervalSince1970: 3_000))
             var middle = EventFactory(start: Date(timeIntervalSince1970: 2_000))
@@ -47,9 +47,9 @@ struct HistorySessionTests {
         }
     }
 
-    @Test("deleting a session deletes its events and nothing else")
-    func cascadeDelete() async throws {
-        try await withHistory { history in
+    @Test("deleting a session deletes its events and nothing else", arguments: HistoryBackend.allCases)
+    func cascadeDelete(backend: HistoryBackend) async throws {
+        try await withHistory(backend) { history in
             var a = EventFactory()
             var b = EventFactory()
             try await history.append(a.flow() + b.flow())

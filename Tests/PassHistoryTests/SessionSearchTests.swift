@@ -1,6 +1,7 @@
 import AccessEnabler
 import Foundation
 import GRDB
+import PassHistoryPostgres
 import Testing
 @testable import PassHistory
 
@@ -12,7 +13,9 @@ struct SessionSearchTests {
 
     /// A signed-in News session on one phone (user ID sent as `session_guid`, tracking hash, visitor ID), and a
     /// Sports One session on another device that was denied at Dish.
-    static func history(_ body: (HistoryDatabase, _ news: UUID, _ sports: UUID) async throws -> Void) async throws {
+    static func history(_ backend: HistoryBackend, _ body: (any EventHistory, _ news: UUID, _ sports: UUID) async throws -> Void)
+        async throws
+    {
         var news = EventFactory(deviceID: "5C0FFEE1-AAAA", requestorID: "REF30")
         var sports = EventFactory(deviceID: "BEEF0002-BBBB", app: AppIdentity(bundleID: "com.example.news.sports", teamID: "TEAM1234"),
             requestorID: "SPORTS1")
@@ -28,15 +31,15 @@ struct SessionSearchTests {
             sports.make(.callback(callback: .tokenRequestFailed(resource: "sports", errorCode: "User Not Authorized Error",
                 errorDescription: nil)), mvpd: "Dish"),
         ]
-        try await withHistory { history in
+        try await withHistory(backend) { history in
             try await history.append(events)
             try await body(history, news.sessionID, sports.sessionID)
         }
     }
 
-    @Test("the user ID as the Tokens page shows it, any prefix, any case, ellipsis and all, finds the session and says where")
-    func userIDPrefix() async throws {
-        try await Self.history { history, news, _ in
+    @Test("the user ID as the Tokens page shows it, any prefix, any case, ellipsis and all, finds the session and says where", arguments: HistoryBackend.allCases)
+    func userIDPrefix(backend: HistoryBackend) async throws {
+        try await Self.history(backend) { history, news, _ in
             for typed in ["DAC9E095…", "dac9e0", "DAC9E095-5B1E", Self.guid.lowercased()] {
                 let found = try await history.sessions(matching: typed)
                 #expect(found.map(\.session.id) == [news], "\(typed)")
@@ -49,9 +52,9 @@ struct SessionSearchTests {
         }
     }
 
-    @Test("tracking hash, visitor ID, device, app part, Programmer and MVPD each find their session; every word must match")
-    func everyField() async throws {
-        try await Self.history { history, news, sports in
+    @Test("tracking hash, visitor ID, device, app part, Programmer and MVPD each find their session; every word must match", arguments: HistoryBackend.allCases)
+    func everyField(backend: HistoryBackend) async throws {
+        try await Self.history(backend) { history, news, sports in
             let cases: [(String, SessionField, [UUID])] = [
                 ("9F86D0", .trackingHash, [news]), ("VISITOR-alpha", .visitorID, [news]), ("5c0ffee1", .deviceID, [news]),
                 ("sports", .app, [sports]), ("ref30", .programmer, [news]), ("dish", .mvpd, [sports]),
@@ -70,9 +73,9 @@ struct SessionSearchTests {
         }
     }
 
-    @Test("an alias another system knows (the backend's username for a user ID) finds the session under its own name")
-    func usernameAlias() async throws {
-        try await Self.history { history, news, _ in
+    @Test("an alias another system knows (the backend's username for a user ID) finds the session under its own name", arguments: HistoryBackend.allCases)
+    func usernameAlias(backend: HistoryBackend) async throws {
+        try await Self.history(backend) { history, news, _ in
             let alias = SessionAlias(shownField: .username, shown: "carol", field: .userID, value: Self.guid.lowercased())
             let found = try await history.sessions(matching: "CAR", aliases: [alias])
             #expect(found.map(\.session.id) == [news])
@@ -81,9 +84,9 @@ struct SessionSearchTests {
         }
     }
 
-    @Test("the session row carries the latest MVPD, the user ID and the outcome")
-    func listColumns() async throws {
-        try await Self.history { history, news, sports in
+    @Test("the session row carries the latest MVPD, the user ID and the outcome", arguments: HistoryBackend.allCases)
+    func listColumns(backend: HistoryBackend) async throws {
+        try await Self.history(backend) { history, news, sports in
             let newsRow = try #require(try await history.session(news))
             #expect(newsRow.mvpdID == "Cablevision")
             #expect(newsRow.userID == Self.guid)
@@ -92,13 +95,32 @@ struct SessionSearchTests {
         }
     }
 
-    @Test("a deleted session leaves no search entries behind")
-    func deletionCascades() async throws {
-        try await Self.history { history, news, _ in
+    @Test("the visitor IDs each session's app set read back per session, sorted, once each; sessions without one left out",
+        arguments: HistoryBackend.allCases)
+    func visitorIDs(backend: HistoryBackend) async throws {
+        try await Self.history(backend) { history, news, sports in
+            var factory = EventFactory(sessionID: news)
+            factory.sequence = 100
+            try await history.append([factory.make(.apiCall(name: "setOptions", arguments: ["visitorID": "visitor-Beta"])),
+                factory.make(.apiCall(name: "setOptions", arguments: ["visitorID": "visitor-Alpha-42"]))])
+            let values = try await history.values(of: .visitorID, sessions: [news, sports, UUID()])
+            #expect(values == [news: ["visitor-Alpha-42", "visitor-Beta"]])
+            #expect(try await history.values(of: .visitorID, sessions: []).isEmpty)
+        }
+    }
+
+    @Test("a deleted session leaves no search entries behind", arguments: HistoryBackend.allCases)
+    func deletionCascades(backend: HistoryBackend) async throws {
+        try await Self.history(backend) { history, news, _ in
             try await history.deleteSession(news)
             #expect(try await history.sessions(matching: "dac9").isEmpty)
-            let left = try await history.writer.read { db in
-                try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session_term WHERE field = 'userID'") ?? -1
+            // The user ID's entries are gone from the index itself, not just unreachable.
+            let left = if let sqlite = history as? HistoryDatabase {
+                try await sqlite.writer.read { db in
+                    try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM session_term WHERE field = 'userID'") ?? -1
+                }
+            } else {
+                try await #require(history as? PostgresHistory).searchEntryCount(field: .userID)
             }
             #expect(left == 0)
         }

@@ -8,6 +8,12 @@ public struct SessionMatch: Encodable, Sendable, Equatable {
     public var session: HistorySession
     /// One per word of the search, the most specific field first (``SessionField``'s order).
     public var matches: [FieldMatch]
+
+    /// A session and what the search's words matched in it.
+    public init(session: HistorySession, matches: [FieldMatch]) {
+        self.session = session
+        self.matches = matches
+    }
 }
 
 /// Where one word of a search matched: the field, the whole value, and the value cut around the match so a page can
@@ -26,7 +32,7 @@ public struct FieldMatch: Codable, Sendable, Equatable {
     /// The value after the match.
     public var after: String
 
-    init(field: SessionField, value: String, offset: Int, length: Int) {
+    package init(field: SessionField, value: String, offset: Int, length: Int) {
         self.field = field
         label = field.label
         self.value = value
@@ -60,9 +66,9 @@ public struct SessionAlias: Sendable, Equatable {
 }
 
 /// How a search reads its text.
-enum SessionSearch {
+package enum SessionSearch {
     /// The words of a search, folded; an ellipsis a page put after a shortened ID (`DAC9E095…`) is dropped.
-    static func words(_ text: String) -> [String] {
+    package static func words(_ text: String) -> [String] {
         text.split(whereSeparator: \.isWhitespace).map { word in
             var word = Substring(word)
             while word.hasSuffix("…") || word.hasSuffix(".") { word = word.dropLast() }
@@ -71,10 +77,25 @@ enum SessionSearch {
     }
 
     /// The case-insensitive form both the index and a search word are compared in.
-    static func fold(_ text: String) -> String { text.lowercased() }
+    package static func fold(_ text: String) -> String { text.lowercased() }
 
     /// The index entries starting with `word` sort from `word` up to (not including) this.
-    static func upperBound(_ word: String) -> String { word + "\u{10FFFF}" }
+    package static func upperBound(_ word: String) -> String { word + "\u{10FFFF}" }
+
+    /// Keeps `match` for session `key` unless a more specific field (``SessionField``'s order) matched it already.
+    package static func offer(_ match: FieldMatch, for key: Int64, in best: inout [Int64: FieldMatch]) {
+        if let current = best[key], current.field <= match.field { return }
+        best[key] = match
+    }
+
+    /// The sessions found so far (`nil`: before the first word) narrowed to those the next word found too, with its
+    /// match appended.
+    package static func narrow(_ found: [Int64: [FieldMatch]]?, by matches: [Int64: FieldMatch]) -> [Int64: [FieldMatch]] {
+        guard var current = found else { return matches.mapValues { [$0] } }
+        current = current.filter { matches[$0.key] != nil }
+        for key in current.keys { current[key]!.append(matches[key]!) }
+        return current
+    }
 }
 
 extension HistoryDatabase {
@@ -109,14 +130,7 @@ extension HistoryDatabase {
     static func sessionsMatching(_ db: Database, words: [String], aliases: [SessionAlias]) throws -> [Int64: [FieldMatch]] {
         var found: [Int64: [FieldMatch]]?
         for word in words {
-            let matches = try sessionsMatching(db, word: word, aliases: aliases)
-            if var current = found {
-                current = current.filter { matches[$0.key] != nil }
-                for key in current.keys { current[key]!.append(matches[key]!) }
-                found = current
-            } else {
-                found = matches.mapValues { [$0] }
-            }
+            found = SessionSearch.narrow(found, by: try sessionsMatching(db, word: word, aliases: aliases))
             if found?.isEmpty == true { return [:] }
         }
         return found ?? [:]
@@ -125,10 +139,7 @@ extension HistoryDatabase {
     /// For one folded word: each session it finds, with the most specific field it matched.
     static func sessionsMatching(_ db: Database, word: String, aliases: [SessionAlias]) throws -> [Int64: FieldMatch] {
         var best: [Int64: FieldMatch] = [:]
-        func offer(_ key: Int64, _ match: FieldMatch) {
-            if let current = best[key], current.field <= match.field { return }
-            best[key] = match
-        }
+        func offer(_ key: Int64, _ match: FieldMatch) { SessionSearch.offer(match, for: key, in: &best) }
         let rows = try Row.fetchCursor(db, sql: """
             SELECT sessionKey, field, value, offset FROM session_term WHERE term >= ? AND term < ?
             """, arguments: [word, SessionSearch.upperBound(word)])

@@ -71,7 +71,7 @@ public struct SessionCursor: Sendable, Equatable {
     /// The last row's sort value: seconds since 1970 (last seen), a count (events) or folded text (the others).
     var value: DatabaseValue
     /// The last row's `session.key`.
-    var key: Int64
+    package var key: Int64
 
     private struct Wire: Codable {
         var sort: SessionSortKey
@@ -117,6 +117,33 @@ public struct SessionCursor: Sendable, Equatable {
         self.value = value
         self.key = key
     }
+
+    /// A sort value of any history: a time (seconds since 1970), a count or folded text.
+    package enum SortValue: Sendable, Equatable {
+        case number(Double)
+        case count(Int64)
+        case text(String)
+    }
+
+    /// A cursor after the row with this sort value and `session.key`.
+    package init(sort: SessionSort, sortValue: SortValue, key: Int64) {
+        let value: DatabaseValue = switch sortValue {
+        case .number(let number): number.databaseValue
+        case .count(let count): count.databaseValue
+        case .text(let text): text.databaseValue
+        }
+        self.init(sort: sort, value: value, key: key)
+    }
+
+    /// The last row's sort value (`nil`: none of the three kinds, which a cursor never holds).
+    package var sortValue: SortValue? {
+        switch value.storage {
+        case .double(let number): .number(number)
+        case .int64(let count): .count(count)
+        case .string(let text): .text(text)
+        default: nil
+        }
+    }
 }
 
 /// One page of a sorted session list.
@@ -127,6 +154,13 @@ public struct SessionSortPage: Sendable {
     public var nextCursor: SessionCursor?
     /// How many sessions match the search (all pages).
     public var total: Int
+
+    /// A page of sessions, where the next starts, and how many match in all.
+    public init(sessions: [SessionMatch], nextCursor: SessionCursor?, total: Int) {
+        self.sessions = sessions
+        self.nextCursor = nextCursor
+        self.total = total
+    }
 }
 
 extension HistoryDatabase {

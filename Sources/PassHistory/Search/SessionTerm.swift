@@ -42,14 +42,14 @@ public enum SessionField: String, Codable, Sendable, CaseIterable, Comparable {
 }
 
 /// A value a session can be found by, as the search index (`session_term`) holds it.
-struct SessionTerm: Hashable, Sendable {
-    var field: SessionField
+package struct SessionTerm: Hashable, Sendable {
+    package var field: SessionField
     /// As recorded.
-    var value: String
+    package var value: String
 
     /// The lowercased texts a prefix search compares with, each with where in ``value`` it starts (in characters):
     /// the whole value, and for an app each part after a dot (`news` finds `com.example.news.ios`).
-    var searchable: [(term: String, offset: Int)] {
+    package var searchable: [(term: String, offset: Int)] {
         var result = [(SessionSearch.fold(value), 0)]
         guard field == .app else { return result }
         for (offset, character) in value.enumerated() where character == "." && offset + 1 < value.count {
@@ -59,7 +59,7 @@ struct SessionTerm: Hashable, Sendable {
     }
 
     /// The terms of a session row: its ID, device and app.
-    static func ofSession(id: UUID, deviceID: String, bundleID: String) -> [SessionTerm] {
+    package static func ofSession(id: UUID, deviceID: String, bundleID: String) -> [SessionTerm] {
         [SessionTerm(field: .session, value: id.uuidString), SessionTerm(field: .deviceID, value: deviceID),
          SessionTerm(field: .app, value: bundleID)]
     }

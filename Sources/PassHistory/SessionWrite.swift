@@ -1,0 +1,94 @@
+import AccessEnabler
+import Foundation
+import GRDB
+
+extension HistoryDatabase {
+    /// A session's state while a batch is written: which sequences are new, and what the new events change about the
+    /// session (its outcome, latest MVPD and user ID, search entries). The same rule for every history backend.
+    package struct SessionWrite: Sendable {
+        package var key: Int64
+        /// The highest sequence stored (or written by this batch).
+        package var lastSequence: Int
+        package var added = 0
+        /// The sequences this batch wrote, for the slow path.
+        var written: [Int] = []
+        /// The stored sequences, read on the first event at or below `lastSequence` (a batch sent again).
+        var stored: Set<Int>?
+        /// MVPDs named by the batch's new events.
+        var mvpds: Set<String> = []
+        /// The session's outcome, moved on by the batch's new events (``SessionOutcome/Tracker``).
+        package var outcome: SessionOutcome.Tracker
+        /// What the session can be found by, as named by the batch (the session's own ID, device and app included;
+        /// Programmers and MVPDs apart, see ``requestors`` and ``mvpds``).
+        package var terms: Set<SessionTerm> = []
+        /// Programmers named by the batch's new events.
+        var requestors: Set<String> = []
+        /// The latest MVPD, user ID and tracking hash the batch named.
+        package var latestMvpd: String?
+        package var latestUserID: String?
+        package var latestTrackingHash: String?
+
+        /// A session's state before the batch: its key, highest stored sequence (-1: none) and outcome.
+        package init(key: Int64, lastSequence: Int, outcome: SessionOutcome.Tracker) {
+            self.key = key
+            self.lastSequence = lastSequence
+            self.outcome = outcome
+        }
+
+        /// Counts `event` (new to the history) towards the session's outcome, columns and search entries.
+        mutating func record(_ event: EntitlementEvent, terms eventTerms: [SessionTerm]) {
+            outcome.apply(event)
+            if let mvpd = event.mvpdID {
+                latestMvpd = mvpd
+                mvpds.insert(mvpd)
+            }
+            if let requestor = event.requestorID { requestors.insert(requestor) }
+            for term in eventTerms {
+                terms.insert(term)
+                if term.field == .userID { latestUserID = term.value }
+                if term.field == .trackingHash { latestTrackingHash = term.value }
+            }
+        }
+
+        /// Every search entry the batch adds: the terms and the Programmers and MVPDs named.
+        package var searchTerms: Set<SessionTerm> {
+            let named = requestors.filter { !$0.isEmpty }.map { SessionTerm(field: .programmer, value: $0) }
+                + mvpds.filter { !$0.isEmpty }.map { SessionTerm(field: .mvpd, value: $0) }
+            return terms.union(named)
+        }
+
+        /// Writes the outcome, the latest MVPD and user ID, and the new search entries.
+        func store(_ db: Database) throws {
+            try db.cachedStatement(sql: """
+                UPDATE session SET outcome = ?, waitingSince = ?, mvpdID = COALESCE(?, mvpdID), userID = COALESCE(?, userID),
+                    trackingHash = COALESCE(?, trackingHash)
+                WHERE key = ?
+                """).execute(arguments: [outcome.settled.rawValue, outcome.waitingSince?.timeIntervalSince1970, latestMvpd,
+                    latestUserID, latestTrackingHash, key])
+            try HistoryDatabase.insertTerms(db, searchTerms, sessionKey: key)
+        }
+
+        /// Whether `row` is new; if so it counts as written.
+        mutating func admit(_ row: EncodedEvent, _ db: Database) throws -> Bool {
+            let key = key
+            return try admit(row) { try HistoryDatabase.storedSequences(db, sessionKey: key) }
+        }
+
+        /// Whether `row` is new; if so it counts as written. `storedSequences` reads the session's stored sequences,
+        /// called at most once, on the first event at or below ``lastSequence``.
+        package mutating func admit(_ row: EncodedEvent, storedSequences: () throws -> Set<Int>) rethrows -> Bool {
+            let sequence = row.event.sequence
+            if sequence > lastSequence {
+                lastSequence = sequence
+            } else {
+                if stored == nil { stored = try storedSequences().union(written) }
+                guard stored?.insert(sequence).inserted == true else { return false }
+            }
+            written.append(sequence)
+            stored?.insert(sequence)
+            added += 1
+            record(row.event, terms: row.terms)
+            return true
+        }
+    }
+}
