@@ -100,6 +100,9 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         // 3. Live feed: a stored event to an SSE client connected to a running console.
         var configuration = ConsoleConfiguration(device: DeviceFolder(root: root.appendingPathComponent("device")))
         configuration.port = 0
+        // Keep every event: with the default retention (1M) the console's first maintenance pass pruned a 10M
+        // history, and the live events waited 5 minutes behind that delete.
+        configuration.retention.maxEvents = max(configuration.retention.maxEvents, historyEvents + ingestEvents + liveEvents)
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let console = Console(configuration: configuration, history: history, logger: logger)
