@@ -18,7 +18,7 @@ public struct Router: HTTPResponder {
     /// A handler that answers at once on the network thread; must not block.
     public typealias InlineHandler = @Sendable (Request) throws -> Response
     /// A handler that starts its answer on the network thread and hands it to the callback once, from any thread:
-    /// for an answer a completion callback delivers (``HistoryDatabase``'s reads), without a task. It must not block;
+    /// for an answer a completion callback delivers (a database read's), without a task. It must not block;
     /// what it throws, and a failure it hands over, is answered by ``errorRenderer``.
     public typealias LaterHandler = @Sendable (Request, _ reply: @escaping @Sendable (Result<Response, any Error>) -> Void) throws -> Void
 
