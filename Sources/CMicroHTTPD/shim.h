@@ -122,6 +122,11 @@ static inline void pc_release_free_memory(void) { malloc_trim(0); }
 /// raises its mmap threshold after the first such free, and later bodies stay in the heap after they are freed.
 static inline void pc_fix_mmap_threshold(int bytes) { mallopt(M_MMAP_THRESHOLD, bytes); }
 
+/// Free memory a heap keeps at its top before handing it back to the system. Fixing the mmap threshold leaves this at
+/// glibc's 128 KiB, so each thread's heap gave back and faulted in again (zeroed) the pages of every answer of a few
+/// dozen KiB it built; blocks of `pc_fix_mmap_threshold`'s size and more have pages of their own anyway.
+static inline void pc_set_trim_threshold(int bytes) { mallopt(M_TRIM_THRESHOLD, bytes); }
+
 /// Sets this connection's inactivity timeout in seconds (0 = none), e.g. for long-lived event streams.
 static inline void pc_connection_set_timeout(struct MHD_Connection *connection, unsigned int seconds) {
     MHD_set_connection_option(connection, MHD_CONNECTION_OPTION_TIMEOUT, seconds);

@@ -76,16 +76,34 @@ extension HistoryDatabase {
         matching filter: HistoryFilter, before: Int64? = nil, after: Int64? = nil, limit: Int = 100, countLimit: Int = 100_000
     ) async throws -> RawPage {
         try await writer.read { db in
-            let (events, next) = try Self.rawPage(db, matching: filter, before: before, after: after, limit: limit)
-            let total = try Self.totalEvents(db)
-            if filter.isEmpty {
-                return RawPage(events: events, nextCursor: next, total: total, matching: total, matchingCapped: false)
-            }
-            // Counting stops past `countLimit`: a broad filter over a million events would walk them all.
-            let found = try filter.count(db, limit: countLimit + 1)
-            return RawPage(events: events, nextCursor: next, total: total, matching: min(found, countLimit),
-                matchingCapped: found > countLimit)
+            try Self.rawPageWithCounts(db, matching: filter, before: before, after: after, limit: limit, countLimit: countLimit)
         }
+    }
+
+    /// As ``rawPageWithCounts(matching:before:after:limit:countLimit:)``, handing the page to `completion` instead of
+    /// awaiting it: the read runs on a reader queue of the history's, which calls `completion` (a server answers from
+    /// there without a task; the caller's thread never waits for the database).
+    public func rawPageWithCounts(
+        matching filter: HistoryFilter, before: Int64? = nil, after: Int64? = nil, limit: Int = 100, countLimit: Int = 100_000,
+        completion: @escaping @Sendable (Result<RawPage, any Error>) -> Void
+    ) {
+        read(completion) { db in
+            try Self.rawPageWithCounts(db, matching: filter, before: before, after: after, limit: limit, countLimit: countLimit)
+        }
+    }
+
+    static func rawPageWithCounts(
+        _ db: Database, matching filter: HistoryFilter, before: Int64?, after: Int64?, limit: Int, countLimit: Int
+    ) throws -> RawPage {
+        let (events, next) = try rawPage(db, matching: filter, before: before, after: after, limit: limit)
+        let total = try totalEvents(db)
+        if filter.isEmpty {
+            return RawPage(events: events, nextCursor: next, total: total, matching: total, matchingCapped: false)
+        }
+        // Counting stops past `countLimit`: a broad filter over a million events would walk them all.
+        let found = try filter.count(db, limit: countLimit + 1)
+        return RawPage(events: events, nextCursor: next, total: total, matching: min(found, countLimit),
+            matchingCapped: found > countLimit)
     }
 
     /// The page of the events matching `filter` before `before` (newest first) that lie within `seconds` of the newest
@@ -99,22 +117,49 @@ extension HistoryDatabase {
         matching filter: HistoryFilter, before: Int64?, seconds: TimeInterval, limit: Int = 2000, countLimit: Int = 100_000
     ) async throws -> RawPage {
         try await writer.read { db in
-            let total = try Self.totalEvents(db)
-            let found = filter.isEmpty ? total : try filter.count(db, limit: countLimit + 1)
-            let below = before ?? .max
-            guard let anchor = try filter.ids(db, above: 0, below: below, newestFirst: true, limit: 1).first,
-                let newest = try Double.fetchOne(db, sql: "SELECT timestamp FROM event WHERE id = ?", arguments: [anchor])
-            else {
-                return RawPage(events: RawEventList(), nextCursor: nil, total: total, matching: min(found, countLimit), matchingCapped: found > countLimit)
-            }
-            let start = newest - seconds
-            var older = filter
-            older.until = EventRecord.date(ofTimestampColumn: start)
-            let boundary = try older.ids(db, above: 0, below: below, newestFirst: true, limit: 1).first ?? 0
-            let (events, next) = try Self.rawPage(db, matching: filter, above: boundary, below: below, newestFirst: true, limit: limit)
-            let window = EventRecord.date(ofTimestampColumn: start)...EventRecord.date(ofTimestampColumn: newest)
-            return RawPage(events: events, nextCursor: next ?? (boundary > 0 ? events.ids.last : nil), total: total,
-                matching: min(found, countLimit), matchingCapped: found > countLimit, window: window)
+            try Self.rawWindowPageWithCounts(db, matching: filter, before: before, seconds: seconds, limit: limit, countLimit: countLimit)
+        }
+    }
+
+    /// As ``rawWindowPageWithCounts(matching:before:seconds:limit:countLimit:)``, handing the page to `completion`
+    /// (see ``rawPageWithCounts(matching:before:after:limit:countLimit:completion:)``).
+    public func rawWindowPageWithCounts(
+        matching filter: HistoryFilter, before: Int64?, seconds: TimeInterval, limit: Int = 2000, countLimit: Int = 100_000,
+        completion: @escaping @Sendable (Result<RawPage, any Error>) -> Void
+    ) {
+        read(completion) { db in
+            try Self.rawWindowPageWithCounts(db, matching: filter, before: before, seconds: seconds, limit: limit, countLimit: countLimit)
+        }
+    }
+
+    static func rawWindowPageWithCounts(
+        _ db: Database, matching filter: HistoryFilter, before: Int64?, seconds: TimeInterval, limit: Int, countLimit: Int
+    ) throws -> RawPage {
+        let total = try totalEvents(db)
+        let found = filter.isEmpty ? total : try filter.count(db, limit: countLimit + 1)
+        let below = before ?? .max
+        guard let anchor = try filter.ids(db, above: 0, below: below, newestFirst: true, limit: 1).first,
+            let newest = try Double.fetchOne(db, sql: "SELECT timestamp FROM event WHERE id = ?", arguments: [anchor])
+        else {
+            return RawPage(events: RawEventList(), nextCursor: nil, total: total, matching: min(found, countLimit), matchingCapped: found > countLimit)
+        }
+        let start = newest - seconds
+        var older = filter
+        older.until = EventRecord.date(ofTimestampColumn: start)
+        let boundary = try older.ids(db, above: 0, below: below, newestFirst: true, limit: 1).first ?? 0
+        let (events, next) = try rawPage(db, matching: filter, above: boundary, below: below, newestFirst: true, limit: limit)
+        let window = EventRecord.date(ofTimestampColumn: start)...EventRecord.date(ofTimestampColumn: newest)
+        return RawPage(events: events, nextCursor: next ?? (boundary > 0 ? events.ids.last : nil), total: total,
+            matching: min(found, countLimit), matchingCapped: found > countLimit, window: window)
+    }
+
+    /// Runs `body` in a read transaction on a queue of the history's (``CallbackReaders``; in memory, GRDB's
+    /// `asyncRead` on the history's queue) and hands its result to `completion` there: no task, and no thread waits
+    /// for a reader.
+    private func read<T>(_ completion: @escaping @Sendable (Result<T, any Error>) -> Void, _ body: @escaping @Sendable (Database) throws -> T) {
+        if let callbackReaders { return callbackReaders.read(body, completion: completion) }
+        writer.asyncRead { access in
+            completion(Result { try body(access.get()) })
         }
     }
 

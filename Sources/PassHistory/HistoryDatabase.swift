@@ -17,6 +17,9 @@ public final class HistoryDatabase: Sendable {
     /// (``operatorsNow()``), opened at the first such read: it never waits for the pool's readers, so it cannot join
     /// the deadlock described above.
     let headReaderConnection = Mutex<DatabaseQueue?>(nil)
+    /// The connections of the reads answered through a completion callback (a server's pages, see
+    /// ``CallbackReaders``); `nil` in memory, where the history's own queue serves them.
+    let callbackReaders: CallbackReaders?
 
     /// Opens (creating if needed) the history file at `path` in WAL mode and migrates it to the current schema.
     /// The file and its `-wal`/`-shm` are readable by their owner only (0600), whatever the umask: they hold storage
@@ -41,6 +44,7 @@ public final class HistoryDatabase: Sendable {
     /// file as an older build did).
     init(writer: any DatabaseWriter, upTo lastMigration: String? = nil) throws {
         self.writer = writer
+        callbackReaders = (writer as? DatabasePool).map { CallbackReaders(path: $0.path, count: 4) }
         if let lastMigration { try Self.migrator.migrate(writer, upTo: lastMigration) } else { try Self.migrator.migrate(writer) }
         // Per database file (the checkpointer is the writer's): set once here rather than on every reader.
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }

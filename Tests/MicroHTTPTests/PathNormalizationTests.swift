@@ -1,5 +1,5 @@
 import Foundation
-import MicroHTTP
+@testable import MicroHTTP
 import PassTestSupport
 import Testing
 
@@ -24,6 +24,9 @@ struct PathNormalizationTests {
         #expect(PathNormalizer.guardedHead(of: "/API./x") == "api")
         #expect(PathNormalizer.guardedHead(of: "/Api") == "api")
         #expect(PathNormalizer.guardedHead(of: "/app.js") == "app.js")
+        #expect(PathNormalizer.guardedHead(of: "//API. /x/y") == "api")
+        #expect(PathNormalizer.guardedHead(of: "/") == "" && PathNormalizer.guardedHead(of: "") == "")
+        #expect(PathNormalizer.guardedHead(of: "/metrics") == "metrics")
     }
 
     @Test func theServerRoutesOnTheNormalisedPathAndRefusesBadEncodingsWith400() async throws {
@@ -44,5 +47,27 @@ struct PathNormalizationTests {
                 #expect(text.contains("bad_path"))
             }
         }
+    }
+}
+
+/// The shortcut for a path already in normal form (every request's path is judged several times) answers exactly what
+/// the full pass answers, for targets built from the characters that matter.
+struct PathNormalizerShortcutTests {
+    @Test func theShortcutAgreesWithTheFullPassOnGeneratedTargets() {
+        let pieces = ["/", "/", "a", "api", ".", "..", "...", "%61", "%2e", "%", "?", "#", "x=1", " ", "\u{7F}", "é", "//", "*", "http://h"]
+        var random = SeededRandom(seed: 16)
+        var shortcuts = 0
+        for _ in 0..<20_000 {
+            let target = (0..<Int.random(in: 0..<7, using: &random)).map { _ in pieces.randomElement(using: &random)! }.joined()
+            if let shortcut = PathNormalizer.alreadyNormal(target) {
+                shortcuts += 1
+                #expect(PathNormalizer.normalizeFully(target) == .success(shortcut), "\(target)")
+            }
+            #expect(PathNormalizer.normalize(target) == PathNormalizer.normalizeFully(target), "\(target)")
+        }
+        // The shortcut is taken for ordinary paths (and was tried often enough above to mean something).
+        #expect(PathNormalizer.alreadyNormal("/api/events?limit=50") == "/api/events")
+        #expect(PathNormalizer.alreadyNormal("/") == "/")
+        #expect(shortcuts > 500)
     }
 }

@@ -100,4 +100,53 @@ struct RouterTests {
             #expect(try await client.get("/nothing-here").status == 404)
         }
     }
+
+    /// Routes answered through a completion callback (``Router/on(_:_:later:)``): the answer comes from another
+    /// thread with no task, errors are JSON like every route's, and the in-process answer is the live one.
+    static func laterRouter() -> Router {
+        var router = Router()
+        router.get("/later/{name}", later: { request, reply in
+            guard let name = request.pathParameters["name"], name != "throw" else {
+                throw HTTPError(.badRequest, code: "bad_name", message: "No such name.")
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+                if name == "fail" { return reply(.failure(HTTPError(HTTPStatus(503), code: "later_failed", message: "The read failed."))) }
+                reply(.success(.text("later \(name) \(request.query("q") ?? "")")))
+                reply(.success(.text("a second answer is dropped")))
+            }
+        })
+        router.get("/now") { _ in .text("now") }
+        return router
+    }
+
+    @Test func aCallbackRouteAnswersFromAnotherThreadWithJSONErrorsAndTheSameBytesInProcess() async throws {
+        let router = Self.laterRouter()
+        try await TestServer.with(router) { _, client async throws in
+            // Several at once: each connection gets its own answer.
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for i in 0..<20 {
+                    group.addTask {
+                        let text = try await client.get("/later/n\(i)?q=\(i)").text
+                        #expect(text == "later n\(i) \(i)")
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let thrown = try await client.get("/later/throw")
+            #expect(thrown.status == 400 && thrown.json["error"] as? String == "bad_name")
+            let failed = try await client.get("/later/fail")
+            #expect(failed.status == 503 && failed.json["error"] as? String == "later_failed")
+            #expect(failed.header("content-type") == "application/json")
+            #expect(try await client.delete("/later/x").status == 405)
+            #expect(try await client.get("/now").text == "now")
+            // In process (no server): the same answers, awaited.
+            let live = try await client.get("/later/same?q=1")
+            let inProcess = await router.respond(to: Request(method: "GET", path: "/later/same", queryItems: [("q", "1")]))
+            #expect(inProcess.bodyData == live.body)
+            #expect(await router.respond(to: Request(method: "GET", path: "/later/throw")).status.code == 400)
+        }
+        // Only callback routes are started this way.
+        #expect(!router.respondLater(to: Request(method: "GET", path: "/now")) { _ in })
+        #expect(router.respondInline(to: Request(method: "GET", path: "/later/x")) == nil)
+    }
 }

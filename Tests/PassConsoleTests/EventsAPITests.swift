@@ -175,6 +175,40 @@ struct EventsAPITests {
         #expect(reporter.lastError != nil)
     }
 
+    @Test("over HTTP a page is answered from the history's read callback: behind the token, errors as JSON, the same bytes as in process")
+    func pagesOverHTTPPassTheDoorAndMatchTheInProcessAnswer() async throws {
+        try await ConsoleFixture.with(accessToken: "page-token") { fixture in
+            try fixture.console.start()
+            let session = UUID()
+            let app = AppIdentity(bundleID: "com.page.http", teamID: "PAGE1")
+            // (Times of now: the console's retention, which runs as it starts, would prune older ones.)
+            let now = Date()
+            try await fixture.console.history.append((0..<30).map { i in
+                EntitlementEvent(sequence: i, timestamp: now.addingTimeInterval(Double(i) - 30), sessionID: session,
+                    deviceID: "d", app: app, requestorID: "REF30", mvpdID: i % 2 == 0 ? "Dish" : nil, kind: .apiCall(name: "call\(i)", arguments: [:]))
+            })
+            let client = TestHTTPClient(baseURL: fixture.console.baseURL)
+            let token = [("Host", "127.0.0.1:8080"), ("Authorization", "Bearer page-token")]
+            // The door first: no token, no page (and the answer says why, as JSON).
+            let refused = try await client.get("/api/events?limit=5")
+            #expect(refused.status == 401 && refused.json["error"] as? String == "token_required")
+            for path in ["/api/events?limit=5", "/api/events?q=mvpd:Dish&limit=4&before=20", "/api/events?after=3&limit=3",
+                "/api/events?window=600&limit=10", "/api/events?q=status:teapot", "/api/events?limit=0", "/api/events?window=60&after=2"]
+            {
+                let live = try await client.get(path, headers: ["Authorization": "Bearer page-token"])
+                let inProcess = await fixture.get(path, headers: token)
+                #expect(live.status == inProcess.status, "\(path)")
+                #expect(live.body == inProcess.body, "\(path): \(live.text) vs \(inProcess.text)")
+                #expect(live.header("content-type") == "application/json", "\(path)")
+                if live.status != 200 { #expect(live.json["error"] is String, "\(path)") }
+            }
+            let page = try await client.get("/api/events?q=app:com.page.http&limit=5", headers: ["Authorization": "Bearer page-token"]).json
+            let summaries = (page["events"] as? [[String: Any]])?.compactMap { $0["summary"] as? String } ?? []
+            #expect(summaries.count == 5 && zip(summaries, (25..<30).reversed()).allSatisfy { $0.hasSuffix("call\($1)()") }, "\(summaries)")
+            #expect(page["matching"] as? Int == 30)
+        }
+    }
+
     @Test("a live event is sent as the same bytes GET /api/events sends for it (one view, written from the stored row)")
     func liveEventIsThePageEvent() async throws {
         try await ConsoleFixture.with { fixture in

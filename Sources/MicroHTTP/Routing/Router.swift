@@ -1,4 +1,5 @@
 import Foundation
+import Locking
 
 /// Routes requests by method and path pattern to handlers.
 ///
@@ -16,10 +17,15 @@ public struct Router: HTTPResponder {
     public typealias Handler = @Sendable (Request) async throws -> Response
     /// A handler that answers at once on the network thread; must not block.
     public typealias InlineHandler = @Sendable (Request) throws -> Response
+    /// A handler that starts its answer on the network thread and hands it to the callback once, from any thread:
+    /// for an answer a completion callback delivers (a database read's), without a task. It must not block;
+    /// what it throws, and a failure it hands over, is answered by ``errorRenderer``.
+    public typealias LaterHandler = @Sendable (Request, _ reply: @escaping @Sendable (Result<Response, any Error>) -> Void) throws -> Void
 
     enum Action: Sendable {
         case deferred(Handler)
         case inline(InlineHandler)
+        case later(LaterHandler)
     }
 
     struct Route: Sendable {
@@ -50,6 +56,12 @@ public struct Router: HTTPResponder {
         add(Route(method: method.uppercased(), text: pattern, pattern: RoutePattern(pattern), action: .inline(handler)))
     }
 
+    /// Adds a route answered through a completion callback (see ``LaterHandler``): no task, no thread of the
+    /// concurrency pool between the request and its answer.
+    public mutating func on(_ method: String, _ pattern: String, later handler: @escaping LaterHandler) {
+        add(Route(method: method.uppercased(), text: pattern, pattern: RoutePattern(pattern), action: .later(handler)))
+    }
+
     private mutating func add(_ route: Route) {
         routes.append(route)
         if case .literal(let head)? = route.pattern.segments.first { heads?.insert(head) } else { heads = nil }
@@ -76,6 +88,8 @@ public struct Router: HTTPResponder {
 
     /// Adds a `GET` route (which also answers `HEAD`).
     public mutating func get(_ pattern: String, _ handler: @escaping Handler) { on("GET", pattern, handler) }
+    /// Adds a `GET` route (which also answers `HEAD`) answered through a completion callback (``LaterHandler``).
+    public mutating func get(_ pattern: String, later handler: @escaping LaterHandler) { on("GET", pattern, later: handler) }
     /// Adds a `POST` route.
     public mutating func post(_ pattern: String, _ handler: @escaping Handler) { on("POST", pattern, handler) }
     /// Adds a `DELETE` route.
@@ -168,21 +182,53 @@ public struct Router: HTTPResponder {
     public func respondInline(to request: Request) -> Response? {
         switch match(request) {
         case .found(.inline(let handler), let parameters): return run(handler, parameters, request)
-        case .found(.deferred, _): return nil
+        case .found(.deferred, _), .found(.later, _): return nil
         case .staticFiles(let files, let relative): return files.response(for: relative, request: request)
         case .methodNotAllowed(let allowed): return Self.methodNotAllowed(allowed, request)
         case .notFound: return Self.notFound(request)
         }
     }
 
-    /// Answers any request, running a deferred route's handler off the server's thread.
+    /// Starts the answer of the callback route `request` matches (``on(_:_:later:)``) and returns `true`: `reply`
+    /// then gets it once, from whichever thread finishes it. `false` for anything else, which ``respondInline(to:)``
+    /// or ``respond(to:)`` answers.
+    public func respondLater(to request: Request, reply: @escaping @Sendable (Response) -> Void) -> Bool {
+        guard case .found(.later(let handler), let parameters) = match(request) else { return false }
+        var request = request
+        request.pathParameters = parameters
+        let once = ReplyOnce(reply)
+        let renderer = errorRenderer
+        let routed = request
+        do {
+            try handler(request) { result in
+                once.send {
+                    switch result {
+                    case .success(let response): response
+                    case .failure(let error): renderer(error, routed)
+                    }
+                }
+            }
+        } catch {
+            once.send { renderer(error, routed) }
+        }
+        return true
+    }
+
+    /// Answers any request, running a deferred route's handler off the server's thread (and awaiting a callback
+    /// route's answer).
     public func respond(to request: Request) async -> Response {
-        if case .found(.deferred(let handler), let parameters) = match(request) {
+        switch match(request) {
+        case .found(.deferred(let handler), let parameters):
             var request = request
             request.pathParameters = parameters
             do { return try await handler(request) } catch { return errorRenderer(error, request) }
+        case .found(.later, _):
+            return await withCheckedContinuation { continuation in
+                _ = respondLater(to: request) { continuation.resume(returning: $0) }
+            }
+        default:
+            return respondInline(to: request) ?? Self.notFound(request)
         }
-        return respondInline(to: request) ?? Self.notFound(request)
     }
 
     static func notFound(_ request: Request) -> Response {
@@ -201,5 +247,22 @@ public struct Router: HTTPResponder {
         if let error = error as? HTTPError { return error.response }
         return HTTPError(.internalServerError, code: "internal_error",
             message: "The server failed to answer this request.").response
+    }
+}
+
+/// A reply handed over once: a handler that calls back twice (a bug) cannot answer a request twice or resume a
+/// continuation twice; the later answers are dropped.
+private final class ReplyOnce: Sendable {
+    private let reply: @Sendable (Response) -> Void
+    private let sent = Mutex(false)
+
+    init(_ reply: @escaping @Sendable (Response) -> Void) { self.reply = reply }
+
+    func send(_ response: () -> Response) {
+        let first = sent.withLock { sent -> Bool in
+            defer { sent = true }
+            return !sent
+        }
+        if first { reply(response()) }
     }
 }

@@ -12,7 +12,8 @@ import Locking
 /// await server.shutdown()
 /// ```
 /// Each request is first offered to ``HTTPResponder/respondInline(to:)`` on the network thread; otherwise the
-/// connection is suspended while ``HTTPResponder/respond(to:)`` runs as a task, then resumed with the answer.
+/// connection is suspended while ``HTTPResponder/respondLater(to:reply:)`` (a completion callback) or
+/// ``HTTPResponder/respond(to:)`` (a task) makes the answer, then resumed with it.
 public final class HTTPServer: Sendable {
     /// The configuration given at creation.
     public let configuration: HTTPServerConfiguration
@@ -236,7 +237,9 @@ public final class HTTPServer: Sendable {
         }
         context.state.withLock { $0.phase = .waitingForHandler }
         state.withLock { $0.waiting[ObjectIdentifier(context)] = context }
+        // Parked before the responder starts: its answer may come from another thread at any moment.
         MHD_suspend_connection(connection)
+        if responder.respondLater(to: request, reply: { [self] response in deliver(response, to: context) }) { return .YES }
         let responder = self.responder
         Task {
             let response = await responder.respond(to: request)

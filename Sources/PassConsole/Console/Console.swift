@@ -175,6 +175,20 @@ public final class Console: HTTPResponder, Sendable {
         return routes.respondInline(to: request).map { measured(forReader(Self.notFoundPage(for: request, $0), of: request), request, since: start) }
     }
 
+    /// Starts the answer of a route answered through a completion callback (`GET /api/events`: the history's read
+    /// hands its page to `reply`, with no task between): the access rules first, as everywhere; `false` for every other
+    /// route.
+    public func respondLater(to request: Request, reply: @escaping @Sendable (Response) -> Void) -> Bool {
+        let start = ContinuousClock.now
+        if let refusal = accessGuard.check(request) ?? readOnlyRefusal(request) {
+            reply(measured(refusal, request, since: start))
+            return true
+        }
+        return routes.respondLater(to: request) { [self] response in
+            reply(measured(forReader(Self.notFoundPage(for: request, response), of: request), request, since: start))
+        }
+    }
+
     /// Answers `request`: the access rules (``AccessGuard``; a read-only console refuses changes), then the route,
     /// then a not-found page for a browser that asked for an unknown page.
     public func respond(to request: Request) async -> Response {

@@ -6,10 +6,11 @@ import PassHistory
 /// feed sends too), joined by the history into one buffer, and the page's counts and cursor around them.
 enum RawEventPage {
     static func json(_ page: RawPage) -> Data {
-        var out = Data()
-        out.reserveCapacity(page.events.json.count + 200)
+        var out = Data(capacity: page.events.json.count + 200)
         out.append(contentsOf: "{\"events\":[".utf8)
-        out.append(contentsOf: page.events.json)
+        // One copy of the rows' bytes (a buffer append is a memcpy; appending the array as a sequence was measured at
+        // a twentieth of the page's CPU).
+        page.events.json.withUnsafeBufferPointer { out.append($0) }
         var tail = "],\"matching\":\(page.matching),\"matchingCapped\":\(page.matchingCapped),\"nextCursor\":"
         tail += page.nextCursor.map(String.init) ?? "null"
         tail += ",\"total\":\(page.total)"

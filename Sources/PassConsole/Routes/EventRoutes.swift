@@ -11,23 +11,27 @@ extension Console {
     }
 
     static func addEventRoutes(to router: inout Router, _ box: ConsoleBox) {
-        router.get("/api/events") { request in
+        // Answered from the history's reader queue through a completion callback: no task, no hop through the
+        // concurrency pool; the parameters are judged on the network thread before the read starts.
+        router.get("/api/events", later: { request, reply in
             let console = try box.get()
             let filter = try filter(request)
             let limit = try request.query("limit", as: Int.self, in: Console.eventPageLimit, default: 200)
             let before = try request.query("before", as: Int64.self, in: Console.cursorRange)
             let after = try request.query("after", as: Int64.self, in: Console.cursorRange)
-            let page: RawPage
+            let answer: @Sendable (Result<RawPage, any Error>) -> Void = { page in
+                reply(page.map { .json(data: RawEventPage.json($0)) })
+            }
             if let window = try request.query("window", as: Int.self, in: Console.eventWindow) {
                 guard after == nil else {
                     throw HTTPError(.badRequest, code: "invalid_parameter", message: "window= pages back in time: use it with before=, not after=.")
                 }
-                page = try await console.history.rawWindowPageWithCounts(matching: filter, before: before, seconds: TimeInterval(window), limit: limit)
+                console.history.rawWindowPageWithCounts(matching: filter, before: before, seconds: TimeInterval(window), limit: limit,
+                    completion: answer)
             } else {
-                page = try await console.history.rawPageWithCounts(matching: filter, before: before, after: after, limit: limit)
+                console.history.rawPageWithCounts(matching: filter, before: before, after: after, limit: limit, completion: answer)
             }
-            return .json(data: RawEventPage.json(page))
-        }
+        })
         router.get("/api/events/stream") { request in
             let console = try box.get()
             return try await console.liveFeed(filter: try filter(request), request: request)
