@@ -562,7 +562,8 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo "passconsole bench-console, one process, files on this machine's disk (WAL, synchronous=NORMAL): ingest in" \
         "batches of 500 through HistoryDatabase.append vs bare prepared INSERTs of the same rows (the stored views," \
         "encoded beforehand) into the same event table with the same indexes (schema v7), and for scale into the table" \
-        "without indexes; newest page of 200 events at 1M events per filter (SQLite's own indexes, see" \
+        "without indexes, the three taking turns over 6 slices of the events so the machine's load weighs on each alike;" \
+        "newest page of 200 events at 1M events per filter (SQLite's own indexes, see" \
         "Sources/PassHistory/README.md); a stored event to a connected SSE client." \
         "Targets: ≥ 100k events/s, page < 20 ms, live p99 < 50 ms."
     echo
