@@ -48,13 +48,10 @@ struct PostgresServeTests {
         return connection
     }
 
-    /// The IDs of the `entitlement` messages an SSE text carries, in order.
+    /// The IDs of the `entitlement` messages an SSE text carries, in order (read from the raw bytes: HTTP chunk sizes
+    /// may sit between messages).
     static func ids(_ text: String) -> [Int64] {
-        text.components(separatedBy: "\n\n").compactMap { block -> Int64? in
-            let lines = block.split(separator: "\n")
-            guard lines.contains("event: entitlement") else { return nil }
-            return lines.first { $0.hasPrefix("id: ") }.flatMap { Int64($0.dropFirst(4)) }
-        }
+        text.matches(of: /id: (\d+)\nevent: entitlement\n/).compactMap { Int64($0.output.1) }
     }
 
     @Test func oneConsoleOnPostgresStoresWhatItIngestsAndServesItOnEveryPageTheLiveFeedAndHealthz() async throws {
@@ -76,7 +73,7 @@ struct PostgresServeTests {
         #expect(page.status == 200)
         #expect((page.json["events"] as? [Any])?.count == 3)
         #expect(page.json["total"] as? Int == 5)
-        let filtered = try await client.get("/api/events?q=" + TestHTTPClient.escape("app:com.team.pg event:api"))
+        let filtered = try await client.get("/api/events?q=" + TestHTTPClient.escape("app:com.team.pg event:apiCall"))
         #expect((filtered.json["events"] as? [Any])?.count == 5, "\(filtered.text)")
         let sessions = try await client.get("/api/sessions")
         #expect(sessions.status == 200 && sessions.text.contains(session.uuidString))
