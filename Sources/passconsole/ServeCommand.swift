@@ -59,6 +59,9 @@ struct ServeCommand: AsyncParsableCommand {
             try FileManager.default.createDirectory(at: URL(filePath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
             historyDatabase = try await Self.openHistory(path, recover: historyRecover, logger: logger)
         case .postgres(let location):
+            guard !historyRecover else {
+                throw ValidationError("--history-recover moves a damaged SQLite file aside; it does not apply to the PostgreSQL history \(location).")
+            }
             historyDatabase = try await HistoryLocation.openPostgres(location, logger: logger)
         }
 
