@@ -95,6 +95,37 @@ struct PostgresServeTests {
         #expect(((health.json["checks"] as? [String: Any])?["history"] as? [String: Any])?["status"] as? String == "ok")
     }
 
+    @Test func healthzFailsWhileTheDatabaseRefusesConnectionsAndPassesOnceItAcceptsThemAgain() async throws {
+        let cluster = try await PostgresCluster.shared()
+        let database = try await cluster.createDatabase()
+        let url = "postgres://\(cluster.user):\(cluster.password)@\(cluster.host):\(cluster.port)/\(database)"
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (process, console) = try await ServeProcess.start(folder, history: url, arguments: ["--no-demo"])
+        defer { process.terminate() }
+        let client = TestHTTPClient(baseURL: console, timeout: TestTime.seconds(30))
+        #expect(try await client.get("/healthz").status == 200)
+
+        // When the database stops taking connections and the console's are cut
+        try await cluster.psql("ALTER DATABASE \(database) ALLOW_CONNECTIONS false")
+        try await cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '\(database)'")
+        // Then /healthz answers 503 naming the history, without the URL or the password
+        let failing = try await client.get("/healthz")
+        #expect(failing.status == 503, "\(failing.text)")
+        #expect(failing.json["failing"] as? [String] == ["history"], "\(failing.text)")
+        #expect(!failing.text.contains(cluster.password) && !failing.text.contains("postgres://"))
+
+        // And once it takes connections again, /healthz passes again
+        try await cluster.psql("ALTER DATABASE \(database) ALLOW_CONNECTIONS true")
+        let deadline = ContinuousClock.now + .seconds(TestTime.seconds(20))
+        var status = try await client.get("/healthz").status
+        while status != 200, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+            status = try await client.get("/healthz").status
+        }
+        #expect(status == 200)
+    }
+
     @Test func twoConsolesOnOneDatabaseSeeEachOthersEventsLiveResumeAcrossThemAndShareNamedOperators() async throws {
         let url = try await Self.historyURL()
         let folderA = try Self.folder()
