@@ -108,13 +108,14 @@ let package = Package(
         .executableTarget(
             name: "passconsole",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "PassBackend", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory",
+                "MicroHTTP", "PassProtocol", "PassBackend", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory", "PassHistoryPostgres",
                 "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         .target(

@@ -1,7 +1,7 @@
 import AccessEnabler
 import Foundation
 
-/// Buffers events on their way into a ``HistoryDatabase`` and writes them in batches: when `maxCount` events
+/// Buffers events on their way into an ``EventHistory`` and writes them in batches: when `maxCount` events
 /// are waiting, or `maxDelay` after the first of them arrived, whichever comes first. One batch is written at a
 /// time, oldest events first.
 ///
@@ -13,7 +13,7 @@ import Foundation
 /// not the disk) would fail again: it is dropped and counted.
 public actor EventBatcher {
     /// Where batches go.
-    public let database: HistoryDatabase
+    public let database: any EventHistory
     /// Flush once this many events are waiting.
     public let maxCount: Int
     /// Flush this long after the first waiting event arrived.
@@ -59,7 +59,7 @@ public actor EventBatcher {
 
     /// Creates a batcher writing to `database`.
     public init(
-        database: HistoryDatabase, maxCount: Int = 500, maxDelay: Duration = .milliseconds(100), maxPending: Int = 100_000,
+        database: any EventHistory, maxCount: Int = 500, maxDelay: Duration = .milliseconds(100), maxPending: Int = 100_000,
         retryDelay: Duration = .milliseconds(250), maxRetryDelay: Duration = .seconds(30),
         onChange: (@Sendable (WriteState) -> Void)? = nil
     ) {
@@ -152,7 +152,7 @@ public actor EventBatcher {
             }
         case .failure(let error):
             lastError = error
-            guard let problem = HistoryProblem(error, file: database.path) else {
+            guard let problem = HistoryProblem(error, file: (database as? HistoryDatabase)?.path) else {
                 droppedCount += batch.count
                 break
             }

@@ -8,7 +8,8 @@ import Foundation
 /// What is here: storing events, pages (by cursor, newest first, raw, with counts, by time window), counts, the rows
 /// the live feed reads, the cursor of the newest event and its observation, sessions and their search, deleting a
 /// session, retention, the audit log, storage backups and named operators. The console's other uses of the history
-/// (`operatorsNow`, a synchronous read; health: `quickCheck`, `optimize`, the file's `path`) are SQLite's own.
+/// (`operatorsNow`, a synchronous read; health: `quickCheck`, `optimize`, the file's `path`) are SQLite's own: a
+/// console reaches them through `Console.sqlite`, `nil` on PostgreSQL.
 ///
 /// Event IDs are the cursors: each stored event gets one above every ID handed out before (never reused, even after
 /// the newest events were deleted), in the order the events were stored.
@@ -122,6 +123,44 @@ public protocol EventHistory: Sendable {
     /// - Returns: how many events were deleted.
     @discardableResult
     func prune(_ retention: HistoryRetention, now: Date) async throws -> Int
+
+    /// Where the history is, for people (logs, the overview): the SQLite file's path (or "in memory"), or the
+    /// PostgreSQL URL without its password.
+    var location: String { get }
+
+    /// As ``rawPageWithCounts(matching:before:after:limit:countLimit:)``, handing the page to `completion` instead of
+    /// awaiting it, so a server's network thread can start the read and return. SQLite reads on its own reader
+    /// queues (``CallbackReaders``); the default runs the async read in a task.
+    func rawPageWithCounts(matching filter: HistoryFilter, before: Int64?, after: Int64?, limit: Int, countLimit: Int,
+        completion: @escaping @Sendable (Result<RawPage, any Error>) -> Void)
+
+    /// As ``rawWindowPageWithCounts(matching:before:seconds:limit:countLimit:)``, handing the page to `completion`.
+    func rawWindowPageWithCounts(matching filter: HistoryFilter, before: Int64?, seconds: TimeInterval, limit: Int, countLimit: Int,
+        completion: @escaping @Sendable (Result<RawPage, any Error>) -> Void)
+}
+
+extension EventHistory {
+    /// Reads the page in a task and hands it to `completion` (the caller's thread never waits for the database).
+    public func rawPageWithCounts(matching filter: HistoryFilter, before: Int64?, after: Int64?, limit: Int, countLimit: Int,
+        completion: @escaping @Sendable (Result<RawPage, any Error>) -> Void)
+    {
+        Task {
+            do { completion(.success(try await rawPageWithCounts(matching: filter, before: before, after: after, limit: limit, countLimit: countLimit))) }
+            catch { completion(.failure(error)) }
+        }
+    }
+
+    /// Reads the window in a task and hands it to `completion`.
+    public func rawWindowPageWithCounts(matching filter: HistoryFilter, before: Int64?, seconds: TimeInterval, limit: Int, countLimit: Int,
+        completion: @escaping @Sendable (Result<RawPage, any Error>) -> Void)
+    {
+        Task {
+            do {
+                completion(.success(try await rawWindowPageWithCounts(matching: filter, before: before, seconds: seconds, limit: limit,
+                    countLimit: countLimit)))
+            } catch { completion(.failure(error)) }
+        }
+    }
 }
 
 extension EventHistory {
@@ -184,4 +223,25 @@ extension EventHistory {
     }
 }
 
-extension HistoryDatabase: EventHistory {}
+extension HistoryDatabase: EventHistory {
+    /// The file's path, or "in memory".
+    public var location: String { path ?? "in memory" }
+}
+
+extension EventHistory {
+    /// Records a console action now.
+    @discardableResult
+    public func audit(_ action: String, detail: String, remote: String, operator operatorName: String?) async throws -> AuditEntry {
+        try await audit(action, detail: detail, remote: remote, operator: operatorName, at: Date())
+    }
+
+    /// Revokes `name`'s token now.
+    public func revokeOperator(_ name: String) async throws -> OperatorRecord? {
+        try await revokeOperator(name, at: Date())
+    }
+
+    /// Keeps `backup` and the 49 newest others.
+    public func saveBackup(_ backup: StorageBackup) async throws {
+        try await saveBackup(backup, keep: 50)
+    }
+}

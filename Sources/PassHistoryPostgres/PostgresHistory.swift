@@ -21,18 +21,24 @@ public final class PostgresHistory: EventHistory {
     /// Runs the pool until ``close()``.
     private let runner: Task<Void, Never>
     let logger: Logger
+    /// The database's URL without its password (``PostgresLocation/description``), or "PostgreSQL" when the history
+    /// was opened from a client configuration.
+    public let location: String
 
     /// Connects to the database described by `configuration` (the pool opens connections as needed) and migrates it
     /// to the current schema.
     public convenience init(configuration: PostgresClient.Configuration, logger: Logger = PostgresHistory.defaultLogger) async throws {
-        try await self.init(configuration: configuration, logger: logger, migratingUpTo: nil)
+        try await self.init(configuration: configuration, logger: logger, migratingUpTo: nil, location: "PostgreSQL")
     }
 
     /// Connects and migrates up to migration `lastVersion` (`nil`: all; tests write a database as an older build did).
-    package init(configuration: PostgresClient.Configuration, logger: Logger, migratingUpTo lastVersion: Int?) async throws {
+    package init(configuration: PostgresClient.Configuration, logger: Logger, migratingUpTo lastVersion: Int?, location: String = "PostgreSQL")
+        async throws
+    {
         let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
         self.client = client
         self.logger = logger
+        self.location = location
         // Started at once, so the pool is running before the first lease (else PostgresNIO warns the lease waits).
         runner = Task.immediate { await client.run() }
         do {
@@ -66,7 +72,8 @@ public final class PostgresHistory: EventHistory {
         var configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database,
             tls: .disable)
         configuration.options.maximumConnections = 8
-        try await self.init(configuration: configuration, logger: logger, migratingUpTo: lastVersion)
+        try await self.init(configuration: configuration, logger: logger, migratingUpTo: lastVersion,
+            location: PostgresLocation(host: host, port: port, username: username, password: password, database: database).description)
     }
 
     /// Connects to the history at `location` (``PostgresLocation/init(url:)`` reads it from a `postgres://` URL), and

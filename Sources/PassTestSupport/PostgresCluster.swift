@@ -93,6 +93,16 @@ public final class PostgresCluster: Sendable {
         return name
     }
 
+    /// Runs `sql` through `psql` as the cluster's superuser on `database` (over the private socket); returns what it
+    /// printed (unaligned, tuples only). For what a test does to the server behind a client's back.
+    @discardableResult
+    public func psql(_ sql: String, database: String = "postgres") async throws -> String {
+        try await BlockingWork.run { () throws(Failure) in
+            try self.runTool("psql", ["-h", self.socketDirectory, "-p", String(self.port), "-U", self.user, "-d", database,
+                "-v", "ON_ERROR_STOP=1", "-Atc", sql])
+        }
+    }
+
     /// The server process's ID (from `postmaster.pid`); `nil` when it is not running.
     public var serverPID: pid_t? {
         guard let text = try? String(contentsOf: dataDirectory.appendingPathComponent("postmaster.pid"), encoding: .utf8),

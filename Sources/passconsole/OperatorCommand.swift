@@ -12,14 +12,21 @@ struct OperatorCommand: AsyncParsableCommand {
         subcommands: [Add.self, List.self, Revoke.self])
 
     struct HistoryOption: ParsableArguments {
-        @Option(help: "The event history the console runs on (operators are kept there).")
-        var history = ".passconsole/history.sqlite"
+        @Option(help: ArgumentHelp(
+            "The event history the console runs on (operators are kept there): a SQLite file or a postgres:// URL.",
+            discussion: "Default: $PASSCONSOLE_HISTORY_URL when set, else .passconsole/history.sqlite."))
+        var history: String?
 
-        func open() async throws -> HistoryDatabase {
-            let url = URL(filePath: history)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            do { return try HistoryDatabase(path: history) } catch {
-                throw ValidationError("Cannot open the history \(history): \(HistoryProblem(error, file: history)?.message ?? "\(error)")")
+        func open() async throws -> any EventHistory {
+            switch try HistoryLocation(option: history) {
+            case .sqlite(let path):
+                let url = URL(filePath: path)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                do { return try HistoryDatabase(path: path) } catch {
+                    throw ValidationError("Cannot open the history \(path): \(HistoryProblem(error, file: path)?.message ?? "\(error)")")
+                }
+            case .postgres(let location):
+                return try await HistoryLocation.openPostgres(location, logger: Bootstrap.logger("operator"))
             }
         }
     }

@@ -26,7 +26,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Backend port on 127.0.0.1.") var backendPort: UInt16 = 8081
     @Option(help: "The simulated device folder the console shows and the demo apps use.")
     var device = ".passconsole/device"
-    @Option(help: "The event history (SQLite).") var history = ".passconsole/history.sqlite"
+    @Option(help: ArgumentHelp(
+        "The event history: a SQLite file, or a team's PostgreSQL as postgres://user:password@host:5432/database.",
+        discussion: "Default: $PASSCONSOLE_HISTORY_URL when set, else .passconsole/history.sqlite."))
+    var history: String?
     @Flag(help: "When the history is damaged, move it aside (kept as FILE.damaged-TIMESTAMP) and start a fresh one.")
     var historyRecover = false
     @Option(help: "Demo devices and apps (JSON, see Config/README.md).") var consoleConfig = "Config/console.json"
@@ -49,9 +52,18 @@ struct ServeCommand: AsyncParsableCommand {
         let setup = try ConsoleSetup.load(path: consoleConfig)
         let deviceRoot = URL(filePath: device, directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: deviceRoot, withIntermediateDirectories: true)
-        let historyURL = URL(filePath: history)
-        try FileManager.default.createDirectory(at: historyURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-        let historyDatabase = try await Self.openHistory(history, recover: historyRecover, logger: logger)
+        let historyLocation = try HistoryLocation(option: history)
+        let historyDatabase: any EventHistory
+        switch historyLocation {
+        case .sqlite(let path):
+            try FileManager.default.createDirectory(at: URL(filePath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+            historyDatabase = try await Self.openHistory(path, recover: historyRecover, logger: logger)
+        case .postgres(let location):
+            guard !historyRecover else {
+                throw ValidationError("--history-recover moves a damaged SQLite file aside; it does not apply to the PostgreSQL history \(location).")
+            }
+            historyDatabase = try await HistoryLocation.openPostgres(location, logger: logger)
+        }
 
         let (backend, verificationKey, service) = try Bootstrap.startBackend(
             configPath: options.config, port: backendPort, signingKeyPath: signingKey, logger: logger)
@@ -70,6 +82,10 @@ struct ServeCommand: AsyncParsableCommand {
             demoSubscribers: backendConfiguration.subscribers,
             liveRequestors: { service.requestorConfigurations() })
         let console = Console(configuration: configuration, history: historyDatabase, catalog: catalog, logger: logger)
+        // The named operators, read before serving (PostgreSQL has no synchronous read for the door to make).
+        do { try await console.prepare() } catch {
+            throw ValidationError("Cannot read the named operators from the history \(historyLocation): \(HistoryLocation.reason(error))")
+        }
         // This process has one console: libraries reporting through swift-metrics' global API land in its /metrics.
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: console.metricsRegistry))
         do { try console.start() } catch {
@@ -93,7 +109,7 @@ struct ServeCommand: AsyncParsableCommand {
               Backend:     \(backend.baseURL)/adobe-services/1.0/config/REF30
               Activation:  \(backend.baseURL)/activate   (second-screen sign-in)
               Device:      \(deviceRoot.path(percentEncoded: false))
-              History:     \(history)
+              History:     \(historyLocation)
               Demo users:  alice/alice123, bob/bob123, carol/carol123, dave/dave123 (swift run passconsole demo)
             """ + signIn + (loopback ? "" : "\n  Access token written to \(accessTokenFile)"
                 + (operators.isEmpty ? "" : " (for reporting apps' /api/ingest only)")))

@@ -52,7 +52,7 @@ struct SessionSortAPITests {
     @Test func theFirstPageSortedByEventsStartsWithTheBusiestSessionOfAllNotOfTheNewest200() async throws {
         try await ConsoleFixture.with { fixture in
             // Given 260 sessions, the busiest of them the oldest (not among the 200 most recently active)
-            let busiest = try await GeneratedSessions.append(260, to: fixture.console.history, now: fixture.clock.now())
+            let busiest = try await GeneratedSessions.append(260, to: fixture.sqlite, now: fixture.clock.now())
             let newest = try await Self.page(fixture, "")
             #expect(newest.rows.count == 200)
             #expect(newest.total == 260)
@@ -76,7 +76,7 @@ struct SessionSortAPITests {
             // Given carol signed in with Dish in News (a username the backend knows), and 230 generated sessions
             try await fixture.signIn(mvpd: "Dish", user: "carol", password: "carol123")
             try await fixture.waitUntilRecorded(atLeast: 10)
-            try await GeneratedSessions.append(230, to: fixture.console.history, now: fixture.clock.now())
+            try await GeneratedSessions.append(230, to: fixture.sqlite, now: fixture.clock.now())
             let all = try await Self.page(fixture, "limit=1000")
             let ids = Set(all.rows.compactMap { $0["id"] as? String })
             #expect(ids.count == all.total)
@@ -112,7 +112,7 @@ struct SessionSortAPITests {
 
     @Test func anUnknownSortOrderOrCursorIsRefusedNamingWhatIsAllowed() async throws {
         try await ConsoleFixture.with { fixture in
-            try await GeneratedSessions.append(30, to: fixture.console.history, now: fixture.clock.now())
+            try await GeneratedSessions.append(30, to: fixture.sqlite, now: fixture.clock.now())
             // An unknown column names every column there is
             let bad = await fixture.get("/api/sessions?sort=colour")
             #expect(bad.status == 400)
@@ -139,7 +139,7 @@ struct SessionSortAPITests {
     /// Prints the time of one sorted page per column and order (not asserted: the machine is shared).
     @Test func twoThousandSessionsSortByEveryColumnWithTheMeasuredTimeOfOnePage() async throws {
         try await ConsoleFixture.with { fixture in
-            let busiest = try await GeneratedSessions.append(2000, to: fixture.console.history, now: fixture.clock.now())
+            let busiest = try await GeneratedSessions.append(2000, to: fixture.sqlite, now: fixture.clock.now())
             let all = try await Self.page(fixture, "limit=1000")
             #expect(all.total == 2000)
             var report: [String] = []
@@ -161,7 +161,7 @@ struct SessionSortAPITests {
             var sql: [String] = []
             for key in SessionSortKey.allCases {
                 let started = ContinuousClock.now
-                let page = try await fixture.console.history.sessionPage(matching: "", sort: SessionSort(key: key), now: fixture.clock.now())
+                let page = try await fixture.sqlite.sessionPage(matching: "", sort: SessionSort(key: key), now: fixture.clock.now())
                 let elapsed = ContinuousClock.now - started
                 #expect(page.sessions.count == 200 && page.total == 2000)
                 sql.append("\(key.rawValue): " + String(format: "%.1f ms",

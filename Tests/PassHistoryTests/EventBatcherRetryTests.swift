@@ -94,7 +94,7 @@ struct EventBatcherRetryTests {
 
     @Test("retries back off: the delay doubles per failure up to the longest")
     func backoff() async throws {
-        let batcher = EventBatcher(database: try .inMemory(), retryDelay: .milliseconds(100), maxRetryDelay: .seconds(1))
+        let batcher = EventBatcher(database: try HistoryDatabase.inMemory(), retryDelay: .milliseconds(100), maxRetryDelay: .seconds(1))
         #expect(await batcher.delay(afterFailures: 1) == .milliseconds(100))
         #expect(await batcher.delay(afterFailures: 2) == .milliseconds(200))
         #expect(await batcher.delay(afterFailures: 4) == .milliseconds(800))

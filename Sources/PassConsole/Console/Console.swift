@@ -13,6 +13,7 @@ import Locking
 ///
 /// ```swift
 /// let console = try Console(configuration: configuration, history: HistoryDatabase(path: "history.sqlite"), logger: logger)
+/// try await console.prepare()   // needed on PostgreSQL: reads the named operators before serving
 /// try console.start()
 /// console.addApp(spec, serviceProvider: backendURL)   // a simulated app on the demo device
 /// ```
@@ -22,8 +23,12 @@ import Locking
 public final class Console: HTTPResponder, Sendable {
     /// Where the console listens, the device folders it shows, its limits and access rules.
     public let configuration: ConsoleConfiguration
-    /// The event history every page reads and the demo apps and `/api/ingest` write.
-    public let history: HistoryDatabase
+    /// The event history every page reads and the demo apps and `/api/ingest` write: SQLite (``HistoryDatabase``) or a
+    /// team's PostgreSQL (`PostgresHistory`). The console calls only ``EventHistory``'s methods on it.
+    public let history: any EventHistory
+    /// The same history when it is SQLite, for what only a file has: `quick_check`, `optimize`, its path, the
+    /// synchronous read of the operators; `nil` on PostgreSQL.
+    public let sqlite: HistoryDatabase?
     let logger: Logger
     let accessGuard: AccessGuard
     let startedAt = Date()
@@ -102,10 +107,12 @@ public final class Console: HTTPResponder, Sendable {
         }
     }
 
-    /// Creates a console over `history` (already opened) for the device folder of `configuration`.
-    public init(configuration: ConsoleConfiguration, history: HistoryDatabase, catalog: Catalog = Catalog(), logger: Logger) {
+    /// Creates a console over `history` (already opened) for the device folder of `configuration`. On PostgreSQL,
+    /// await ``prepare()`` before ``start()``.
+    public init(configuration: ConsoleConfiguration, history: any EventHistory, catalog: Catalog = Catalog(), logger: Logger) {
         self.configuration = configuration
         self.history = history
+        sqlite = history as? HistoryDatabase
         self.catalog = catalog
         self.logger = logger
         accessGuard = AccessGuard(
@@ -227,8 +234,15 @@ public final class Console: HTTPResponder, Sendable {
             detail: "Start `passconsole serve` without --bundle to work with a live device.").response
     }
 
-    /// Starts listening on the configured host and port, and the history's maintenance: retention, and
-    /// `quick_check` every ``ConsoleConfiguration/historyCheckInterval``.
+    /// Reads what the console must know before it serves, asynchronously: the named operators (on PostgreSQL a
+    /// console that did not read them lets no one in). Throws when the history cannot be read. Optional on SQLite,
+    /// whose operators are read synchronously when the console is made.
+    public func prepare() async throws {
+        try await accessGuard.operators?.load()
+    }
+
+    /// Starts listening on the configured host and port, and the history's maintenance: retention, and on SQLite
+    /// `quick_check` every ``ConsoleConfiguration/historyCheckInterval`` and `optimize`.
     public func start() throws {
         let server = HTTPServer(
             configuration: .init(host: configuration.host, port: configuration.port, connectionTimeout: 60,
@@ -237,8 +251,9 @@ public final class Console: HTTPResponder, Sendable {
         accessGuard.operators?.loadNow()
         try server.start()
         accessGuard.operators?.startRefreshing()
-        let retention = HistoryDatabase.Retention(maxEvents: configuration.retention.maxEvents, maxAge: configuration.retention.maxAge)
+        let retention = HistoryRetention(maxEvents: configuration.retention.maxEvents, maxAge: configuration.retention.maxAge)
         let history = self.history
+        let sqlite = self.sqlite
         let logger = self.logger
         let health = self.health
         let checkInterval = configuration.historyCheckInterval
@@ -251,7 +266,7 @@ public final class Console: HTTPResponder, Sendable {
                     lastPrune = clock.now
                     do {
                         try await history.prune(retention)
-                        try await history.optimize()
+                        try await sqlite?.optimize()
                     } catch {
                         if health.failed(error, during: "maintenance") == nil { logger.warning("history maintenance failed: \(error)") }
                     }

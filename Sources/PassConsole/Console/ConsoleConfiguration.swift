@@ -29,6 +29,9 @@ public struct ConsoleConfiguration: Sendable {
     public var operatorRefreshInterval: Duration = .seconds(1)
     /// How long `GET /healthz` waits for the backend before calling it failing.
     public var backendCheckTimeout: Duration = .seconds(2)
+    /// How long `GET /healthz` waits for the history's read before calling it failing (a PostgreSQL server that takes
+    /// no connections leaves the read waiting for a connection).
+    public var historyCheckTimeout: Duration = .seconds(5)
     /// The clock tokens are judged by (tests move it; the demo apps' SDKs use it too).
     public var now: @Sendable () -> Date = { Date() }
     /// Largest accepted request body (imports and ingest batches).

@@ -32,19 +32,24 @@ final class HistoryHealth: Sendable {
         var checkedAt: Date?
     }
 
-    private let history: HistoryDatabase
+    /// The SQLite history whose file is checked; `nil` on PostgreSQL (the server checks its own files; `/healthz`
+    /// reads the history to see it reachable).
+    private let sqlite: HistoryDatabase?
+    /// How the history is named in the log: the file, or the PostgreSQL location without its password.
+    private let name: String
     private let logger: Logger
     private let state = Mutex(State())
 
-    init(history: HistoryDatabase, logger: Logger) {
-        self.history = history
+    init(history: any EventHistory, logger: Logger) {
+        sqlite = history as? HistoryDatabase
+        name = history.location
         self.logger = logger
     }
 
-    /// Runs `quick_check` now and keeps its finding; logs a change either way.
+    /// Runs `quick_check` now (SQLite; nothing on PostgreSQL) and keeps its finding; logs a change either way.
     @discardableResult
     func check(now: Date = Date()) async -> HistoryProblem? {
-        let problem = await history.quickCheck()
+        let problem = await sqlite?.quickCheck()
         let before = state.withLock { state in
             defer {
                 state.check = problem.map { Known(problem: $0, since: state.check?.since ?? now) }
@@ -55,7 +60,7 @@ final class HistoryHealth: Sendable {
         if let problem, before == nil {
             logger.error("history check failed: \(problem)")
         } else if problem == nil, before != nil {
-            logger.notice("history check passes again: \(history.path ?? "in memory")")
+            logger.notice("history check passes again: \(name)")
         }
         return problem
     }
@@ -63,7 +68,7 @@ final class HistoryHealth: Sendable {
     /// The problem `error` reports (`nil`: not a storage failure), remembered and logged when new, as the API's
     /// answer: 507 for a full disk, 503 for the rest, `Retry-After` when waiting may help.
     func failed(_ error: any Error, during action: String, now: Date = Date()) -> HTTPError? {
-        guard let problem = HistoryProblem(error, file: history.path) else { return nil }
+        guard let problem = HistoryProblem(error, file: sqlite?.path) else { return nil }
         noteWriteFailure(problem, during: action, now: now)
         return Self.httpError(problem)
     }
@@ -83,7 +88,7 @@ final class HistoryHealth: Sendable {
             defer { state.write = nil }
             return state.write
         }
-        if had != nil { logger.notice("history writable again: \(history.path ?? "in memory")") }
+        if had != nil { logger.notice("history writable again: \(name)") }
     }
 
     /// The overview's state: a damaged file found by the check first, else the latest failed write (a request's, or

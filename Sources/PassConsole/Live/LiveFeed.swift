@@ -40,12 +40,12 @@ public final class LiveFeed: Sendable {
         var resyncs = 0
     }
 
-    let history: HistoryDatabase
+    let history: any EventHistory
     let limits: Limits
     let logger: Logger
     let state = Mutex(State())
 
-    public init(history: HistoryDatabase, limits: Limits = Limits(), logger: Logger = Logger(label: "passconsole.live")) {
+    public init(history: any EventHistory, limits: Limits = Limits(), logger: Logger = Logger(label: "passconsole.live")) {
         self.history = history
         self.limits = limits
         self.logger = logger

@@ -2,6 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import Locking
 import PassHistory
 
 /// `GET /healthz`: whether the console can do its work now, for a load balancer or a monitor. Each check does the
@@ -44,21 +45,55 @@ struct HealthCheck {
         return Report(status: failing.isEmpty ? "ok" : "failing", failing: failing, checks: checks)
     }
 
-    /// A real read of the history (its newest event and its sessions' total), then what the console knows of its
-    /// health: a damaged file found by the maintenance loop's `quick_check`, or a write failure that still stands.
+    /// A real read of the history (its newest event and its sessions' total) within
+    /// ``ConsoleConfiguration/historyCheckTimeout``, then what the console knows of its health: a damaged file found by
+    /// the maintenance loop's `quick_check`, or a write failure that still stands.
     static func checkHistory(_ console: Console) async -> Check {
         let clock = ContinuousClock()
         let start = clock.now
         var reason: String?
+        let history = console.history
+        let timeout = console.configuration.historyCheckTimeout
         do {
-            _ = try await console.history.latestCursor()
-            _ = try await console.history.eventCount
-            let known = await console.historyHealth()
-            if known.state != "ok" { reason = Self.words(known.state) }
+            let read: Void? = try await within(timeout) {
+                _ = try await history.latestCursor()
+                _ = try await history.eventCount
+            }
+            if read == nil {
+                reason = "the history did not answer within \(timeout)"
+            } else {
+                let known = await console.historyHealth()
+                if known.state != "ok" { reason = Self.words(known.state) }
+            }
         } catch {
             reason = HistoryProblem(error, file: nil).map { Self.words($0.kind.rawValue) } ?? "the history could not be read"
         }
         return Check(status: reason == nil ? "ok" : "failing", latencyMs: milliseconds(clock.now - start), reason: reason)
+    }
+
+    /// `body`'s result, or `nil` when it takes longer than `timeout` (it is cancelled then and left to finish on its
+    /// own: a read waiting for a connection may not end at once).
+    static func within<T: Sendable>(_ timeout: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+        let waiter = Mutex<CheckedContinuation<T?, any Error>?>(nil)
+        let finish: @Sendable (Result<T?, any Error>) -> Void = { result in
+            waiter.withLock { continuation in
+                continuation?.resume(with: result)
+                continuation = nil
+            }
+        }
+        let tasks = Mutex<[Task<Void, Never>]>([])
+        defer { for task in tasks.withLock({ $0 }) { task.cancel() } }
+        return try await withCheckedThrowingContinuation { continuation in
+            waiter.withLock { $0 = continuation }  // before either task can finish
+            let work = Task {
+                do { finish(.success(try await body())) } catch { finish(.failure(error)) }
+            }
+            let timer = Task {
+                try? await Task.sleep(for: timeout)
+                finish(.success(nil))
+            }
+            tasks.withLock { $0 = [work, timer] }
+        }
     }
 
     /// The history problem `kind` (``HistoryProblem/Kind``) in words.

@@ -4,6 +4,9 @@ import MicroHTTP
 import PassHistory
 
 extension Console {
+    /// Counting a filter's events stops past this many (the page says "more than").
+    static let countLimit = 100_000
+
     static func filter(_ request: Request) throws(HTTPError) -> HistoryFilter {
         do { return try FilterQuery(request.query("q")).filter } catch {
             throw HTTPError(.badRequest, code: "invalid_filter", message: error.message, detail: error.detail ?? request.query("q"))
@@ -27,9 +30,10 @@ extension Console {
                     throw HTTPError(.badRequest, code: "invalid_parameter", message: "window= pages back in time: use it with before=, not after=.")
                 }
                 console.history.rawWindowPageWithCounts(matching: filter, before: before, seconds: TimeInterval(window), limit: limit,
-                    completion: answer)
+                    countLimit: Console.countLimit, completion: answer)
             } else {
-                console.history.rawPageWithCounts(matching: filter, before: before, after: after, limit: limit, completion: answer)
+                console.history.rawPageWithCounts(matching: filter, before: before, after: after, limit: limit,
+                    countLimit: Console.countLimit, completion: answer)
             }
         })
         router.get("/api/events/stream") { request in

@@ -48,7 +48,7 @@ extension Console {
             return .api(Overview(
                 version: AccessEnabler.version, startedAt: console.startedAt, backendURL: console.configuration.backendURL,
                 deviceFolder: console.configuration.device.root.path(percentEncoded: false),
-                historyFile: console.history.path, csrfToken: console.csrfToken,
+                historyFile: console.sqlite.map(\.path) ?? console.history.location, csrfToken: console.csrfToken,
                 tokenRequired: console.configuration.accessToken != nil, counts: counts,
                 fleet: fleet, history: await console.historyHealth(),
                 offline: console.configuration.bundle.map {

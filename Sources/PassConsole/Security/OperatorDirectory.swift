@@ -6,8 +6,10 @@ import PassHistory
 /// judging a request's head never waits for the database on the network thread (a synchronous read there stalled
 /// every request behind a busy history, and PostgreSQL offers no synchronous read at all).
 ///
-/// The copy is read when the console is made and when it starts, then again every ``refreshInterval`` while it
-/// runs: an operator added or revoked by `passconsole operator` (another process, or another console on the same
+/// On SQLite the copy is read when the console is made and when it starts (a synchronous read of the file's head
+/// connection); on PostgreSQL, which has no synchronous read, by ``refresh()`` awaited before the console serves
+/// (`Console.prepare()`) — until a first read succeeds such a console lets no one in. Then again every
+/// ``refreshInterval`` while it runs: an operator added or revoked by `passconsole operator` (another process, or another console on the same
 /// history) counts within that interval. When the history cannot be read the last copy stands for ``staleLimit``;
 /// past it, a console with operators lets no one in (``lookUp(_:)`` is `nil`) and one without keeps today's
 /// single-user behaviour (its history errors are answered by the routes).
@@ -34,16 +36,22 @@ final class OperatorDirectory: Sendable {
 
     static let defaultRefreshInterval: Duration = .seconds(1)
 
-    private let history: HistoryDatabase
+    private let history: any EventHistory
+    /// Whether a request may be judged before any read succeeded (as a console without operators): SQLite's, whose
+    /// first read is made with the console; not PostgreSQL's, where a console with operators must not open before
+    /// its first read.
+    private let judgesBeforeFirstRead: Bool
     let refreshInterval: Duration
     /// How long a copy stands while the history cannot be read.
     let staleLimit: Duration
     private let snapshot = Mutex(Snapshot())
     private let refresher = Mutex<Task<Void, Never>?>(nil)
 
-    /// Reads the operators at once (on the caller's thread: a console is made before it serves).
-    init(history: HistoryDatabase, refreshInterval: Duration = OperatorDirectory.defaultRefreshInterval, staleLimit: Duration = .seconds(30)) {
+    /// Reads the operators at once on SQLite (on the caller's thread: a console is made before it serves); a
+    /// PostgreSQL history is read by ``refresh()``.
+    init(history: any EventHistory, refreshInterval: Duration = OperatorDirectory.defaultRefreshInterval, staleLimit: Duration = .seconds(30)) {
         self.history = history
+        judgesBeforeFirstRead = history is HistoryDatabase
         self.refreshInterval = refreshInterval
         self.staleLimit = staleLimit
         loadNow()
@@ -55,20 +63,27 @@ final class OperatorDirectory: Sendable {
     /// the console had operators.
     func lookUp(_ token: String?) -> OperatorLookup? {
         let copy = snapshot.withLock { $0 }
+        if copy.readAt == nil, !judgesBeforeFirstRead { return nil }
         if copy.hasOperators, copy.readAt.map({ ContinuousClock.now - $0 > staleLimit }) ?? true { return nil }
         guard copy.hasOperators, let token else { return OperatorLookup(hasOperators: copy.hasOperators, match: nil) }
         return OperatorLookup(hasOperators: true, match: copy.byTokenHash[OperatorToken.hash(token)])
     }
 
-    /// Reads the table now, synchronously, on the history's own head connection (never the reader pool): for a
-    /// console being made or started, not for a request.
+    /// Reads the table now, synchronously, on a SQLite history's own head connection (never the reader pool): for a
+    /// console being made or started, not for a request. Nothing on PostgreSQL (see ``refresh()``).
     func loadNow() {
-        if let records = try? history.operatorsNow() { store(records) }
+        guard let sqlite = history as? HistoryDatabase else { return }
+        if let records = try? sqlite.operatorsNow() { store(records) }
     }
 
     /// Reads the table again (async, through the history's readers); a failed read keeps the last copy.
     func refresh() async {
-        if let records = try? await history.operators() { store(records) }
+        _ = try? await load()
+    }
+
+    /// Reads the table now (async) and keeps it; throws when the history cannot be read.
+    func load() async throws {
+        store(try await history.operators())
     }
 
     /// Starts re-reading every ``refreshInterval`` until ``stop()``.

@@ -108,7 +108,7 @@ struct AuditActor: Sendable {
     var operatorName: String?
 }
 
-extension HistoryDatabase {
+extension EventHistory {
     /// Records a console action, naming who did it.
     @discardableResult
     func audit(_ action: String, detail: String, by actor: AuditActor) async throws -> AuditEntry {

@@ -131,7 +131,7 @@ enum FleetDiagnosis {
     }
 }
 
-extension HistoryDatabase {
+extension EventHistory {
     /// The events ``FleetDiagnosis`` reads: the last hour's setRequestor callbacks, status callbacks and
     /// configuration exchanges (the newest 5,000 of each).
     func fleetSignals(now: Date) async throws -> [EntitlementEvent] {

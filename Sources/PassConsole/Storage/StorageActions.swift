@@ -10,7 +10,7 @@ import PassStorage
 /// Writes go through the SDK's own ``TokenStore``: the same lock and atomic replace the apps use.
 struct StorageActions: Sendable {
     let devices: [ConsoleDevice]
-    let history: HistoryDatabase
+    let history: any EventHistory
     let allowedMvpds: [String: Set<String>]
     let verificationKey: TokenVerificationKey?
     let now: @Sendable () -> Date

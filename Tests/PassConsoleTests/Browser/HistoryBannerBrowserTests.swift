@@ -21,7 +21,7 @@ struct HistoryBannerBrowserTests {
                 try await browser.waitUntil("the counts", "return document.getElementById('ctx-counts').innerText.includes('event');")
                 #expect(try await browser.run(Self.banner + "return el.hidden;") as? Bool == true)
                 // When the history becomes read-only and a reporter's batch is refused
-                try await HistoryFaults.readOnly(fixture.console.history, true)
+                try await HistoryFaults.readOnly(fixture.sqlite, true)
                 let refused = await fixture.post("/api/ingest", body: try EntitlementEvent.Wire.ndjson(HistoryFaults.events(3)),
                     headers: [("Host", "127.0.0.1:8080"), ("Content-Type", "application/x-ndjson")])
                 #expect(refused.status == 503)
@@ -29,10 +29,10 @@ struct HistoryBannerBrowserTests {
                 try await browser.waitUntil("the read-only banner", timeout: 30,
                     Self.banner + "return !el.hidden && el.dataset.state === 'read_only' && el.innerText.includes('read-only');")
                 let text = try await browser.run(Self.banner + "return el.innerText;") as? String ?? ""
-                #expect(text.contains(fixture.console.history.path!))
+                #expect(text.contains(fixture.sqlite.path!))
                 await browser.saveScreenshot("history-read-only-banner", root: Self.repository)
                 // When writing works again the banner goes
-                try await HistoryFaults.readOnly(fixture.console.history, false)
+                try await HistoryFaults.readOnly(fixture.sqlite, false)
                 let accepted = await fixture.post("/api/ingest", body: try EntitlementEvent.Wire.ndjson(HistoryFaults.events(3)),
                     headers: [("Host", "127.0.0.1:8080"), ("Content-Type", "application/x-ndjson")])
                 #expect(accepted.status == 200)

@@ -9,7 +9,7 @@ extension ConsoleBrowserTests {
     @Test func clickingTheEventsHeaderListsTheBusiestSessionOfAllAndAReloadKeepsTheOrder() async throws {
         try await withBrowser { fixture, browser in
             // Given 250 sessions, the busiest of them the oldest: not among the 200 the list shows newest first
-            let busiest = try await GeneratedSessions.append(250, to: fixture.console.history, now: fixture.clock.now())
+            let busiest = try await GeneratedSessions.append(250, to: fixture.sqlite, now: fixture.clock.now())
             let rows = "#sessions-table tbody tr"
             try await browser.open(fixture.console.baseURL + "/#/sessions")
             try await browser.waitUntil("the newest 200", "return document.querySelectorAll(arguments[0]).length === 200;", [rows])

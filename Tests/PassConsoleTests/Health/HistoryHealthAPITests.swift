@@ -23,14 +23,14 @@ struct HistoryHealthAPITests {
         try await ConsoleFixture.with { fixture in
             #expect(try await health(fixture)["state"] as? String == "ok")
             // Given a history SQLite can only read
-            try await HistoryFaults.readOnly(fixture.console.history, true)
+            try await HistoryFaults.readOnly(fixture.sqlite, true)
             // When another process reports events
             let answer = try await ingest(fixture, HistoryFaults.events(5))
             // Then the answer says the history is read-only and what to check, not a bare 500
             #expect(answer.status == 503)
             #expect(answer.json["error"] as? String == "history_read_only")
             #expect((answer.json["message"] as? String)?.contains("read-only") == true)
-            #expect((answer.json["message"] as? String)?.contains(fixture.console.history.path!) == true)
+            #expect((answer.json["message"] as? String)?.contains(fixture.sqlite.path!) == true)
             #expect((answer.json["detail"] as? String)?.contains("SQLITE_READONLY") == true)
             #expect(answer.headers.contains { $0.name == "Retry-After" && $0.value == "30" })
             // And the overview carries it for the banner
@@ -39,7 +39,7 @@ struct HistoryHealthAPITests {
             #expect((state["message"] as? String)?.contains("read-only") == true)
             #expect(state["since"] is String)
             // When writing works again, the next ingest lands and the banner goes
-            try await HistoryFaults.readOnly(fixture.console.history, false)
+            try await HistoryFaults.readOnly(fixture.sqlite, false)
             #expect(try await ingest(fixture, HistoryFaults.events(5)).status == 200)
             #expect(try await health(fixture)["state"] as? String == "ok")
         }
@@ -47,20 +47,20 @@ struct HistoryHealthAPITests {
 
     @Test func aFullDiskAnswersIngestWith507() async throws {
         try await ConsoleFixture.with { fixture in
-            try await HistoryFaults.diskFull(fixture.console.history, true)
+            try await HistoryFaults.diskFull(fixture.sqlite, true)
             let answer = try await ingest(fixture, HistoryFaults.events(400))
             #expect(answer.status == 507)
             #expect(answer.json["error"] as? String == "history_disk_full")
             #expect((answer.json["message"] as? String)?.contains("full") == true)
             #expect(try await health(fixture)["state"] as? String == "disk_full")
-            try await HistoryFaults.diskFull(fixture.console.history, false)
+            try await HistoryFaults.diskFull(fixture.sqlite, false)
             #expect(try await ingest(fixture, HistoryFaults.events(400)).json["accepted"] as? Int == 400)
         }
     }
 
     @Test func theDemoAppsEventsWaitWhileTheHistoryIsReadOnlyAndLandAfterwards() async throws {
         try await ConsoleFixture.with { fixture in
-            try await HistoryFaults.readOnly(fixture.console.history, true)
+            try await HistoryFaults.readOnly(fixture.sqlite, true)
             // When a demo app starts (setRequestor: a dozen events) while the history cannot be written
             try await fixture.start("news-ios")
             // Then they wait (counted as pending, none dropped) and the overview says why
@@ -75,7 +75,7 @@ struct HistoryHealthAPITests {
             #expect(pending > 0)
             #expect(try await fixture.console.history.eventCount == 0)
             // When the history is writable again, the retry stores every one of them
-            try await HistoryFaults.readOnly(fixture.console.history, false)
+            try await HistoryFaults.readOnly(fixture.sqlite, false)
             try await fixture.waitForEvents(atLeast: pending, timeout: 40)
             #expect(try await fixture.console.history.eventCount >= pending)
             let after = await fixture.get("/api/overview").json
@@ -93,7 +93,7 @@ struct HistoryHealthAPITests {
             var unrecovered = 0
             for attempt in 0..<tries {
                 let full = attempt % 2 == 1
-                let history = fixture.console.history
+                let history = fixture.sqlite
                 if full { try await HistoryFaults.diskFull(history, true) } else { try await HistoryFaults.readOnly(history, true) }
                 let refused = try await ingest(fixture, HistoryFaults.events(400, start: attempt * 1000))
                 let state = try await health(fixture)["state"] as? String
@@ -118,7 +118,7 @@ struct HistoryHealthAPITests {
             #expect(try await health(fixture)["state"] as? String == "ok")
             #expect(try await health(fixture)["checkedAt"] is String)
             // When pages in the middle of the file are overwritten while the console runs
-            try await HistoryFaults.damage(fixture.console.history)
+            try await HistoryFaults.damage(fixture.sqlite)
             // Then a later check finds it and the overview says what to do
             var state: [String: Any] = [:]
             for _ in 0..<100 {

@@ -59,7 +59,7 @@ struct IngestRedactionTests {
             leaks(await fixture.get("/api/network/har").text, "the HAR export")
             leaks(await fixture.get("/api/events?limit=50").text, "the events API")
             // And the history file's bytes on disk (and its WAL) hold neither
-            let path = try #require(fixture.console.history.path)
+            let path = try #require(fixture.sqlite.path)
             for file in [path, path + "-wal"] {
                 let bytes = (try? Data(contentsOf: URL(filePath: file))) ?? Data()
                 leaks(String(decoding: bytes, as: UTF8.self), file)

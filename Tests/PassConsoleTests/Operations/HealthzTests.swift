@@ -67,7 +67,7 @@ struct HealthzTests {
             try fixture.console.start()
             #expect(try await healthz(fixture).status == 200)
             // When pages in the middle of the file are overwritten while the console runs
-            try await HistoryFaults.damage(fixture.console.history)
+            try await HistoryFaults.damage(fixture.sqlite)
             var answer = try await healthz(fixture)
             for _ in 0..<100 where answer.status == 200 {
                 try await Task.sleep(for: .milliseconds(100))
@@ -77,7 +77,7 @@ struct HealthzTests {
             #expect((answer.json["failing"] as? [String]) == ["history"])
             #expect(check(answer.json, "history")["reason"] as? String == "the history file is damaged")
             #expect(check(answer.json, "backend")["status"] as? String == "ok")
-            #expect(!answer.text.contains(fixture.console.history.path!), "\(answer.text)")
+            #expect(!answer.text.contains(fixture.sqlite.path!), "\(answer.text)")
         }
     }
 
@@ -86,13 +86,13 @@ struct HealthzTests {
             try fixture.console.start()
             let client = TestHTTPClient(baseURL: fixture.console.baseURL)
             let ndjson = ["Content-Type": "application/x-ndjson"]
-            try await HistoryFaults.readOnly(fixture.console.history, true)
+            try await HistoryFaults.readOnly(fixture.sqlite, true)
             #expect(try await client.send("POST", "/api/ingest", headers: ndjson, body: EntitlementEvent.Wire.ndjson(HistoryFaults.events(3))).status == 503)
             let (status, json, _) = try await healthz(fixture)
             #expect(status == 503)
             #expect((json["failing"] as? [String]) == ["history"])
             #expect((check(json, "history")["reason"] as? String)?.contains("read-only") == true, "\(json)")
-            try await HistoryFaults.readOnly(fixture.console.history, false)
+            try await HistoryFaults.readOnly(fixture.sqlite, false)
             #expect(try await client.send("POST", "/api/ingest", headers: ndjson, body: EntitlementEvent.Wire.ndjson(HistoryFaults.events(3))).status == 200)
             #expect(try await healthz(fixture).status == 200)
         }

@@ -31,7 +31,7 @@ struct OperatorDirectoryTests {
             try fixture.console.start()
             let port = try #require(URL(string: fixture.console.baseURL)?.port.map(UInt16.init))
             let release = DispatchSemaphore(value: 0)
-            let writing = try await Self.holdWriter(fixture.console.history, release: release)
+            let writing = try await Self.holdWriter(fixture.sqlite, release: release)
             defer { release.signal() }
 
             func ask(_ head: String) async throws -> String {

@@ -15,6 +15,8 @@ import Testing
 /// unless a test starts the console on a port.
 struct ConsoleFixture {
     let console: Console
+    /// The console's history, a SQLite file here (for its faults, its path and direct writes).
+    var sqlite: HistoryDatabase { console.sqlite! }
     let backend: BackendService
     let backendURL: String
     let root: URL

@@ -12,9 +12,16 @@ enum ServeProcess {
         return (process, urls.printed)
     }
 
+    /// Starts it on the history `history` names (a file's path or a `postgres://` URL; `nil`: the folder's
+    /// `history.sqlite`).
+    static func start(_ folder: URL, history: String?, arguments: [String] = []) async throws -> (ChildProcess, String) {
+        let (process, urls) = try await startWithURLs(folder, history: history, arguments: arguments)
+        return (process, urls.printed)
+    }
+
     /// Starts it; returns the process, the console's base URL, the backend's, and the console's URL as printed.
     static func startWithURLs(
-        _ folder: URL, arguments: [String] = [], environment: [String: String]? = nil, stderr: URL? = nil
+        _ folder: URL, history: String? = nil, arguments: [String] = [], environment: [String: String]? = nil, stderr: URL? = nil
     ) async throws
         -> (ChildProcess, (console: String, backend: String, printed: String))
     {
@@ -23,7 +30,7 @@ enum ServeProcess {
         let process = try ChildProcess(
             binary.path(percentEncoded: false),
             ["serve", "--port", "0", "--backend-port", "0", "--device", folder.appendingPathComponent("device").path,
-             "--history", folder.appendingPathComponent("history.sqlite").path] + arguments,
+             "--history", history ?? folder.appendingPathComponent("history.sqlite").path] + arguments,
             environment: environment, directory: BuiltBinary.packageRoot, stdout: .file(output),
             stderr: stderr.map { .file($0) } ?? .null)
         let deadline = Date().addingTimeInterval(TestTime.seconds(90))  // start-up, not a speed bound
