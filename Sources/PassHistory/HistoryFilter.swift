@@ -113,7 +113,13 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
     /// The definition of a match: a condition on an `event` row (`"1"` for a filter that matches everything) and its
     /// arguments. Device, app and session are read from the session row, which events name by its key. Written as
     /// the indexes of schema v6 are, literals included where an index has them, so SQLite can use them.
-    var sqlCondition: (sql: String, arguments: StatementArguments) {
+    var sqlCondition: (sql: String, arguments: StatementArguments) { sqlCondition(sessionIndex: true) }
+
+    /// ``sqlCondition``; without `sessionIndex`, the device and app terms are written so SQLite cannot read them
+    /// through `event_on_session` (`+sessionKey`: the same match, no index), and a page of them walks the events in ID
+    /// order instead (see ``sessionIndexHint(_:limit:)``).
+    func sqlCondition(sessionIndex: Bool) -> (sql: String, arguments: StatementArguments) {
+        let sessionKey = sessionIndex ? "sessionKey" : "+sessionKey"
         var terms: [String] = []
         var arguments: StatementArguments = []
         func add(_ term: String, _ values: StatementArguments = []) {
@@ -121,7 +127,7 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
             arguments += values
         }
         if let sessionID { add("sessionKey = (SELECT key FROM session WHERE id = ?)", [sessionID.uuidString]) }
-        if let deviceID { add("sessionKey IN (SELECT key FROM session WHERE deviceID = ? COLLATE NOCASE)", [deviceID]) }
+        if let deviceID { add("\(sessionKey) IN (SELECT key FROM session WHERE deviceID = ? COLLATE NOCASE)", [deviceID]) }
         if let requestorID { add("requestorID = ? COLLATE NOCASE", [requestorID]) }
         if let mvpdID { add("mvpdID = ? COLLATE NOCASE", [mvpdID]) }
         if !kinds.isEmpty {
@@ -131,7 +137,7 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         if let text, !text.isEmpty { add("summary LIKE ? ESCAPE '\\'", ["%\(Self.escapeLike(text))%"]) }
         if let from { add("timestamp >= ?", [EventRecord.timestampColumn(from)]) }
         if let until { add("timestamp < ?", [EventRecord.timestampColumn(until)]) }
-        if let bundleID { add("sessionKey IN (SELECT key FROM session WHERE bundleID = ? COLLATE NOCASE)", [bundleID]) }
+        if let bundleID { add("\(sessionKey) IN (SELECT key FROM session WHERE bundleID = ? COLLATE NOCASE)", [bundleID]) }
         if let httpStatus { add(httpStatus.sqlCondition) }
         if let codes = httpStatusCodes {
             if codes.count == 1 { add("httpStatus = ?", [codes.lowerBound]) } else { add("httpStatus BETWEEN ? AND ?", [codes.lowerBound, codes.upperBound]) }
