@@ -96,7 +96,10 @@ extension PostgresHistory {
 
     /// PostgreSQL's plan for the newest page of `filter` (`EXPLAIN`, one line per step), after refreshing the
     /// statistics: what the index tests read.
-    package func newestPagePlan(matching filter: HistoryFilter, limit: Int = 200) async throws -> [String] {
+    /// With `bitmapOnly`, plain index walks are off too, so the plan must name an index that answers the filter
+    /// itself (a rare text: on a test's few thousand rows the planner may walk the primary key backwards instead,
+    /// which at a team's millions it would not).
+    package func newestPagePlan(matching filter: HistoryFilter, limit: Int = 200, bitmapOnly: Bool = false) async throws -> [String] {
         try await client.query("ANALYZE event", logger: logger)
         try await client.query("ANALYZE session", logger: logger)
         var query = Self.pageQuery("id", matching: filter, above: 0, below: .max, newestFirst: true, limit: limit + 1)
@@ -107,8 +110,10 @@ extension PostgresHistory {
         let logger = self.logger
         return try await client.withConnection { connection in
             _ = try await connection.query("SET enable_seqscan = off", logger: logger)
+            if bitmapOnly { _ = try await connection.query("SET enable_indexscan = off", logger: logger) }
             let plan = try await connection.query(query, logger: logger).collectColumn(String.self)
             _ = try await connection.query("RESET enable_seqscan", logger: logger)
+            _ = try await connection.query("RESET enable_indexscan", logger: logger)
             return plan
         }
     }
