@@ -67,7 +67,10 @@ struct FeedbackBrowserTests {
             try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == true }
             try await browser.waitUntil("the failure toast to go after the success", "return !document.querySelector(arguments[0]);", [Self.loginError])
 
-            // Left alone, an error stays longer than an info toast, then fades too
+            // Left alone, an error stays longer than an info toast, then fades too. The pointer goes to the tabs
+            // first: a toast that appears under it counts as being read and keeps (a fresh-clone run waited so).
+            try await browser.click(#"a[data-tab="flows"]"#)
+            try await browser.waitFor(Self.card)
             try await browser.run("""
                 return import('/lib/ui.js').then((ui) => {
                   ui.toast('Left alone (info)', { kind: 'info' });
