@@ -101,7 +101,9 @@ struct AccessGuard: Sendable {
     func identify(_ request: Request, path: String) -> Door {
         let presented = [SecretComparison.bearerToken(request.header("Authorization")), request.query("access_token"), request.query("token")]
             .compactMap { $0 }.first { !$0.isEmpty }
-        guard let lookup = operators.map({ $0.lookUp(presented) }) ?? OperatorLookup(hasOperators: false, match: nil) else {
+        // Hashed once: the copy is keyed by it and the match is compared with it again in constant time.
+        let presentedHash = presented.map(OperatorToken.hash)
+        guard let lookup = operators.map({ $0.lookUp(tokenHash: presentedHash) }) ?? OperatorLookup(hasOperators: false, match: nil) else {
             return .refuse(HTTPError(.serviceUnavailable, code: "operators_unreadable",
                 message: "The console cannot read its operators from the history, so it lets no one in.",
                 detail: "See the history's state in the console's log; try again once it can be read.").response)
@@ -115,7 +117,7 @@ struct AccessGuard: Sendable {
             }
             return .pass(.singleUser)
         }
-        if let match = lookup.match, let presented, SecretComparison.matches(OperatorToken.hash(presented), match.tokenHash) {
+        if let match = lookup.match, SecretComparison.matches(presentedHash, match.tokenHash) {
             if let revokedAt = match.revokedAt {
                 return .refuse(HTTPError(.unauthorized, code: "token_revoked",
                     message: "The token of \(match.name) was revoked (\(EntitlementEvent.Wire.format(revokedAt))): ask for a new one.",

@@ -11,7 +11,7 @@ import PassHistory
 /// (`Console.prepare()`) — until a first read succeeds such a console lets no one in. Then again every
 /// ``refreshInterval`` while it runs: an operator added or revoked by `passconsole operator` (another process, or another console on the same
 /// history) counts within that interval. When the history cannot be read the last copy stands for ``staleLimit``;
-/// past it, a console with operators lets no one in (``lookUp(_:)`` is `nil`) and one without keeps today's
+/// past it, a console with operators lets no one in (``lookUp(tokenHash:)`` is `nil`) and one without keeps today's
 /// single-user behaviour (its history errors are answered by the routes).
 final class OperatorDirectory: Sendable {
     /// The operators as last read, by token hash.
@@ -59,14 +59,14 @@ final class OperatorDirectory: Sendable {
 
     deinit { refresher.withLock { $0?.cancel() } }
 
-    /// What the last copy says about `token`; `nil` when the history has not been readable for ``staleLimit`` and
-    /// the console had operators.
-    func lookUp(_ token: String?) -> OperatorLookup? {
+    /// What the last copy says about the token whose hash is `tokenHash` (``OperatorToken/hash(_:)``); `nil` when the
+    /// history has not been readable for ``staleLimit`` and the console had operators.
+    func lookUp(tokenHash: String?) -> OperatorLookup? {
         let copy = snapshot.withLock { $0 }
         if copy.readAt == nil, !judgesBeforeFirstRead { return nil }
         if copy.hasOperators, copy.readAt.map({ ContinuousClock.now - $0 > staleLimit }) ?? true { return nil }
-        guard copy.hasOperators, let token else { return OperatorLookup(hasOperators: copy.hasOperators, match: nil) }
-        return OperatorLookup(hasOperators: true, match: copy.byTokenHash[OperatorToken.hash(token)])
+        guard copy.hasOperators, let tokenHash else { return OperatorLookup(hasOperators: copy.hasOperators, match: nil) }
+        return OperatorLookup(hasOperators: true, match: copy.byTokenHash[tokenHash])
     }
 
     /// Reads the table now, synchronously, on a SQLite history's own head connection (never the reader pool): for a
