@@ -121,7 +121,10 @@ let package = Package(
         .target(
             // Real faults of a history file (read-only, full, damaged) for the history's and the console's tests.
             name: "HistoryTestSupport",
-            dependencies: ["PassHistory", "AccessEnabler", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: [
+                "PassHistory", "PassHistoryPostgres", "PassTestSupport", "AccessEnabler",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
         ),
         .target(
             name: "PassTestSupport",

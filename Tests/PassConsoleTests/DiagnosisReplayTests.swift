@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassBackend
 import PassProtocol
 import PassTestSupport
@@ -12,8 +13,8 @@ import Testing
 struct DiagnosisReplayTests {
     /// The health verdicts of `bundleID`'s session once they name every one of `expected` (the history is written
 
-    @Test func anMVPDDenialIsToldApartFromANetworkFailure() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func anMVPDDenialIsToldApartFromANetworkFailure(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             fixture.backend.faults.denials = [Denial(mvpd: "Cablevision", resource: "movies", message: "0033: Movies are not in your package")]
             fixture.backend.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 503, remaining: 1 + PassConstants.HTTP_RETRY_LIMIT)]
             try await fixture.signIn()
@@ -37,8 +38,8 @@ struct DiagnosisReplayTests {
         }
     }
 
-    @Test func anotherAppWithAnotherBundlePrefixSignsTheFirstOutAndTheConsoleSaysWhy() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func anotherAppWithAnotherBundlePrefixSignsTheFirstOutAndTheConsoleSaysWhy(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             // Given a second app of the same team whose bundle ID has another prefix (another vendor ID, another device ID)
             let other = ConsoleAppSpec(
@@ -61,8 +62,8 @@ struct DiagnosisReplayTests {
         }
     }
 
-    @Test func aSessionRevokedOnTheServerIsNamedAsSuch() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aSessionRevokedOnTheServerIsNamedAsSuch(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             // Given the server forgets the session (an MVPD-side logout) while the local token still looks valid
             fixture.backend.revokeSessions()
@@ -77,8 +78,8 @@ struct DiagnosisReplayTests {
         }
     }
 
-    @Test func aDeviceClockTwoDaysBehindIsNamedWithItsOffset() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aDeviceClockTwoDaysBehindIsNamedWithItsOffset(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given the demo device's clock set two days back (the backend keeps the right time)
             fixture.clock.advance(by: -2 * 86_400)
             try await fixture.signIn()
@@ -93,8 +94,8 @@ struct DiagnosisReplayTests {
         }
     }
 
-    @Test func anAppConfiguredForAnotherEnvironmentFailsOnEveryDeviceAndGetsOneBanner() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func anAppConfiguredForAnotherEnvironmentFailsOnEveryDeviceAndGetsOneBanner(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given one app build whose requestor ID exists only in another environment, on two devices
             let provider = URL(string: fixture.backendURL + "/adobe-services")!
             for (id, device) in [("staging-phone", "phone"), ("staging-tv", "tv")] {
@@ -129,8 +130,8 @@ struct DiagnosisReplayTests {
         }
     }
 
-    @Test func aSecondScreenCodeThatNeverActivatesSaysWhyFromTheBackendsAttempts() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aSecondScreenCodeThatNeverActivatesSaysWhyFromTheBackendsAttempts(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given the TV app showing a registration code
             try await fixture.start("kids-tvos")
             try await fixture.call("kids-tvos", "getAuthentication")
@@ -158,8 +159,8 @@ struct DiagnosisReplayTests {
         }
     }
 
-    @Test func aRealSessionOfTheSDKKeepsEveryRuleOfItsCallbackContract() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aRealSessionOfTheSDKKeepsEveryRuleOfItsCallbackContract(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // A full life: login through the picker and the MVPD page, authorizations (one denied), a check, a logout
             fixture.backend.faults.denials = [Denial(mvpd: "Cablevision", resource: "movies", message: "0033: not in package")]
             try await fixture.signIn()
@@ -183,8 +184,8 @@ struct DiagnosisReplayTests {
         }
     }
 
-    @Test func twoRunsOfOneAppAreComparedAndTheirFirstDifferenceIsNamed() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func twoRunsOfOneAppAreComparedAndTheirFirstDifferenceIsNamed(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Run 1: news authorized. Run 2 (the app restarted, authorization cached): the media token call fails.
             try await fixture.signIn()
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassHistory
 import PassTestSupport
 import Testing
@@ -7,8 +8,8 @@ import Testing
 /// The history through the API: filters, paging, exports, ingest from other processes, and the live feed.
 @Suite(.serialized)
 struct EventsAPITests {
-    @Test func filtersPageAndSayHowManyAreHidden() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func filtersPageAndSayHowManyAreHidden(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             try await fixture.waitForEvents(atLeast: 20)
             let all = await fixture.get("/api/events?limit=5").json
@@ -34,8 +35,8 @@ struct EventsAPITests {
         }
     }
 
-    @Test func pagesCarryTheStoredEventsAsTheWireFormWithTheirHTTPFields() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func pagesCarryTheStoredEventsAsTheWireFormWithTheirHTTPFields(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             try await fixture.waitForEvents(atLeast: 20)
             let answer = await fixture.get("/api/events?limit=500")
@@ -64,8 +65,8 @@ struct EventsAPITests {
         }
     }
 
-    @Test func exportsHoldWhatTheFilterShowsAndDecodeBack() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func exportsHoldWhatTheFilterShowsAndDecodeBack(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             try await fixture.waitForEvents(atLeast: 20)
             let ndjson = await fixture.get("/api/events/export?format=ndjson&q=event:callback")
@@ -93,8 +94,8 @@ struct EventsAPITests {
         }
     }
 
-    @Test func anotherProcessReportsThroughTheIngestEndpointWithoutLosingOrDoublingEvents() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func anotherProcessReportsThroughTheIngestEndpointWithoutLosingOrDoublingEvents(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try fixture.console.start()
             // Given an app of another process with a reporter pointed at the console
             let session = UUID()
@@ -132,8 +133,8 @@ struct EventsAPITests {
         }
     }
 
-    @Test func aReporterSendsAFewEventsAfterAnIdleSpellWithoutWaitingForAFullBatchOrFinish() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aReporterSendsAFewEventsAfterAnIdleSpellWithoutWaitingForAFullBatchOrFinish(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try fixture.console.start()
             let reporter = EventReporter(console: URL(string: fixture.console.baseURL)!, batchSize: 500, interval: .milliseconds(50))
             let app = AppIdentity(bundleID: "com.remote.idle", teamID: "IDLE1")
@@ -175,9 +176,9 @@ struct EventsAPITests {
         #expect(reporter.lastError != nil)
     }
 
-    @Test("over HTTP a page is answered from the history's read callback: behind the token, errors as JSON, the same bytes as in process")
-    func pagesOverHTTPPassTheDoorAndMatchTheInProcessAnswer() async throws {
-        try await ConsoleFixture.with(accessToken: "page-token") { fixture in
+    @Test("over HTTP a page is answered from the history's read callback: behind the token, errors as JSON, the same bytes as in process", arguments: HistoryBackend.allCases)
+    func pagesOverHTTPPassTheDoorAndMatchTheInProcessAnswer(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history, accessToken: "page-token") { fixture in
             try fixture.console.start()
             let session = UUID()
             let app = AppIdentity(bundleID: "com.page.http", teamID: "PAGE1")
@@ -209,9 +210,9 @@ struct EventsAPITests {
         }
     }
 
-    @Test("a live event is sent as the same bytes GET /api/events sends for it (one view, written from the stored row)")
-    func liveEventIsThePageEvent() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test("a live event is sent as the same bytes GET /api/events sends for it (one view, written from the stored row)", arguments: HistoryBackend.allCases)
+    func liveEventIsThePageEvent(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try fixture.console.start()
             let port = UInt16(URL(string: fixture.console.baseURL)!.port!)
             let app = AppIdentity(bundleID: "com.live.same", teamID: "SAME1")
@@ -240,8 +241,8 @@ struct EventsAPITests {
         }
     }
 
-    @Test func theLiveFeedPushesNewEventsAndAReconnectResumesWithoutGaps() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func theLiveFeedPushesNewEventsAndAReconnectResumesWithoutGaps(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try fixture.console.start()
             let port = UInt16(URL(string: fixture.console.baseURL)!.port!)
             let app = AppIdentity(bundleID: "com.live.app", teamID: "LIVE1")

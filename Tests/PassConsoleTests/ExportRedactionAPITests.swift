@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassProtocol
 import Testing
 
@@ -43,8 +44,8 @@ struct ExportRedactionAPITests {
         return (value as? [Any])?.flatMap(userIDs) ?? []
     }
 
-    @Test func noExportPathLeaksAUserIDHouseholdZIPOrEmailAndEachSaysWhatItRemoved() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func noExportPathLeaksAUserIDHouseholdZIPOrEmailAndEachSaysWhatItRemoved(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             let (guid, session) = try await Self.aliceWithMetadata(fixture)
             let personal = [guid, "Cablevision-alice", "hh-alice", "10001", Self.email]
             // The history itself keeps them (a support person searches by them) ...
@@ -96,8 +97,8 @@ struct ExportRedactionAPITests {
         }
     }
 
-    @Test func revealingPersonalDataIsAChoiceTheAuditLogRecords() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func revealingPersonalDataIsAChoiceTheAuditLogRecords(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             let (guid, session) = try await Self.aliceWithMetadata(fixture)
             for path in ["/api/events/export?format=ndjson&reveal=personal", "/api/network/har?reveal=personal",
                          "/api/sessions/\(session)/bundle?reveal=personal"] {

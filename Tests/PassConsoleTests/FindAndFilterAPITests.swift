@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassHistory
 import Testing
 
@@ -20,8 +21,8 @@ struct FindAndFilterAPITests {
         return await fixture.get("/api/sessions?q=\(encoded)").json["sessions"] as? [[String: Any]] ?? []
     }
 
-    @Test func theUserIDAsTheTokensPageShowsItTheUsernameAndTheMVPDFindTheSignedInSession() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func theUserIDAsTheTokensPageShowsItTheUsernameAndTheMVPDFindTheSignedInSession(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given carol signed in with Dish in News, and Sports One started on the same phone
             try await fixture.signIn(mvpd: "Dish", user: "carol", password: "carol123")
             #expect(await fixture.post("/api/apps/sports-ios/start").status == 200)
@@ -66,8 +67,8 @@ struct FindAndFilterAPITests {
         }
     }
 
-    @Test func filterValuesIgnoreCaseStatusTakesCodesAndRangesAndAnUnknownKeyIsExplained() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func filterValuesIgnoreCaseStatusTakesCodesAndRangesAndAnUnknownKeyIsExplained(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn(mvpd: "Dish", user: "carol", password: "carol123")
             try await fixture.waitUntilRecorded(atLeast: 15)
             let exact = await fixture.get("/api/events?q=mvpd:Dish%20programmer:REF30").json
@@ -92,8 +93,8 @@ struct FindAndFilterAPITests {
         }
     }
 
-    @Test func loadOlderReadsTheWindowBeforeTheOldestShownAndSkipsEmptyHours() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func loadOlderReadsTheWindowBeforeTheOldestShownAndSkipsEmptyHours(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given events three hours ago, two hours ago, and in the last ten minutes (two batches)
             let now = Date()
             let session = UUID()

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassBackend
 import PassSimulator
 import PassStorage
@@ -28,10 +29,10 @@ struct LoginPathDiagnosisTests {
 
 
 
-    @Test func aLogoutUnderAppleSSOThenASignInWithoutAskingIsNamedAsSettingsStillSignedIn() async throws {
+    @Test(arguments: HistoryBackend.allCases) func aLogoutUnderAppleSSOThenASignInWithoutAskingIsNamedAsSettingsStillSignedIn(history: HistoryBackend) async throws {
         // Given a phone signed in to Spectrum in Settings → TV Provider, and News (REF30: Spectrum has Apple SSO)
         let spectrum = TVProviderSetting.pick(mvpdID: "Spectrum", username: "bob", password: "bob123")
-        try await ConsoleFixture.with { fixture in
+        try await ConsoleFixture.with(history: history) { fixture in
             try setPhoneTVProvider(spectrum, fixture)
             try await fixture.start("news-ios")
             try await fixture.call("news-ios", "getAuthentication")
@@ -56,9 +57,9 @@ struct LoginPathDiagnosisTests {
         }
     }
 
-    @Test func aRelaunchAfterALogoutUnderAppleSSOThatSignsInByItselfIsNamedInTheNewRun() async throws {
+    @Test(arguments: HistoryBackend.allCases) func aRelaunchAfterALogoutUnderAppleSSOThatSignsInByItselfIsNamedInTheNewRun(history: HistoryBackend) async throws {
         let spectrum = TVProviderSetting.pick(mvpdID: "Spectrum", username: "bob", password: "bob123")
-        try await ConsoleFixture.with { fixture in
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given News signed in through Apple SSO, logged out (VSA203), and quit
             try setPhoneTVProvider(spectrum, fixture)
             try await fixture.start("news-ios")
@@ -83,8 +84,8 @@ struct LoginPathDiagnosisTests {
         }
     }
 
-    @Test func theDevicesTVProviderIsSetThroughTheAPIAndAppsFollowIt() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func theDevicesTVProviderIsSetThroughTheAPIAndAppsFollowIt(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // When support sets the phone signed in to Spectrum (the demo subscriber, no password given)
             let put = await fixture.send(
                 "PUT", "/api/devices/phone/tv-provider", headers: fixture.pageHeaders, body: Data(#"{"choice":"pick:Spectrum"}"#.utf8))
@@ -110,8 +111,8 @@ struct LoginPathDiagnosisTests {
         }
     }
 
-    @Test func theAppleTVShowsACodeForTheProviderPickedInTheAppleDialog() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func theAppleTVShowsACodeForTheProviderPickedInTheAppleDialog(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given the Apple TV's user picks Spectrum in the Apple dialog (cookbook flow E), and Kids TV (KIDSNET)
             let put = await fixture.send(
                 "PUT", "/api/devices/tv/tv-provider", headers: fixture.pageHeaders, body: Data(#"{"choice":"pick:Spectrum"}"#.utf8))
@@ -146,8 +147,8 @@ struct LoginPathDiagnosisTests {
         }
     }
 
-    @Test func eachFallbackFromTheAppleDialogToTheProviderListNamesItsReason() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func eachFallbackFromTheAppleDialogToTheProviderListNamesItsReason(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.start("news-ios")
             // Not signed in to any TV provider (the default), then "Other TV Provider", then a provider without SSO
             let settings: [TVProviderSetting] = [
@@ -176,8 +177,8 @@ struct LoginPathDiagnosisTests {
         }
     }
 
-    @Test func anMVPDThatRequiresSafariShownInTheAppsWebViewIsNamedAsTheMVPDsRuleAndTheAppsFix() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func anMVPDThatRequiresSafariShownInTheAppsWebViewIsNamedAsTheMVPDsRuleAndTheAppsFix(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given DISH requires SFSafariViewController and refuses embedded web views; News does not set handleSVC
             fixture.backend.faults = FaultSettings(
                 mvpdOverrides: ["Dish": MVPDOverride(requiresSVC: true)], refuseEmbeddedBrowsers: ["Dish"])
@@ -202,8 +203,8 @@ struct LoginPathDiagnosisTests {
         }
     }
 
-    @Test func aTokenFetchedBeforeTheLoginEndedIsNamedAsTheBackendsSessionCheckN130() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aTokenFetchedBeforeTheLoginEndedIsNamedAsTheBackendsSessionCheckN130(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.start("news-ios")
             try await fixture.call("news-ios", "getAuthentication")
             try await fixture.waitForApp("news-ios") { hasPendingProviders($0) }

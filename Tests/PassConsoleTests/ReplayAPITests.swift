@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import Testing
 
 /// POST /api/sessions/{id}/replay: a recorded session run again on a scratch device against the local backend.
@@ -20,8 +21,8 @@ struct ReplayAPITests {
         return id
     }
 
-    @Test func aRecordedLoginAndAuthorizationReplaysStepForStep() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aRecordedLoginAndAuthorizationReplaysStepForStep(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             let recorded = try await recordedSession(fixture)
             // When support replays it without credentials
             let answer = await fixture.post("/api/sessions/\(recorded)/replay")
@@ -46,8 +47,8 @@ struct ReplayAPITests {
         }
     }
 
-    @Test func aWrongPasswordIsNamedAndTheComparisonShowsWhereTheRunsPart() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aWrongPasswordIsNamedAndTheComparisonShowsWhereTheRunsPart(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             let recorded = try await recordedSession(fixture)
             let answer = await fixture.post("/api/sessions/\(recorded)/replay", json: #"{"username":"alice","password":"wrong"}"#)
             try #require(answer.status == 201, "\(answer.text)")
@@ -60,8 +61,8 @@ struct ReplayAPITests {
         }
     }
 
-    @Test func whatCannotBeReplayedIsRefusedInWords() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func whatCannotBeReplayedIsRefusedInWords(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             #expect(await fixture.post("/api/sessions/\(UUID().uuidString)/replay").json["error"] as? String == "unknown_session")
             let recorded = try await recordedSession(fixture)
             let half = await fixture.post("/api/sessions/\(recorded)/replay", json: #"{"username":"alice"}"#)
@@ -111,8 +112,8 @@ struct ReplayAPITests {
         return id
     }
 
-    @Test func davesSessionReplaysAsDaveAndIsDeniedAsHeWasEvenAfterCarolSignedInOnThatPhone() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func davesSessionReplaysAsDaveAndIsDeniedAsHeWasEvenAfterCarolSignedInOnThatPhone(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given dave (kids only) signed in with DISH and refused `sports`
             try await fixture.signIn(mvpd: "Dish", user: "dave", password: "dave123")
             try await fixture.call("news-ios", "getAuthorization", ["resource": "sports"])
@@ -137,8 +138,8 @@ struct ReplayAPITests {
         }
     }
 
-    @Test func eachMVPDInOneReplaySignsInAsItsOwnRecordedSubscriber() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func eachMVPDInOneReplaySignsInAsItsOwnRecordedSubscriber(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given one run that signed in as dave with DISH, logged out, then signed in as bob with Spectrum
             try await fixture.signIn(mvpd: "Dish", user: "dave", password: "dave123")
             try await signInAgain(fixture, mvpd: "Spectrum", user: "bob")
@@ -157,8 +158,8 @@ struct ReplayAPITests {
         }
     }
 
-    @Test func whenTheRecordingDoesNotTellWhoSignedInTheReplayAsksWithTheCandidates() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func whenTheRecordingDoesNotTellWhoSignedInTheReplayAsksWithTheCandidates(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given one run that signed in at DISH as dave, then as carol: who "the" DISH user is cannot be told
             try await fixture.signIn(mvpd: "Dish", user: "dave", password: "dave123")
             try await signInAgain(fixture, mvpd: "Dish", user: "carol")

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassHistory
 import Testing
 
@@ -49,10 +50,10 @@ struct SessionSortAPITests {
         return (rows, pages)
     }
 
-    @Test func theFirstPageSortedByEventsStartsWithTheBusiestSessionOfAllNotOfTheNewest200() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func theFirstPageSortedByEventsStartsWithTheBusiestSessionOfAllNotOfTheNewest200(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given 260 sessions, the busiest of them the oldest (not among the 200 most recently active)
-            let busiest = try await GeneratedSessions.append(260, to: fixture.sqlite, now: fixture.clock.now())
+            let busiest = try await GeneratedSessions.append(260, to: fixture.console.history, now: fixture.clock.now())
             let newest = try await Self.page(fixture, "")
             #expect(newest.rows.count == 200)
             #expect(newest.total == 260)
@@ -71,12 +72,12 @@ struct SessionSortAPITests {
         }
     }
 
-    @Test func everyColumnSortsEveryMatchingSessionBothWaysAndPagesNeitherRepeatNorSkip() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func everyColumnSortsEveryMatchingSessionBothWaysAndPagesNeitherRepeatNorSkip(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given carol signed in with Dish in News (a username the backend knows), and 230 generated sessions
             try await fixture.signIn(mvpd: "Dish", user: "carol", password: "carol123")
             try await fixture.waitUntilRecorded(atLeast: 10)
-            try await GeneratedSessions.append(230, to: fixture.sqlite, now: fixture.clock.now())
+            try await GeneratedSessions.append(230, to: fixture.console.history, now: fixture.clock.now())
             let all = try await Self.page(fixture, "limit=1000")
             let ids = Set(all.rows.compactMap { $0["id"] as? String })
             #expect(ids.count == all.total)
@@ -110,9 +111,9 @@ struct SessionSortAPITests {
         }
     }
 
-    @Test func anUnknownSortOrderOrCursorIsRefusedNamingWhatIsAllowed() async throws {
-        try await ConsoleFixture.with { fixture in
-            try await GeneratedSessions.append(30, to: fixture.sqlite, now: fixture.clock.now())
+    @Test(arguments: HistoryBackend.allCases) func anUnknownSortOrderOrCursorIsRefusedNamingWhatIsAllowed(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
+            try await GeneratedSessions.append(30, to: fixture.console.history, now: fixture.clock.now())
             // An unknown column names every column there is
             let bad = await fixture.get("/api/sessions?sort=colour")
             #expect(bad.status == 400)
@@ -137,9 +138,9 @@ struct SessionSortAPITests {
 
     /// 2,000 sessions (the size issue #15 was tried at): each column's first page is the true top 200 of all of them.
     /// Prints the time of one sorted page per column and order (not asserted: the machine is shared).
-    @Test func twoThousandSessionsSortByEveryColumnWithTheMeasuredTimeOfOnePage() async throws {
-        try await ConsoleFixture.with { fixture in
-            let busiest = try await GeneratedSessions.append(2000, to: fixture.sqlite, now: fixture.clock.now())
+    @Test(arguments: HistoryBackend.allCases) func twoThousandSessionsSortByEveryColumnWithTheMeasuredTimeOfOnePage(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
+            let busiest = try await GeneratedSessions.append(2000, to: fixture.console.history, now: fixture.clock.now())
             let all = try await Self.page(fixture, "limit=1000")
             #expect(all.total == 2000)
             var report: [String] = []
@@ -161,13 +162,14 @@ struct SessionSortAPITests {
             var sql: [String] = []
             for key in SessionSortKey.allCases {
                 let started = ContinuousClock.now
-                let page = try await fixture.sqlite.sessionPage(matching: "", sort: SessionSort(key: key), now: fixture.clock.now())
+                let page = try await fixture.console.history.sessionPage(matching: "", aliases: [], sort: SessionSort(key: key),
+                    labels: SessionLabels(), now: fixture.clock.now(), after: nil, limit: 200)
                 let elapsed = ContinuousClock.now - started
                 #expect(page.sessions.count == 200 && page.total == 2000)
                 sql.append("\(key.rawValue): " + String(format: "%.1f ms",
                     Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15))
             }
-            print("HistoryDatabase.sessionPage, 200 of 2,000 sessions: " + sql.joined(separator: ", "))
+            print("\(history).sessionPage, 200 of 2,000 sessions: " + sql.joined(separator: ", "))
         }
     }
 }

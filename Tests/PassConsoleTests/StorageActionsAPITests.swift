@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassStorage
 import Testing
 
@@ -13,8 +14,8 @@ struct StorageActionsAPITests {
         try fixture.phoneTeamStorage()
     }
 
-    @Test func aDryRunListsWhatWouldGoAndWhoSharesItWithoutChangingAnything() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aDryRunListsWhatWouldGoAndWhoSharesItWithoutChangingAnything(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             let before = try storageBytes(fixture)
             let answer = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)","requestorID":"REF30","dryRun":true}"#)
@@ -28,8 +29,8 @@ struct StorageActionsAPITests {
         }
     }
 
-    @Test func clearThenUndoPutsBackTheSameBytesAndBothAreAudited() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func clearThenUndoPutsBackTheSameBytesAndBothAreAudited(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             let before = try #require(try storageBytes(fixture))
             let cleared = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)"}"#)
@@ -50,8 +51,8 @@ struct StorageActionsAPITests {
         }
     }
 
-    @Test func clearingOneAuthorizationTokenKeepsTheRest() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func clearingOneAuthorizationTokenKeepsTheRest(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
             try await fixture.waitForApp("news-ios") { ($0["flow"] as? [String: Any])?["detail"] as? String == "Authorized for news: media token delivered." }
@@ -68,8 +69,8 @@ struct StorageActionsAPITests {
         }
     }
 
-    @Test func exportIsRedactedUnlessRevealedAndTheRevealIsAudited() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func exportIsRedactedUnlessRevealedAndTheRevealIsAudited(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             let redacted = await fixture.get("/api/storage/export?domain=\(Self.team)")
             #expect(redacted.status == 200)
@@ -90,8 +91,8 @@ struct StorageActionsAPITests {
         }
     }
 
-    @Test func importPreviewsThenAppliesAtomicallyWithABackup() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func importPreviewsThenAppliesAtomicallyWithABackup(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             let file = await fixture.get("/api/storage/export?domain=\(Self.team)&reveal=true").body
             _ = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)"}"#)
@@ -117,8 +118,8 @@ struct StorageActionsAPITests {
         }
     }
 
-    @Test func aTamperedOrBrokenFileIsRejectedWithItsReasonAndStorageStaysAsItWas() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aTamperedOrBrokenFileIsRejectedWithItsReasonAndStorageStaysAsItWas(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             let good = await fixture.get("/api/storage/export?domain=\(Self.team)&reveal=true").text
             let before = try storageBytes(fixture)
@@ -141,8 +142,8 @@ struct StorageActionsAPITests {
         }
     }
 
-    @Test func anOlderStorageVersionIsImportedThroughTheSDKsImporter() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func anOlderStorageVersionIsImportedThroughTheSDKsImporter(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             let storage = try TokenStore(file: DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234"), domain: "t").load()
             let token = try #require(storage.bucket(requestor: "REF30", mvpd: "Cablevision")?.authnToken)

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassStorage
 import Testing
 
@@ -30,8 +31,8 @@ struct StorageUndoAPITests {
         Issue.record("the storage never showed \(what)")
     }
 
-    @Test func undoOfAClearKeepsTheAuthorizationSportsOneObtainedSinceAndTheAuditSaysWhatItDid() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func undoOfAClearKeepsTheAuthorizationSportsOneObtainedSinceAndTheAuditSaysWhatItDid(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given Sports One signed in with DISH, and News signed in by single sign-on from it (the shared storage)
             try await fixture.signIn("sports-ios", mvpd: "Dish", user: "carol", password: "carol123")
             try await fixture.start("news-ios")
@@ -64,8 +65,8 @@ struct StorageUndoAPITests {
         }
     }
 
-    @Test func aNewerTokenInTheSlotTheClearEmptiedIsKeptAndADryRunSaysSoFirst() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aNewerTokenInTheSlotTheClearEmptiedIsKeptAndADryRunSaysSoFirst(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
             try await waitForStorage(fixture, "the news authorization") { $0.bucket(requestor: "REF30", mvpd: "Cablevision")?.authzTokens["news"] != nil }
@@ -94,8 +95,8 @@ struct StorageUndoAPITests {
         }
     }
 
-    @Test func aFileDamagedSinceTheClearIsPutBackWholeSinceNothingInItCanBeKept() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aFileDamagedSinceTheClearIsPutBackWholeSinceNothingInItCanBeKept(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             let before = try #require(try fixture.phoneTeamStorage())
             let cleared = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)"}"#)
@@ -108,8 +109,8 @@ struct StorageUndoAPITests {
         }
     }
 
-    @Test func thePhonesLiveExportImportedIntoTheTVAppIsFlaggedAsRefusedBeforeAnythingChanges() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func thePhonesLiveExportImportedIntoTheTVAppIsFlaggedAsRefusedBeforeAnythingChanges(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given the phone's live export (News signed in and authorized for news)
             try await fixture.signIn()
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
@@ -148,8 +149,8 @@ struct StorageUndoAPITests {
         }
     }
 
-    @Test func expiredTokensAndAnMVPDTheProgrammerDoesNotIntegrateAreFlaggedByTheirRule() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func expiredTokensAndAnMVPDTheProgrammerDoesNotIntegrateAreFlaggedByTheirRule(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             let export = await fixture.get("/api/storage/export?domain=\(Self.team)&reveal=true").body
             _ = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)"}"#)

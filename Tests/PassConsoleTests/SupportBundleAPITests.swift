@@ -1,6 +1,7 @@
 import AccessEnabler
 import Crypto
 import Foundation
+import HistoryTestSupport
 import PassStorage
 import MicroHTTP
 import PassHistory
@@ -20,8 +21,8 @@ struct SupportBundleAPITests {
         return []
     }
 
-    @Test func aSessionsBundleHoldsItsStoryWithEveryTokenRedactedButFingerprinted() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aSessionsBundleHoldsItsStoryWithEveryTokenRedactedButFingerprinted(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn()
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
             try await fixture.waitForApp("news-ios") { (($0["callbacks"] as? [[String: Any]]) ?? []).contains { $0["name"] as? String == "setToken" } }

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassBackend
 import PassStorage
 import PassTestSupport
@@ -41,8 +42,8 @@ struct TruthfulAnswersTests {
 
     // MARK: - The three reproductions of the issue
 
-    @Test func aTokenIssuedToAnotherProgrammerIsNamedAsTheBackendsCheckAndTheCardIsNotSignedIn() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aTokenIssuedToAnotherProgrammerIsNamedAsTheBackendsCheckAndTheCardIsNotSignedIn(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given News (REF30) signed in with Dish, and Sports One (SPORTS1) on the same phone
             try await fixture.signIn("news-ios", mvpd: "Dish", user: "carol", password: "carol123")
             try await started(fixture, "sports-ios")
@@ -82,8 +83,8 @@ struct TruthfulAnswersTests {
         }
     }
 
-    @Test func aLogoutInNewsSignsSportsOneOutOnItsCardAndItsHealthSaysWho() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aLogoutInNewsSignsSportsOneOutOnItsCardAndItsHealthSaysWho(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given News signed in with Optimum, and Sports One started after it: Optimum signs in per Programmer with
             // passive authentication, so Sports One's setRequestor gets a token of its own (as the Devices page says)
             try await fixture.signIn("news-ios")
@@ -115,8 +116,8 @@ struct TruthfulAnswersTests {
         }
     }
 
-    @Test func theDevicesPageSaysHowSingleSignOnBetweenNewsAndSportsOneWorksPerMVPD() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func theDevicesPageSaysHowSingleSignOnBetweenNewsAndSportsOneWorksPerMVPD(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await started(fixture, "news-ios")
             let relations = await fixture.get("/api/devices").json["relations"] as? [[String: Any]] ?? []
             let pair = try #require(
@@ -152,8 +153,8 @@ struct TruthfulAnswersTests {
 
     // MARK: - Why was I logged out? (#8, #31)
 
-    @Test func aSignInPastItsTTLIsNamedAsTheTTLRuleNotALogout() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aSignInPastItsTTLIsNamedAsTheTTLRuleNotALogout(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             // Given News signed in with Optimum, whose authentication TTL is one day
             try await fixture.signIn("news-ios")
             try await fixture.call("news-ios", "getAuthorization", ["resource": "news"])
@@ -177,8 +178,8 @@ struct TruthfulAnswersTests {
         }
     }
 
-    @Test func aStorageEmptiedFromOutsideTheSDKIsNamedAsSuch() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aStorageEmptiedFromOutsideTheSDKIsNamedAsSuch(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await fixture.signIn("news-ios")
             // When the OS wipes the shared storage (the file goes; the SDK records nothing)
             #expect(try fixture.phoneTeamStorage() != nil)
@@ -197,8 +198,8 @@ struct TruthfulAnswersTests {
 
     // MARK: - Not in your package vs throttling (#23)
 
-    @Test func aThrottledAuthorizationIsTheBackendThrottlingNotADenial() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aThrottledAuthorizationIsTheBackendThrottlingNotADenial(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             fixture.backend.faults.rules = [
                 FaultRule(path: "/adobe-services/1.0/authorizeDevice", status: 429, remaining: 1)
             ]
@@ -217,8 +218,8 @@ struct TruthfulAnswersTests {
 
     // MARK: - Stuck on the login screen (#1, #3)
 
-    @Test func aLoginPageLeftOpenIsStuckAndASecondSignInOverItIsNamed() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func aLoginPageLeftOpenIsStuckAndASecondSignInOverItIsNamed(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try await started(fixture, "news-ios")
             try await fixture.call("news-ios", "getAuthentication")
             try await fixture.waitForApp("news-ios") { pending($0)["providerDialog"] is [Any] }

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassSimulator
 import PassStorage
 import Testing
@@ -29,8 +30,8 @@ struct WhatIfAPITests {
         _ = try DeviceProfile.loadOrCreate(in: folder, platform: .iOS, osVersion: osVersion)
     }
 
-    @Test func everyRowOfTheTechNote() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func everyRowOfTheTechNote(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try phone(fixture, osVersion: "17.2")
             // Same team, same bundle-ID prefix: single sign-on
             let same = try await whatIf(fixture, ["bundleID": "com.example.news.weather", "teamID": "TEAM1234"])
@@ -57,8 +58,8 @@ struct WhatIfAPITests {
         }
     }
 
-    @Test func theUpgradeToIOS10IsAnsweredAndTheUpgradeDoesIt() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func theUpgradeToIOS10IsAnsweredAndTheUpgradeDoesIt(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try phone(fixture, osVersion: "9.3.5")
             let answer = try await whatIf(fixture, ["bundleID": "com.example.news.weather", "teamID": "TEAM1234", "osVersion": "10.0"])
             let upgrade = try #require(answer["upgrade"] as? String)
@@ -89,8 +90,8 @@ struct WhatIfAPITests {
 
     /// The console's own apps on a phone of iOS 6: both use the device's one pasteboard, which the Tokens page lists as
     /// such, and the Devices page reads single sign-on for any pair of iOS apps.
-    @Test func onAnIOS6PhoneTheConsoleShowsTheOnePasteboardOfEveryApp() async throws {
-        try await ConsoleFixture.with { fixture in
+    @Test(arguments: HistoryBackend.allCases) func onAnIOS6PhoneTheConsoleShowsTheOnePasteboardOfEveryApp(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
             try phone(fixture, osVersion: "6.1.4")
             try await fixture.signIn("news-ios", mvpd: "Dish", user: "carol", password: "carol123")
             let domains = await fixture.get("/api/storage").json["domains"] as? [[String: Any]] ?? []

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import GRDB
 import Testing
 @testable import PassHistory

@@ -1,4 +1,5 @@
 import Foundation
+import HistoryTestSupport
 import PassHistory
 import Testing
 

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassHistory
 import PassHistoryPostgres
 import PassTestSupport

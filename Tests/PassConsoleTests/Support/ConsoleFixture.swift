@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import MicroHTTP
 import PassBackend
 import PassConsole
@@ -11,11 +12,12 @@ import Locking
 import Testing
 
 /// A console over a real PassBackend (demo data) on 127.0.0.1, a fresh device folder (a phone and a TV) and a fresh
-/// history file, with the demo's three apps added (not started). Requests go in-process through `respond(to:)`
+/// history (a SQLite file, or with `history: .postgres` a new database of the tests' throwaway PostgreSQL cluster),
+/// with the demo's three apps added (not started). Requests go in-process through `respond(to:)`
 /// unless a test starts the console on a port.
 struct ConsoleFixture {
     let console: Console
-    /// The console's history, a SQLite file here (for its faults, its path and direct writes).
+    /// The console's history when it is a SQLite file (for its faults, its path and direct writes).
     var sqlite: HistoryDatabase { console.sqlite! }
     let backend: BackendService
     let backendURL: String
@@ -38,7 +40,8 @@ struct ConsoleFixture {
     }
 
     static func with(
-        accessToken: String? = nil, host: String = "127.0.0.1", publicURL: String? = nil, historyInMemory: Bool = false,
+        history backend: HistoryBackend = .sqlite, accessToken: String? = nil, host: String = "127.0.0.1",
+        publicURL: String? = nil, historyInMemory: Bool = false,
         configure: (inout ConsoleConfiguration) -> Void = { _ in },
         _ body: (ConsoleFixture) async throws -> Void
     ) async throws {
@@ -68,9 +71,10 @@ struct ConsoleFixture {
                 verificationKey: service.signingKey.publicKey,
                 demoSubscribers: configuration.subscribers,
                 liveRequestors: { service.requestorConfigurations() })
-            let history = historyInMemory
-                ? try HistoryDatabase.inMemory() : try HistoryDatabase(path: root.appendingPathComponent("history.sqlite").path)
+            let history: any EventHistory = historyInMemory
+                ? try HistoryDatabase.inMemory() : try await backend.open(sqlitePath: root.appendingPathComponent("history.sqlite").path)
             let console = Console(configuration: settings, history: history, catalog: catalog, logger: TestServer.logger)
+            try await console.prepare()
             let provider = URL(string: server.baseURL + "/adobe-services")!
             let mvpds = { (requestor: String) in
                 configuration.programmers.first { $0.id == requestor }!.mvpds.map { id in
@@ -94,8 +98,10 @@ struct ConsoleFixture {
             do {
                 try await body(fixture)
                 await console.shutdown()
+                await HistoryBackend.close(history)
             } catch {
                 await console.shutdown()
+                await HistoryBackend.close(history)
                 throw error
             }
         }

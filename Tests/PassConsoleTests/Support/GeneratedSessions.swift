@@ -18,7 +18,7 @@ enum GeneratedSessions {
     /// the oldest has ``busiest`` events, more than any other, so a list sorted by last seen does not show it first.
     /// Returns the busiest session's ID.
     @discardableResult
-    static func append(_ count: Int, to history: HistoryDatabase, now: Date, busiest: Int = 150) async throws -> UUID {
+    static func append(_ count: Int, to history: any EventHistory, now: Date, busiest: Int = 150) async throws -> UUID {
         let start = now.addingTimeInterval(-3 * 3600)
         var events: [EntitlementEvent] = []
         var busiestID = UUID()
