@@ -93,6 +93,8 @@ let package = Package(
             dependencies: [
                 "PassHistory", "AccessEnabler",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // ConnectionPoolError: the pool's circuit breaker, a history that cannot be reached.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
