@@ -144,7 +144,7 @@ let package = Package(
             name: "PassConsoleTests",
             dependencies: [
                 "PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
-                "HistoryTestSupport", "MicroHTTP", "PassProtocol", "PassSimulator",
+                "HistoryTestSupport", "MicroHTTP", "PassProtocol", "PassSimulator", "PassHistoryPostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -132,6 +132,13 @@ public protocol EventHistory: Sendable {
     /// down or starting, serialization failures and deadlocks, and no connection within the lease timeout.
     func problem(_ error: any Error) -> HistoryProblem?
 
+    /// Runs `body` holding the lock named `key` for every console on this history, so actions of several consoles on
+    /// one shared thing (a device folder) run one after the other, never interleaved. PostgreSQL: a session advisory
+    /// lock (`pg_advisory_lock`) keyed by a stable 64-bit hash of `key`, held on a connection of its own until `body`
+    /// ends (released by the server if the console dies). SQLite (the default): runs `body` at once, since a SQLite
+    /// history has one console; the caller's file lock on the same machine serialises.
+    func withExclusiveLock<T: Sendable>(_ key: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T
+
     /// Where the history is, for people (logs, the overview): the SQLite file's path (or "in memory"), or the
     /// PostgreSQL URL without its password.
     var location: String { get }
@@ -228,6 +235,13 @@ extension EventHistory {
     @discardableResult
     public func prune(_ retention: HistoryRetention) async throws -> Int {
         try await prune(retention, now: Date())
+    }
+}
+
+extension EventHistory {
+    /// Runs `body` at once: one console per history, serialised by the caller's file lock.
+    public func withExclusiveLock<T: Sendable>(_ key: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await body()
     }
 }
 
