@@ -96,6 +96,15 @@ public final class PostgresCluster: Sendable {
         return try await BlockingWork.run { () throws(Failure) in try PostgresCluster.start(suffix: ".\(number)", tls: tls) }
     }
 
+    /// ``stop()`` off the concurrency pool (it waits for the server to end): for a test done with its own cluster. One
+    /// left running (a test that failed before this) is stopped at exit.
+    public func remove() async {
+        _ = try? await BlockingWork.run { () -> Bool in
+            self.stop()
+            return true
+        }
+    }
+
     /// Stops the server (a fast shutdown: open connections are ended), keeping its data; ``startServer()`` starts it
     /// again on the same port.
     public func stopServer() async throws {

@@ -15,7 +15,6 @@ struct PostgresOutageTests {
     @Test("a batch written while PostgreSQL is stopped is kept and retried; every event is stored once when it is back")
     func batcherRetriesWhileTheServerIsStopped() async throws {
         let cluster = try await PostgresCluster.startOwn()
-        defer { cluster.stop() }
         let database = try await cluster.createDatabase()
         let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
             database: database, leaseTimeout: .milliseconds(500))
@@ -48,12 +47,12 @@ struct PostgresOutageTests {
         #expect(try await history.eventCount == 130)
         #expect(try await history.page(limit: 1000).events.map(\.event) == before + during)
         await history.close()
+        await cluster.remove()
     }
 
     @Test("a read while PostgreSQL is stopped throws `unreachable` once the lease timeout passes, and works again after")
     func readsFailWithinTheLeaseTimeout() async throws {
         let cluster = try await PostgresCluster.startOwn()
-        defer { cluster.stop() }
         let database = try await cluster.createDatabase()
         let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
             database: database, leaseTimeout: .milliseconds(500))
@@ -76,6 +75,7 @@ struct PostgresOutageTests {
         try await cluster.startServer()
         #expect(try await eventually(within: 60) { (try? await history.eventCount) == 1 })
         await history.close()
+        await cluster.remove()
     }
 
     /// How a call ended: it worked, it threw, or it had not answered by the deadline (a hang, not a speed bound).

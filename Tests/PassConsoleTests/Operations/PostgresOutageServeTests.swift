@@ -14,7 +14,6 @@ struct PostgresOutageServeTests {
 
     @Test func routesAnswer503InWordsWhilePostgresIsStoppedAnd200OnceItIsBack() async throws {
         let cluster = try await PostgresCluster.startOwn()
-        defer { cluster.stop() }
         let database = try await cluster.createDatabase()
         let url = "postgres://\(cluster.user):\(cluster.password)@\(cluster.host):\(cluster.port)/\(database)"
         let folder = try PostgresServeTests.folder()
@@ -71,5 +70,8 @@ struct PostgresOutageServeTests {
         #expect(try await PostgresServeTests.ingest(PostgresServeTests.events(2, bundleID: "com.team.after"), into: client) == 2)
         #expect(await live.read(until: "com.team.after").contains("com.team.after"), "\(live.text)")
         #expect(PostgresServeTests.ids(live.text) == [1, 2, 3, 4, 5], "\(live.text)")
+        process.terminate()
+        _ = await process.exited()
+        await cluster.remove()
     }
 }
