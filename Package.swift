@@ -93,6 +93,8 @@ let package = Package(
             dependencies: [
                 "PassHistory", "AccessEnabler",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
+                // ConnectionPoolError: the pool's circuit breaker, a history that cannot be reached.
+                .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -145,7 +147,7 @@ let package = Package(
             name: "PassConsoleTests",
             dependencies: [
                 "PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
-                "HistoryTestSupport", "MicroHTTP", "PassProtocol", "PassSimulator",
+                "HistoryTestSupport", "MicroHTTP", "PassProtocol", "PassSimulator", "PassHistoryPostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -6,9 +6,10 @@ import Foundation
 /// time, oldest events first.
 ///
 /// The producer never waits on disk: it hands events to ``add(_:)`` or an `AsyncStream` to ``consume(_:)``.
-/// When the history cannot be written (read-only, disk full, damaged, I/O error: a ``HistoryProblem``) the batch
-/// goes back to the buffer and is tried again with a growing delay (``retryDelay``, doubling up to
-/// ``maxRetryDelay``), so the events land once writing works again. The buffer holds at most ``maxPending`` events:
+/// When the history cannot be written (read-only, disk full, damaged, I/O error, a PostgreSQL server gone: whatever
+/// the history itself calls a ``HistoryProblem``, ``EventHistory/problem(_:)``) the batch goes back to the buffer and
+/// is tried again with a growing delay (``retryDelay``, doubling up to ``maxRetryDelay``), so the events land once
+/// writing works again. The buffer holds at most ``maxPending`` events:
 /// past that the oldest are dropped and counted in ``droppedCount``. A batch failing for any other reason (a bug,
 /// not the disk) would fail again: it is dropped and counted.
 public actor EventBatcher {
@@ -152,7 +153,7 @@ public actor EventBatcher {
             }
         case .failure(let error):
             lastError = error
-            guard let problem = HistoryProblem(error, file: (database as? HistoryDatabase)?.path) else {
+            guard let problem = database.problem(error) else {
                 droppedCount += batch.count
                 break
             }

@@ -124,6 +124,21 @@ public protocol EventHistory: Sendable {
     @discardableResult
     func prune(_ retention: HistoryRetention, now: Date) async throws -> Int
 
+    /// The storage failure `error` (thrown by this history) reports, in words (``HistoryProblem``), or `nil` when it
+    /// is not one: a bug or a bad value, which would fail again. This is the one rule for "worth waiting out": the
+    /// batcher keeps and retries a batch whose write failed with a problem (and drops one failing otherwise), and the
+    /// console answers a problem 503 (507 for a full disk) with `Retry-After`. SQLite: its result codes for a
+    /// read-only file, a full disk, damage, I/O errors and locks; PostgreSQL: connection errors, the server shutting
+    /// down or starting, serialization failures and deadlocks, and no connection within the lease timeout.
+    func problem(_ error: any Error) -> HistoryProblem?
+
+    /// Runs `body` holding the lock named `key` for every console on this history, so actions of several consoles on
+    /// one shared thing (a device folder) run one after the other, never interleaved. PostgreSQL: a session advisory
+    /// lock (`pg_advisory_lock`) keyed by a stable 64-bit hash of `key`, held on a connection of its own until `body`
+    /// ends (released by the server if the console dies). SQLite (the default): runs `body` at once, since a SQLite
+    /// history has one console; the caller's file lock on the same machine serialises.
+    func withExclusiveLock<T: Sendable>(_ key: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T
+
     /// Where the history is, for people (logs, the overview): the SQLite file's path (or "in memory"), or the
     /// PostgreSQL URL without its password.
     var location: String { get }
@@ -223,9 +238,22 @@ extension EventHistory {
     }
 }
 
+extension EventHistory {
+    /// Runs `body` at once: one console per history, serialised by the caller's file lock.
+    public func withExclusiveLock<T: Sendable>(_ key: String, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await body()
+    }
+}
+
 extension HistoryDatabase: EventHistory {
     /// The file's path, or "in memory".
     public var location: String { path ?? "in memory" }
+
+    /// SQLite's result codes for a read-only file, a full disk, damage, I/O errors and locks
+    /// (``HistoryProblem/init(_:file:)``).
+    public func problem(_ error: any Error) -> HistoryProblem? {
+        HistoryProblem(error, file: path)
+    }
 }
 
 extension EventHistory {

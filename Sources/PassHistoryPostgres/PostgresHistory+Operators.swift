@@ -32,9 +32,9 @@ extension PostgresHistory {
             """, logger: logger)).first
     }
 
-    static func operators(_ rows: PostgresRowSequence) async throws -> [OperatorRecord] {
+    static func operators(_ rows: [PostgresRow]) throws -> [OperatorRecord] {
         var records: [OperatorRecord] = []
-        for try await (name, role, tokenHash, createdAt, revokedAt) in rows.decode((String, String, String, Double, Double?).self) {
+        for (name, role, tokenHash, createdAt, revokedAt) in try rows.decode((String, String, String, Double, Double?).self) {
             // An unknown role is read as the least one, as the SQLite history reads it.
             records.append(OperatorRecord(name: name, role: OperatorRole(rawValue: role) ?? .viewer, tokenHash: tokenHash,
                 createdAt: Date(timeIntervalSince1970: createdAt), revokedAt: revokedAt.map(Date.init(timeIntervalSince1970:))))

@@ -25,7 +25,7 @@ extension PostgresHistory {
             newestFirst: after == nil, limit: limit + 1)
         var list = RawEventList()
         list.ids.reserveCapacity(min(limit, 1000))
-        for try await (id, payload) in rows.decode((Int64, String).self) {
+        for (id, payload) in try rows.decode((Int64, String).self) {
             if list.ids.count == limit { return (list, list.ids.last) }
             if !list.ids.isEmpty { list.json.append(UInt8(ascii: ",")) }
             list.ids.append(id)
@@ -63,7 +63,7 @@ extension PostgresHistory {
         let decoder = EventCoding.viewDecoder
         var events: [StoredEvent] = []
         var more = false
-        for try await (id, timestamp, summary, payload) in rows.decode((Int64, Double, String, String).self) {
+        for (id, timestamp, summary, payload) in try rows.decode((Int64, Double, String, String).self) {
             if events.count == limit {
                 more = true
                 break
@@ -76,7 +76,7 @@ extension PostgresHistory {
 
     /// `columns` of the events matching `filter` with `lower < id < upper`, newest or oldest first, at most `limit`.
     func select(_ columns: String, matching filter: HistoryFilter, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int)
-        async throws -> PostgresRowSequence
+        async throws -> [PostgresRow]
     {
         try await client.query(Self.pageQuery(columns, matching: filter, above: lower, below: upper, newestFirst: newestFirst, limit: limit),
             logger: logger)
@@ -107,11 +107,11 @@ extension PostgresHistory {
         // Sequential scans off for this plan: a test's table holds thousands of rows, where reading them all is
         // cheaper and the planner rightly picks it (it did, at random, by the sample ANALYZE took); at a team's
         // millions it picks the index. The plan shows which index serves the filter when one must.
-        let logger = self.logger
+        let logger = self.logger, explained = query
         return try await client.withConnection { connection in
             _ = try await connection.query("SET enable_seqscan = off", logger: logger)
             if bitmapOnly { _ = try await connection.query("SET enable_indexscan = off", logger: logger) }
-            let plan = try await connection.query(query, logger: logger).collectColumn(String.self)
+            let plan = try await connection.query(explained, logger: logger).collectColumn(String.self)
             _ = try await connection.query("RESET enable_seqscan", logger: logger)
             _ = try await connection.query("RESET enable_indexscan", logger: logger)
             return plan

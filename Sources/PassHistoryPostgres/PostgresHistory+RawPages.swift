@@ -62,7 +62,7 @@ extension PostgresHistory {
             LEFT JOIN session s ON s.key = page.session_key ORDER BY page.id
             """
         var rows: [RawEventRow] = []
-        for try await row in try await client.query(query, logger: logger) {
+        for row in try await client.query(query, logger: logger) {
             let (id, payload, kind, summary, status, _, requestorID, mvpdID, timestamp, sessionID, deviceID, bundleID) = try row.decode(
                 (Int64, String, String, String, Int?, Int64, String?, String?, Double, UUID?, String?, String?).self)
             rows.append(RawEventRow(event: RawStoredEvent(id: id, view: payload), facts: EventFacts(
@@ -76,8 +76,8 @@ extension PostgresHistory {
     // MARK: - Reads on one connection
 
     /// Runs `body` in a read-only repeatable-read transaction: every read sees the same committed state.
-    func snapshot<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
-        try await client.withTransaction(logger: logger) { connection in
+    func snapshot<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await client.withTransaction(logger: logger) { [logger] connection in
             try await connection.query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY", logger: logger)
             return try await body(connection)
         }

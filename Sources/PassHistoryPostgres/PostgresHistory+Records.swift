@@ -20,7 +20,7 @@ extension PostgresHistory {
         let rows = try await client.query(
             "SELECT id, at, action, detail, remote, operator FROM audit ORDER BY id DESC LIMIT \(max(1, limit))", logger: logger)
         var entries: [AuditEntry] = []
-        for try await (id, at, action, detail, remote, operatorName) in rows.decode((Int64, Double, String, String, String, String?).self) {
+        for (id, at, action, detail, remote, operatorName) in try rows.decode((Int64, Double, String, String, String, String?).self) {
             entries.append(AuditEntry(id: id, at: Date(timeIntervalSince1970: at), action: action, detail: detail, remote: remote,
                 operatorName: operatorName))
         }
@@ -30,7 +30,7 @@ extension PostgresHistory {
     /// Keeps `backup` (and forgets all but the newest `keep` backups); a kept ID is replaced. One transaction.
     public func saveBackup(_ backup: StorageBackup, keep: Int = 50) async throws {
         let documents = String(decoding: try JSONEncoder().encode(backup.documents), as: UTF8.self)
-        try await client.withTransaction(logger: logger) { connection in
+        try await client.withTransaction(logger: logger) { [logger] connection in
             try await connection.query("""
                 INSERT INTO backup (id, at, reason, documents) VALUES (\(backup.id), \(backup.at.timeIntervalSince1970), \(backup.reason),
                     \(documents)::jsonb)
@@ -44,7 +44,7 @@ extension PostgresHistory {
     /// The backup with this ID, if kept.
     public func backup(_ id: String) async throws -> StorageBackup? {
         let rows = try await client.query("SELECT id, at, reason, documents::text FROM backup WHERE id = \(id)", logger: logger)
-        for try await (id, at, reason, documents) in rows.decode((String, Double, String, String).self) {
+        for (id, at, reason, documents) in try rows.decode((String, Double, String, String).self) {
             return StorageBackup(id: id, at: Date(timeIntervalSince1970: at), reason: reason,
                 documents: try JSONDecoder().decode([StorageBackup.Document].self, from: Data(documents.utf8)))
         }
@@ -55,7 +55,7 @@ extension PostgresHistory {
     public func backups() async throws -> [(id: String, at: Date, reason: String)] {
         let rows = try await client.query("SELECT id, at, reason FROM backup ORDER BY at DESC", logger: logger)
         var backups: [(id: String, at: Date, reason: String)] = []
-        for try await (id, at, reason) in rows.decode((String, Double, String).self) {
+        for (id, at, reason) in try rows.decode((String, Double, String).self) {
             backups.append((id, Date(timeIntervalSince1970: at), reason))
         }
         return backups

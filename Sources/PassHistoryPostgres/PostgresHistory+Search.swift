@@ -81,7 +81,7 @@ extension PostgresHistory {
             WHERE t.field = \(field.rawValue) AND s.id = ANY(\(ids))
             """, logger: logger)
         var result: [UUID: Set<String>] = [:]
-        for try await (id, value) in rows.decode((UUID, String).self) { result[id, default: []].insert(value) }
+        for (id, value) in try rows.decode((UUID, String).self) { result[id, default: []].insert(value) }
         return result.mapValues { $0.sorted() }
     }
 }

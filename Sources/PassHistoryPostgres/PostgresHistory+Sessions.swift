@@ -15,7 +15,7 @@ extension PostgresHistory {
         let rows = try await client.query(PostgresQuery(unsafeSQL: "SELECT \(Self.sessionColumns) FROM session ORDER BY last_seen DESC, id"),
             logger: logger)
         var sessions: [HistorySession] = []
-        for try await row in rows { sessions.append(try Self.session(from: row)) }
+        for row in rows { sessions.append(try Self.session(from: row)) }
         return sessions
     }
 
@@ -23,7 +23,7 @@ extension PostgresHistory {
     public func session(_ id: UUID) async throws -> HistorySession? {
         var query = PostgresQueryBuilder()
         query.sql = "SELECT \(Self.sessionColumns) FROM session WHERE id = \(query.bind(id))"
-        for try await row in try await client.query(query.query, logger: logger) { return try Self.session(from: row) }
+        for row in try await client.query(query.query, logger: logger) { return try Self.session(from: row) }
         return nil
     }
 

@@ -16,8 +16,15 @@ import PostgresNIO
 ///
 /// Connections come from a `PostgresClient` pool the history runs itself; call ``close()`` when done with it.
 public final class PostgresHistory: EventHistory {
-    /// The connection pool.
-    let client: PostgresClient
+    /// The connection pool PostgresNIO runs.
+    let pool: PostgresClient
+    /// The pool as the history uses it: every lease bounded by ``leaseTimeout``.
+    let client: BoundedPool
+    /// The longest wait for a pooled connection: past it a read or write throws a ``HistoryProblem`` of kind
+    /// `unreachable` (the console answers 503; the batcher keeps the events and retries).
+    public var leaseTimeout: Duration { client.leaseTimeout }
+    /// The default ``leaseTimeout``.
+    public static let defaultLeaseTimeout: Duration = .seconds(5)
     /// Runs the pool until ``close()``.
     private let runner: Task<Void, Never>
     let logger: Logger
@@ -32,55 +39,71 @@ public final class PostgresHistory: EventHistory {
     }
 
     /// Connects and migrates up to migration `lastVersion` (`nil`: all; tests write a database as an older build did).
-    package init(configuration: PostgresClient.Configuration, logger: Logger, migratingUpTo lastVersion: Int?, location: String = "PostgreSQL")
-        async throws
+    package init(configuration: PostgresClient.Configuration, logger: Logger, migratingUpTo lastVersion: Int?, location: String = "PostgreSQL",
+        leaseTimeout: Duration = PostgresHistory.defaultLeaseTimeout) async throws
     {
-        let client = PostgresClient(configuration: configuration, backgroundLogger: logger)
-        self.client = client
+        let pool = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.pool = pool
+        client = BoundedPool(pool: pool, leaseTimeout: leaseTimeout, location: location)
         self.logger = logger
         self.location = location
         // Started at once, so the pool is running before the first lease (else PostgresNIO warns the lease waits).
-        runner = Task.immediate { await client.run() }
+        runner = Task.immediate { await pool.run() }
         do {
-            try await PostgresSchema.migrate(client, upTo: lastVersion, logger: logger)
+            try await PostgresSchema.migrate(pool, upTo: lastVersion, logger: logger)
         } catch {
             runner.cancel()
             throw error
         }
     }
 
-    /// Connects over TCP (no TLS) as `username` to `database` on `host:port`, and migrates it.
-    ///
-    /// One connection is made first, on its own: a server that cannot be reached or refuses the credentials throws
-    /// PostgreSQL's (or the network's) error at once, where the pool would retry in the background until its lease
-    /// timed out.
+    /// Connects over TCP (no TLS) as `username` to `database` on `host:port`, and migrates it (as
+    /// ``init(location:logger:leaseTimeout:)`` with `sslmode=disable`).
     public convenience init(
-        host: String, port: Int = 5432, username: String, password: String?, database: String, logger: Logger = PostgresHistory.defaultLogger
+        host: String, port: Int = 5432, username: String, password: String?, database: String, logger: Logger = PostgresHistory.defaultLogger,
+        leaseTimeout: Duration = PostgresHistory.defaultLeaseTimeout
     ) async throws {
         try await self.init(host: host, port: port, username: username, password: password, database: database, logger: logger,
-            migratingUpTo: nil)
+            migratingUpTo: nil, leaseTimeout: leaseTimeout)
     }
 
-    /// As ``init(host:port:username:password:database:logger:)``, migrating up to migration `lastVersion` only.
+    /// As ``init(host:port:username:password:database:logger:leaseTimeout:)``, migrating up to migration `lastVersion` only.
     package convenience init(
         host: String, port: Int = 5432, username: String, password: String?, database: String, logger: Logger = PostgresHistory.defaultLogger,
-        migratingUpTo lastVersion: Int?
+        migratingUpTo lastVersion: Int?, leaseTimeout: Duration = PostgresHistory.defaultLeaseTimeout
     ) async throws {
-        let probe = try await PostgresConnection.connect(configuration: PostgresConnection.Configuration(host: host, port: port,
-            username: username, password: password, database: database, tls: .disable), id: 0, logger: logger)
-        try await probe.close()
-        var configuration = PostgresClient.Configuration(host: host, port: port, username: username, password: password, database: database,
-            tls: .disable)
-        configuration.options.maximumConnections = 8
-        try await self.init(configuration: configuration, logger: logger, migratingUpTo: lastVersion,
-            location: PostgresLocation(host: host, port: port, username: username, password: password, database: database).description)
+        try await self.init(location: PostgresLocation(host: host, port: port, username: username, password: password, database: database,
+            sslMode: .disable), logger: logger, migratingUpTo: lastVersion, leaseTimeout: leaseTimeout)
     }
 
-    /// Connects to the history at `location` (``PostgresLocation/init(url:)`` reads it from a `postgres://` URL), and
-    /// migrates it.
-    public convenience init(location: PostgresLocation, logger: Logger = PostgresHistory.defaultLogger) async throws {
-        try await self.init(host: location.host, port: location.port, username: location.username, password: location.password,
-            database: location.database, logger: logger)
+    /// Connects to the history at `location` (``PostgresLocation/init(url:)`` reads it from a `postgres://` URL), over
+    /// TLS as its `sslmode` asks (``PostgresLocation/tlsConfiguration()``), and migrates it.
+    ///
+    /// One connection is made first, on its own: a server that cannot be reached, refuses the credentials or fails the
+    /// TLS check throws PostgreSQL's (or the network's, or TLS's) error at once, where the pool would retry in the
+    /// background until its lease timed out. Later, a read or write that gets no connection within `leaseTimeout` (the
+    /// server gone) throws a ``HistoryProblem`` of kind `unreachable`.
+    public convenience init(location: PostgresLocation, logger: Logger = PostgresHistory.defaultLogger,
+        leaseTimeout: Duration = PostgresHistory.defaultLeaseTimeout) async throws
+    {
+        try await self.init(location: location, logger: logger, migratingUpTo: nil, leaseTimeout: leaseTimeout)
+    }
+
+    /// As ``init(location:logger:leaseTimeout:)``, migrating up to migration `lastVersion` only.
+    package convenience init(location: PostgresLocation, logger: Logger, migratingUpTo lastVersion: Int?, leaseTimeout: Duration)
+        async throws
+    {
+        let probe = try await PostgresConnection.connect(configuration: PostgresConnection.Configuration(host: location.host,
+            port: location.port, username: location.username, password: location.password, database: location.database,
+            tls: try location.connectionTLS()), id: 0, logger: logger)
+        try await probe.close()
+        var configuration = PostgresClient.Configuration(host: location.host, port: location.port, username: location.username,
+            password: location.password, database: location.database, tls: try location.poolTLS())
+        configuration.options.maximumConnections = 8
+        // A server that drops packets (rather than refusing) is given up on as soon as a lease would be.
+        configuration.options.connectTimeout = min(configuration.options.connectTimeout, leaseTimeout)
+        try await self.init(configuration: configuration, logger: logger, migratingUpTo: lastVersion, location: location.description,
+            leaseTimeout: leaseTimeout)
     }
 
     /// The logger when none is given: warnings and errors only (PostgresNIO reports at `info` level a connection that
@@ -106,12 +129,24 @@ public final class PostgresHistory: EventHistory {
 
     /// Runs `body` in one transaction that holds the writers' lock (the `event_counter` row), and returns the
     /// counter's value as the transaction found it.
-    func write<T: Sendable>(_ body: @Sendable (PostgresConnection, _ lastID: Int64) async throws -> T) async throws -> T {
-        try await client.withTransaction(logger: logger) { connection in
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection, _ lastID: Int64) async throws -> T) async throws -> T {
+        try await client.withTransaction(logger: logger) { [logger] connection in
             let lastID = try await connection.query("SELECT last_id FROM event_counter FOR UPDATE", logger: logger)
                 .collectColumn(Int64.self).first ?? 0
             return try await body(connection, lastID)
         }
+    }
+}
+
+extension Array where Element == PostgresRow {
+    /// The first column of every row.
+    func collectColumn<T: PostgresDecodable>(_ type: T.Type) throws -> [T] {
+        try map { try $0.decode(T.self) }
+    }
+
+    /// Every row's columns.
+    func decode<each Column: PostgresDecodable>(_ types: (repeat each Column).Type) throws -> [(repeat each Column)] {
+        try map { try $0.decode(types) }
     }
 }
 

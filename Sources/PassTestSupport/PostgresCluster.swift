@@ -46,6 +46,21 @@ public final class PostgresCluster: Sendable {
     public let osUser: String?
     /// The folder of PostgreSQL's programs (`initdb`, `pg_ctl`, `createdb`).
     public let binDirectory: String
+    /// The certificates of a cluster started with TLS on (``startOwn(tls:)``); `nil` without TLS.
+    public let tls: TLSFiles?
+
+    /// A TLS cluster's certificates, made by `openssl` in its folder: a throwaway CA, the server's certificate it
+    /// signed (for `localhost` only: by its address the server is not the certificate's name), and a second CA that
+    /// signed nothing (the wrong CA to trust).
+    public struct TLSFiles: Sendable {
+        /// The CA that signed the server's certificate (PEM).
+        public let caCertificate: URL
+        /// A CA that did not (PEM).
+        public let otherCACertificate: URL
+        /// The server's certificate and key (the key readable by the server only).
+        let serverCertificate: URL
+        let serverKey: URL
+    }
 
     private let databaseCounter = Mutex(0)
 
@@ -53,8 +68,10 @@ public final class PostgresCluster: Sendable {
     static let folderPrefix = "passconsole-pg-"
 
     private static let sharedCluster = Mutex<Result<PostgresCluster, Failure>?>(nil)
-    /// The cluster to stop at exit (read by the C `atexit` handler, which captures nothing).
-    private static let running = Mutex<PostgresCluster?>(nil)
+    /// The clusters to stop at exit (read by the C `atexit` handler, which captures nothing).
+    private static let running = Mutex<[PostgresCluster]>([])
+    /// How many clusters of their own tests started (``startOwn()``), for their folders' names.
+    private static let ownCounter = Mutex(0)
 
     /// The test process's cluster, started on the first call (a few seconds: `initdb` and the server's start); later
     /// calls return the same one, or the same failure.
@@ -70,12 +87,97 @@ public final class PostgresCluster: Sendable {
         return try result.get()
     }
 
-    private init(port: Int, password: String, folder: URL, osUser: String?, binDirectory: String) {
+    /// A cluster of its own for one test (not shared): for a test that stops and starts the server (``stopServer()``,
+    /// ``startServer()``), which would break every other test on the shared one. Folder `passconsole-pg-<pid>.<n>`;
+    /// stopped and removed at exit like the shared one.
+    /// With `tls`, the server takes TLS connections (`ssl=on`) with a certificate signed by a CA of its own (``tls``).
+    public static func startOwn(tls: Bool = false) async throws -> PostgresCluster {
+        let number = ownCounter.withLock { count in count += 1; return count }
+        return try await BlockingWork.run { () throws(Failure) in try PostgresCluster.start(suffix: ".\(number)", tls: tls) }
+    }
+
+    /// ``stop()`` off the concurrency pool (it waits for the server to end): for a test done with its own cluster. One
+    /// left running (a test that failed before this) is stopped at exit.
+    public func remove() async {
+        _ = try? await BlockingWork.run { () -> Bool in
+            self.stop()
+            return true
+        }
+    }
+
+    /// Stops the server (a fast shutdown: open connections are ended), keeping its data; ``startServer()`` starts it
+    /// again on the same port.
+    public func stopServer() async throws {
+        _ = try await BlockingWork.run { () throws(Failure) -> String in
+            try self.runTool("pg_ctl", ["stop", "-w", "-t", "60", "-m", "fast", "-D", self.dataDirectory.path])
+        }
+    }
+
+    /// Starts the server again after ``stopServer()``, on the same port.
+    public func startServer() async throws {
+        _ = try await BlockingWork.run { () throws(Failure) -> String in try self.startServerNow() }
+    }
+
+    /// `pg_ctl start`, waiting until the server takes connections.
+    @discardableResult
+    private func startServerNow() throws(Failure) -> String {
+        // fsync off: a throwaway cluster needs no durability, and the tests share two cores.
+        var options = "-p \(port) -c listen_addresses=127.0.0.1 -c unix_socket_directories='\(folder.path)' "
+            + "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        if let tls {
+            options += " -c ssl=on -c ssl_cert_file='\(tls.serverCertificate.path)' -c ssl_key_file='\(tls.serverKey.path)'"
+        }
+        return try runTool("pg_ctl", ["start", "-w", "-t", "60", "-D", dataDirectory.path, "-l", folder.appendingPathComponent("server.log").path,
+            "-o", options])
+    }
+
+    private init(port: Int, password: String, folder: URL, osUser: String?, binDirectory: String, tls: TLSFiles? = nil) {
         self.port = port
         self.password = password
         self.folder = folder
         self.osUser = osUser
         self.binDirectory = binDirectory
+        self.tls = tls
+    }
+
+    /// Makes a throwaway CA, the server's certificate it signs (for `localhost` only) and a second CA in
+    /// `folder` with `openssl`; the server's key is handed to `osUser` (PostgreSQL wants it 0600, its own).
+    static func makeCertificates(in folder: URL, osUser: String?) throws(Failure) -> TLSFiles {
+        let file = { (name: String) in folder.appendingPathComponent(name) }
+        let curve = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        try openssl(["req", "-x509"] + curve + ["-keyout", file("ca.key").path, "-out", file("ca.crt").path, "-days", "2",
+            "-subj", "/CN=PassConsole test CA"], in: folder)
+        try openssl(["req", "-x509"] + curve + ["-keyout", file("other-ca.key").path, "-out", file("other-ca.crt").path, "-days", "2",
+            "-subj", "/CN=PassConsole other CA"], in: folder)
+        try openssl(["req"] + curve + ["-keyout", file("server.key").path, "-out", file("server.csr").path, "-subj", "/CN=localhost"],
+            in: folder)
+        _ = FileManager.default.createFile(atPath: file("server.ext").path, contents: Data("subjectAltName=DNS:localhost\n".utf8))
+        try openssl(["x509", "-req", "-in", file("server.csr").path, "-CA", file("ca.crt").path, "-CAkey", file("ca.key").path,
+            "-CAcreateserial", "-out", file("server.crt").path, "-days", "2", "-extfile", file("server.ext").path], in: folder)
+        chmod(file("server.key").path, 0o600)
+        if let osUser, let entry = getpwnam(osUser) {
+            for name in ["server.key", "server.crt"] { chown(file(name).path, entry.pointee.pw_uid, entry.pointee.pw_gid) }
+        }
+        return TLSFiles(caCertificate: file("ca.crt"), otherCACertificate: file("other-ca.crt"), serverCertificate: file("server.crt"),
+            serverKey: file("server.key"))
+    }
+
+    /// Runs `openssl` with `arguments` in `folder`; throws with its output when it fails.
+    static func openssl(_ arguments: [String], in folder: URL) throws(Failure) {
+        let output = folder.appendingPathComponent("openssl-\(UUID().uuidString).out")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let code: Int32
+        do {
+            let child = try ChildProcess("/usr/bin/openssl", arguments, environment: ProcessInfo.processInfo.environment, directory: folder,
+                stdout: .file(output), stderr: .file(output))
+            code = child.waitUntilExit()
+        } catch {
+            throw Failure(description: "openssl: \(error)")
+        }
+        guard code == 0 else {
+            let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+            throw Failure(description: "openssl \(arguments.joined(separator: " ")) exited \(code): \(text)")
+        }
     }
 
     /// The data directory inside ``folder``.
@@ -131,10 +233,10 @@ public final class PostgresCluster: Sendable {
 
     // MARK: - Starting
 
-    private static func start() throws(Failure) -> PostgresCluster {
+    private static func start(suffix: String = "", tls: Bool = false) throws(Failure) -> PostgresCluster {
         let bin = try binDirectory()
-        removeStaleClusters()
-        let folder = parentFolder.appendingPathComponent("\(folderPrefix)\(getpid())")
+        if suffix.isEmpty { removeStaleClusters() }
+        let folder = parentFolder.appendingPathComponent("\(folderPrefix)\(getpid())\(suffix)")
         try? FileManager.default.removeItem(at: folder)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -154,23 +256,24 @@ public final class PostgresCluster: Sendable {
         let passwordFile = folder.appendingPathComponent("password")
         FileManager.default.createFile(atPath: passwordFile.path, contents: Data(password.utf8), attributes: [.posixPermissions: 0o600])
         if let osUser, let entry = getpwnam(osUser) { chown(passwordFile.path, entry.pointee.pw_uid, entry.pointee.pw_gid) }
+        let tlsFiles = tls ? try makeCertificates(in: folder, osUser: osUser) : nil
         var lastFailure = Failure(description: "no attempt")
         // A port found free can be taken before the server binds it: try a few.
         for attempt in 0..<3 {
-            let cluster = PostgresCluster(port: try freePort(), password: password, folder: folder, osUser: osUser, binDirectory: bin)
+            let cluster = PostgresCluster(port: try freePort(), password: password, folder: folder, osUser: osUser, binDirectory: bin,
+                tls: tlsFiles)
             do {
                 if attempt == 0 {
                     try cluster.runTool("initdb", ["-D", cluster.dataDirectory.path, "-U", cluster.user, "--pwfile", passwordFile.path,
                         "--auth-local=trust", "--auth-host=scram-sha-256", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"])
                     try? FileManager.default.removeItem(at: passwordFile)
                 }
-                // fsync off: a throwaway cluster needs no durability, and the tests share two cores.
-                let options = "-p \(cluster.port) -c listen_addresses=127.0.0.1 -c unix_socket_directories='\(folder.path)' "
-                    + "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-                try cluster.runTool("pg_ctl", ["start", "-w", "-t", "60", "-D", cluster.dataDirectory.path, "-l",
-                    folder.appendingPathComponent("server.log").path, "-o", options])
-                running.withLock { $0 = cluster }
-                atexit { PostgresCluster.running.withLock { $0 }?.stop() }
+                try cluster.startServerNow()
+                let first = running.withLock { list in
+                    list.append(cluster)
+                    return list.count == 1
+                }
+                if first { atexit { for cluster in PostgresCluster.running.withLock({ $0 }) { cluster.stop() } } }
                 return cluster
             } catch {
                 lastFailure = error
@@ -238,7 +341,9 @@ public final class PostgresCluster: Sendable {
         let temporary = parentFolder
         let names = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? []
         for name in names where name.hasPrefix(folderPrefix) {
-            guard let owner = pid_t(name.dropFirst(folderPrefix.count)), owner != getpid(), !isAlive(owner) else { continue }
+            // `passconsole-pg-<pid>`, or `passconsole-pg-<pid>.<n>` for a test's own cluster.
+            let ownerText = name.dropFirst(folderPrefix.count).prefix { $0 != "." }
+            guard let owner = pid_t(ownerText), owner != getpid(), !isAlive(owner) else { continue }
             let folder = temporary.appendingPathComponent(name)
             let data = folder.appendingPathComponent("data")
             if let text = try? String(contentsOf: data.appendingPathComponent("postmaster.pid"), encoding: .utf8),

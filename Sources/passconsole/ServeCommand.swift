@@ -32,6 +32,10 @@ struct ServeCommand: AsyncParsableCommand {
     var history: String?
     @Flag(help: "When the history is damaged, move it aside (kept as FILE.damaged-TIMESTAMP) and start a fresh one.")
     var historyRecover = false
+    @Option(help: ArgumentHelp(
+        "PostgreSQL history: seconds a read or write waits for a connection before answering 503 (the server unreachable).",
+        valueName: "seconds"))
+    var historyTimeout: Double = 5
     @Option(help: "Demo devices and apps (JSON, see Config/README.md).") var consoleConfig = "Config/console.json"
     @Option(help: "Folder with the console's static files.") var publicDir = "Public"
     @Option(help: "Where the access token is written when listening beyond loopback.")
@@ -53,6 +57,10 @@ struct ServeCommand: AsyncParsableCommand {
         let deviceRoot = URL(filePath: device, directoryHint: .isDirectory)
         try FileManager.default.createDirectory(at: deviceRoot, withIntermediateDirectories: true)
         let historyLocation = try HistoryLocation(option: history)
+        guard historyTimeout > 0, historyTimeout <= 3600 else {
+            throw ValidationError("--history-timeout must be between 0 and 3600 seconds, not \(historyTimeout).")
+        }
+        let leaseTimeout = Duration.milliseconds(Int64((historyTimeout * 1000).rounded()))
         let historyDatabase: any EventHistory
         switch historyLocation {
         case .sqlite(let path):
@@ -62,7 +70,7 @@ struct ServeCommand: AsyncParsableCommand {
             guard !historyRecover else {
                 throw ValidationError("--history-recover moves a damaged SQLite file aside; it does not apply to the PostgreSQL history \(location).")
             }
-            historyDatabase = try await HistoryLocation.openPostgres(location, logger: logger)
+            historyDatabase = try await HistoryLocation.openPostgres(location, leaseTimeout: leaseTimeout, logger: logger)
         }
 
         let (backend, verificationKey, service) = try Bootstrap.startBackend(
@@ -74,6 +82,7 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.publicDirectory = publicDir
         configuration.backendURL = backend.baseURL
         configuration.publicURL = publicURL
+        configuration.historyLeaseTimeout = leaseTimeout
         let loopback = configuration.isLoopback
         try applyAccessToken(to: &configuration)
         let catalog = Console.Catalog(

@@ -71,13 +71,26 @@ struct PostgresHistoryTests {
     @Test("a postgres:// URL names the history: its parts read back, bad ones refused with the reason, the password never printed")
     func locationFromURL() async throws {
         let location = try PostgresLocation(url: "postgres://team%40ops:p%2Fss@db.example:6543/passconsole?sslmode=disable")
-        #expect(location == PostgresLocation(host: "db.example", port: 6543, username: "team@ops", password: "p/ss", database: "passconsole"))
-        #expect(location.description == "postgres://team%40ops:***@db.example:6543/passconsole")
+        #expect(location == PostgresLocation(host: "db.example", port: 6543, username: "team@ops", password: "p/ss", database: "passconsole",
+            sslMode: .disable))
+        #expect(location.description == "postgres://team%40ops:***@db.example:6543/passconsole?sslmode=disable")
+        // libpq's TLS options: sslmode (prefer when left out) and sslrootcert
+        #expect(try PostgresLocation(url: "postgres://u@h/d").sslMode == .prefer)
+        #expect(try PostgresLocation(url: "postgres://u@h/d").description == "postgres://u@h:5432/d")
+        for mode in PostgresLocation.SSLMode.allCases {
+            #expect(try PostgresLocation(url: "postgres://u@h/d?sslmode=\(mode.rawValue)").sslMode == mode)
+        }
+        let verified = try PostgresLocation(url: "postgres://u@h/d?sslmode=verify-full&sslrootcert=/etc/ca.pem")
+        #expect(verified.sslMode == .verifyFull && verified.sslRootCert == "/etc/ca.pem")
+        #expect(verified.description == "postgres://u@h:5432/d?sslmode=verify-full&sslrootcert=/etc/ca.pem")
         #expect(try PostgresLocation(url: "postgresql://u@h/d") == PostgresLocation(host: "h", port: 5432, username: "u", password: nil, database: "d"))
         let refused: [(String, PostgresLocation.Problem)] = [
             ("db.example:5432", .scheme("db.example")), ("db example", .notAURL), ("mysql://u@h/d", .scheme("mysql")), ("postgres:///d", .noHost),
             ("postgres://u@h:0/d", .port(0)), ("postgres://u@h:70000/d", .port(70000)), ("postgres://h/d", .noUser),
-            ("postgres://u@h", .noDatabase), ("postgres://u@h/", .noDatabase), ("postgres://u@h/d?sslmode=require", .option("sslmode=require")),
+            ("postgres://u@h", .noDatabase), ("postgres://u@h/", .noDatabase), ("postgres://u@h/d?sslmode=bogus", .sslMode("bogus")),
+            ("postgres://u@h/d?sslmode=VERIFY-FULL", .sslMode("VERIFY-FULL")), ("postgres://u@h/d?sslcert=/c.pem", .option("sslcert=/c.pem")),
+            ("postgres://u@h/d?sslmode=require&sslrootcert=/ca.pem", .rootCertWithoutVerification(.require)),
+            ("postgres://u@h/d?sslrootcert=/ca.pem", .rootCertWithoutVerification(.prefer)),
         ]
         for (url, problem) in refused {
             #expect(throws: problem, "\(url)") { try PostgresLocation(url: url) }

@@ -32,6 +32,11 @@ public struct ConsoleConfiguration: Sendable {
     /// How long `GET /healthz` waits for the history's read before calling it failing (a PostgreSQL server that takes
     /// no connections leaves the read waiting for a connection).
     public var historyCheckTimeout: Duration = .seconds(5)
+    /// How long a read or write of a PostgreSQL history waits for a connection while the server cannot be reached:
+    /// past it the request answers 503 (`history_unreachable`, with `Retry-After`) and the demo apps' events wait to
+    /// be retried. The history is opened with it (`passconsole serve --history-timeout`); SQLite has no connections to
+    /// wait for.
+    public var historyLeaseTimeout: Duration = .seconds(5)
     /// The clock tokens are judged by (tests move it; the demo apps' SDKs use it too).
     public var now: @Sendable () -> Date = { Date() }
     /// Largest accepted request body (imports and ingest batches).

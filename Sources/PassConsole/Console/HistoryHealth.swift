@@ -10,7 +10,7 @@ import Locking
 final class HistoryHealth: Sendable {
     /// The state as the overview shows it.
     struct Report: Encodable, Equatable {
-        /// `ok`, or the problem's kind: `read_only`, `disk_full`, `damaged`, `io_error`, `busy`.
+        /// `ok`, or the problem's kind: `read_only`, `disk_full`, `damaged`, `io_error`, `busy`, `unreachable`.
         var state: String
         var message: String?
         var detail: String?
@@ -35,6 +35,8 @@ final class HistoryHealth: Sendable {
     /// The SQLite history whose file is checked; `nil` on PostgreSQL (the server checks its own files; `/healthz`
     /// reads the history to see it reachable).
     private let sqlite: HistoryDatabase?
+    /// The history, which says which of its errors are storage failures (``EventHistory/problem(_:)``).
+    private let history: any EventHistory
     /// How the history is named in the log: the file, or the PostgreSQL location without its password.
     private let name: String
     private let logger: Logger
@@ -42,6 +44,7 @@ final class HistoryHealth: Sendable {
 
     init(history: any EventHistory, logger: Logger) {
         sqlite = history as? HistoryDatabase
+        self.history = history
         name = history.location
         self.logger = logger
     }
@@ -65,10 +68,11 @@ final class HistoryHealth: Sendable {
         return problem
     }
 
-    /// The problem `error` reports (`nil`: not a storage failure), remembered and logged when new, as the API's
-    /// answer: 507 for a full disk, 503 for the rest, `Retry-After` when waiting may help.
+    /// The problem `error` reports (`nil`: not a storage failure; the history decides, ``EventHistory/problem(_:)``),
+    /// remembered and logged when new, as the API's answer: 507 for a full disk, 503 for the rest (a PostgreSQL server
+    /// that cannot be reached among them), `Retry-After` when waiting may help.
     func failed(_ error: any Error, during action: String, now: Date = Date()) -> HTTPError? {
-        guard let problem = HistoryProblem(error, file: sqlite?.path) else { return nil }
+        guard let problem = history.problem(error) else { return nil }
         noteWriteFailure(problem, during: action, now: now)
         return Self.httpError(problem)
     }
@@ -89,6 +93,17 @@ final class HistoryHealth: Sendable {
             return state.write
         }
         if had != nil { logger.notice("history writable again: \(name)") }
+    }
+
+    /// A read worked: a database that was unreachable answers again, so that failure no longer stands (one of another
+    /// kind, a read-only file, waits for a write that works).
+    func readSucceeded() {
+        let had = state.withLock { state in
+            guard state.write?.problem.kind == .unreachable else { return false }
+            state.write = nil
+            return true
+        }
+        if had { logger.notice("history reachable again: \(name)") }
     }
 
     /// The overview's state: a damaged file found by the check first, else the latest failed write (a request's, or

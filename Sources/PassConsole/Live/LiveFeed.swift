@@ -127,9 +127,19 @@ public final class LiveFeed: Sendable {
     private func begin() async throws {
         let newest = try await history.latestCursor() ?? 0
         let observer = Task.detached { [weak self, history] in
-            for await last in history.observeNewestEventID() {
-                guard let self, !Task.isCancelled else { return }
-                await self.advance(to: last)
+            // The observation ends when its connection is lost (PostgreSQL stopped or cut off): observed again, with a
+            // growing pause, until it holds. A new observation starts with the newest ID, so what was stored meanwhile
+            // goes out then.
+            var pause = Duration.milliseconds(250)
+            while !Task.isCancelled {
+                for await last in history.observeNewestEventID() {
+                    guard let self, !Task.isCancelled else { return }
+                    await self.advance(to: last)
+                    pause = .milliseconds(250)
+                }
+                guard self != nil else { return }
+                try? await Task.sleep(for: pause)
+                pause = min(pause * 2, .seconds(5))
             }
         }
         let heartbeat = Task.detached { [weak self, limits] in

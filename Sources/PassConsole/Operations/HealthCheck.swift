@@ -66,7 +66,7 @@ struct HealthCheck {
                 if known.state != "ok" { reason = Self.words(known.state) }
             }
         } catch {
-            reason = HistoryProblem(error, file: nil).map { Self.words($0.kind.rawValue) } ?? "the history could not be read"
+            reason = history.problem(error).map { Self.words($0.kind.rawValue) } ?? "the history could not be read"
         }
         return Check(status: reason == nil ? "ok" : "failing", latencyMs: milliseconds(clock.now - start), reason: reason)
     }
@@ -103,6 +103,7 @@ struct HealthCheck {
         case "disk_full": "the history cannot be written: the disk is full"
         case "damaged": "the history file is damaged"
         case "busy": "the history is busy (locked by another process)"
+        case "unreachable": "the history database is unreachable"
         default: "the history cannot be read or written (\(kind))"
         }
     }

@@ -40,9 +40,17 @@ extension Console {
     static func addOverviewRoutes(to router: inout Router, _ box: ConsoleBox) {
         router.get("/api/overview") { _ in
             let console = try box.get()
-            // A damaged history still gets its overview (and banner): what cannot be read is left out.
+            // A damaged (or unreachable) history still gets its overview (and banner): what cannot be read is left out.
+            let events: Int?
+            do {
+                events = try await console.history.eventCount
+                console.health.readSucceeded()
+            } catch {
+                _ = console.health.failed(error, during: "GET /api/overview")
+                events = nil
+            }
             let counts = Overview.Counts(
-                events: try? await console.history.eventCount, sessions: try? await console.history.sessionCount,
+                events: events, sessions: events == nil ? nil : try? await console.history.sessionCount,
                 ingestDropped: await console.droppedCount(), ingestPending: await console.batcher.pendingCount)
             let fleet = (try? await console.fleetAlerts()) ?? []
             return .api(Overview(

@@ -21,10 +21,15 @@ struct StorageActions: Sendable {
         var backupID: String?
     }
 
-    /// Clears what `scope` names; with `dryRun`, only says what would go.
+    /// Clears what `scope` names; with `dryRun`, only says what would go. The whole action holds the device folder's
+    /// action lock (``DeviceActionLock``).
     func clear(_ scope: ClearScope, apps: [KnownApp], by actor: AuditActor) async throws -> ClearResult {
         if let problem = scope.problem { throw HTTPError(.badRequest, code: "invalid_scope", message: problem) }
         let domain = try StorageDomain(id: scope.domain, devices: devices)
+        return try await serialised([domain]) { try await clear(scope, in: domain, apps: apps, by: actor) }
+    }
+
+    private func clear(_ scope: ClearScope, in domain: StorageDomain, apps: [KnownApp], by actor: AuditActor) async throws -> ClearResult {
         let sharedBy = apps.filter { domain.isUsed(by: $0) }.map(\.identity.bundleID).sorted()
         let current = try load(domain)
         var preview = current
@@ -54,6 +59,19 @@ struct StorageActions: Sendable {
     /// removed comes back where the slot is still empty, what was stored since is kept. The undo is itself backed
     /// up, so it can be undone too. With `dryRun`, only says what it would do.
     func undo(_ backupID: String, dryRun: Bool = false, by actor: AuditActor) async throws -> UndoResult {
+        let domains = try await backupDomains(backupID)
+        return try await serialised(domains) { try await undoSerialised(backupID, dryRun: dryRun, by: actor) }
+    }
+
+    /// The domains the backup `backupID` holds.
+    private func backupDomains(_ backupID: String) async throws -> [StorageDomain] {
+        guard let backup = try await history.backup(backupID) else {
+            throw HTTPError(.notFound, code: "unknown_backup", message: "No backup has the ID '\(backupID)' (only the last 50 are kept).")
+        }
+        return try backup.documents.map { try StorageDomain(id: $0.domain, devices: devices) }
+    }
+
+    private func undoSerialised(_ backupID: String, dryRun: Bool, by actor: AuditActor) async throws -> UndoResult {
         guard let backup = try await history.backup(backupID) else {
             throw HTTPError(.notFound, code: "unknown_backup", message: "No backup has the ID '\(backupID)' (only the last 50 are kept).")
         }
@@ -165,6 +183,15 @@ struct StorageActions: Sendable {
         dryRun: Bool, by actor: AuditActor
     ) async throws -> ImportResult {
         let domain = try StorageDomain(id: domainID, devices: devices)
+        return try await serialised([domain]) {
+            try await importFile(data, into: domain, policy: policy, includeRefused: includeRefused, apps: apps, dryRun: dryRun, by: actor)
+        }
+    }
+
+    private func importFile(
+        _ data: Data, into domain: StorageDomain, policy: ImportPlan.Policy, includeRefused: Bool, apps: [KnownApp], dryRun: Bool,
+        by actor: AuditActor
+    ) async throws -> ImportResult {
         let context = ImportPlan.Context(
             policy: policy, includeRefused: includeRefused, allowedMvpds: allowedMvpds, verificationKey: verificationKey,
             readers: apps.filter { domain.isUsed(by: $0) }, now: now())
@@ -192,6 +219,12 @@ struct StorageActions: Sendable {
     }
 
     // MARK: - Helpers
+
+    /// Runs `body` holding the action lock of the device folders holding `domains` (``DeviceActionLock``).
+    func serialised<T: Sendable>(_ domains: [StorageDomain], _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        let roots = domains.compactMap { domain in devices.first { $0.name == domain.device }?.folder.root }
+        return try await DeviceActionLock.run(roots, history: history, body)
+    }
 
     func load(_ domain: StorageDomain) throws -> TokenStorage {
         do { return try domain.store.load() } catch let error as TokenStore.Unreadable {

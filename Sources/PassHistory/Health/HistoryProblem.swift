@@ -1,8 +1,11 @@
 import Foundation
 import GRDB
 
-/// Why the history cannot be read or written, in words a person can act on: SQLite's result codes for a read-only
-/// file, a full disk, a damaged file or a failing disk, mapped once here for the API, the log and the page's banner.
+/// Why the history cannot be read or written, in words a person can act on, for the API, the log and the page's banner:
+/// a read-only file, a full disk, a damaged file, a failing disk, a lock held elsewhere, a database server that cannot
+/// be reached. Each history maps its own errors into it (``EventHistory/problem(_:)``: SQLite's result codes here,
+/// PostgreSQL's SQLSTATEs and connection errors in `PassHistoryPostgres`); an error it maps is one worth waiting out
+/// (the batcher retries it), any other is a bug or a bad value.
 public struct HistoryProblem: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of trouble.
     public enum Kind: String, Sendable, Codable {
@@ -14,13 +17,17 @@ public struct HistoryProblem: Error, Sendable, Equatable, CustomStringConvertibl
         case damaged
         /// The disk failed a read or write: `SQLITE_IOERR`, `SQLITE_CANTOPEN`.
         case ioError = "io_error"
-        /// Another process holds the file: `SQLITE_BUSY`, `SQLITE_LOCKED`.
+        /// Another process holds the file: `SQLITE_BUSY`, `SQLITE_LOCKED`; on PostgreSQL a serialization failure, a
+        /// deadlock, a lock not available, too many connections.
         case busy
+        /// The database server cannot be reached (PostgreSQL): connection refused or closed, the server shutting
+        /// down or starting, no connection within the lease timeout.
+        case unreachable
     }
 
     /// What went wrong, as a kind the console words for people.
     public var kind: Kind
-    /// The history file, when known.
+    /// The history file (on PostgreSQL the database's URL without its password), when known.
     public var file: String?
     /// SQLite's own words (`attempt to write a readonly database`) or the check's findings.
     public var detail: String
@@ -32,8 +39,9 @@ public struct HistoryProblem: Error, Sendable, Equatable, CustomStringConvertibl
         self.detail = detail
     }
 
-    /// The problem `error` reports, or `nil` when it is not one of the history's storage failures (a bug, a bad
-    /// value): those are not worth a banner and are not retried.
+    /// The problem a SQLite `error` reports (or `error` itself when it is one), or `nil` when it is not one of the
+    /// history's storage failures (a bug, a bad value): those are not worth a banner and are not retried. A history
+    /// answers through ``EventHistory/problem(_:)``, which for ``HistoryDatabase`` is this.
     public init?(_ error: any Error, file: String?) {
         if let problem = error as? HistoryProblem {
             self = problem
@@ -77,6 +85,10 @@ public struct HistoryProblem: Error, Sendable, Equatable, CustomStringConvertibl
                 + "saved once it answers again."
         case .busy:
             return "Another process holds the history \(name) locked: events wait until it lets go."
+        case .unreachable:
+            return "The history database \(name) is unreachable: pages that read the history answer 503 and new events "
+                + "wait (kept in memory) until it answers again. Check that the PostgreSQL server runs and that this machine "
+                + "can reach it."
         }
     }
 

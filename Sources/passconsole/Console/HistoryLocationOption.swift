@@ -42,11 +42,13 @@ enum HistoryLocation: Equatable, CustomStringConvertible {
 
     /// Connects to the PostgreSQL history at `location` and migrates it; a server that cannot be reached or refuses
     /// the role is a ``ValidationError`` naming the location (never its password) and what to check.
-    static func openPostgres(_ location: PostgresLocation, logger: Logger) async throws -> PostgresHistory {
+    static func openPostgres(_ location: PostgresLocation, leaseTimeout: Duration = PostgresHistory.defaultLeaseTimeout, logger: Logger)
+        async throws -> PostgresHistory
+    {
         do {
             var postgresLogger = logger
             postgresLogger.logLevel = max(logger.logLevel, .warning)
-            return try await PostgresHistory(location: location, logger: postgresLogger)
+            return try await PostgresHistory(location: location, logger: postgresLogger, leaseTimeout: leaseTimeout)
         } catch {
             throw ValidationError("""
                 Cannot open the PostgreSQL history \(location): \(reason(error)).
@@ -60,12 +62,32 @@ enum HistoryLocation: Equatable, CustomStringConvertible {
     /// Why opening failed, in words: PostgreSQL's message, or the network's error (PostgresNIO's own description is
     /// deliberately empty).
     static func reason(_ error: any Error) -> String {
-        guard let error = error as? PSQLError else { return "\(error)" }
+        guard let error = error as? PSQLError else { return tlsReason(error) ?? "\(error)" }
         if let message = error.serverInfo?[.message] {
             let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
             return "the server says: \(message)\(state)"
         }
-        if let underlying = error.underlying { return "\(underlying)" }
+        if error.code == .sslUnsupported {
+            return "the server does not offer TLS, and the URL's sslmode requires it (turn ssl on in the server's "
+                + "postgresql.conf, or use sslmode=prefer / disable)"
+        }
+        if let underlying = error.underlying { return tlsReason(underlying) ?? "\(underlying)" }
         return "\(error.code)"
+    }
+
+    /// TLS's failure in words (`nil`: not a TLS failure): above all a certificate that does not verify.
+    static func tlsReason(_ error: any Error) -> String? {
+        guard error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError else { return nil }
+        let text = "\(error)"
+        if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {
+            return "TLS failed: the server's certificate could not be verified (\(text)). Check that sslrootcert names the CA "
+                + "that signed the server's certificate, and for sslmode=verify-full that the certificate was issued for the "
+                + "host the URL names"
+        }
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return "TLS failed: the server's certificate was not issued for the host the URL names (\(text)). Connect by the "
+                + "name the certificate carries, or use sslmode=verify-ca"
+        }
+        return "TLS failed: \(text)"
     }
 }

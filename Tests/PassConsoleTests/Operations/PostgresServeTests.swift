@@ -188,7 +188,7 @@ struct PostgresServeTests {
         let cases: [(history: String?, environment: String?, expected: [String])] = [
             ("postgres://127.0.0.1/history", nil, ["--history is not a usable PostgreSQL URL", "names no user"]),
             ("postgres://pc:s3cret-pw@127.0.0.1:70000/history", nil, ["--history is not a usable PostgreSQL URL"]),
-            ("postgres://pc:s3cret-pw@127.0.0.1/history?sslmode=require", nil, ["only sslmode=disable"]),
+            ("postgres://pc:s3cret-pw@127.0.0.1/history?sslmode=allow", nil, ["unknown sslmode=allow", "verify-full"]),
             ("postgres://pc:s3cret-pw@127.0.0.1:\(port)/history", nil,
              ["Cannot open the PostgreSQL history postgres://pc:***@127.0.0.1:\(port)/history", "accepts TCP connections on 127.0.0.1:\(port)"]),
             (nil, "postgres://pc:s3cret-pw@127.0.0.1:\(port)/history", ["Cannot open the PostgreSQL history postgres://pc:***@127.0.0.1:\(port)/history"]),
