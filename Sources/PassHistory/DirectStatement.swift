@@ -32,12 +32,7 @@ struct DirectStatement {
             case .text(let text): bind(text, at: index)
             }
         }
-        let code = sqlite3_step(handle)
-        guard code == SQLITE_DONE else {
-            let message = String(cString: sqlite3_errmsg(connection))
-            sqlite3_reset(handle)
-            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
-        }
+        try step()
     }
 
     private func bind(_ text: String?, at index: Int32) {
@@ -70,11 +65,61 @@ extension DirectStatement {
     }
 
     /// Inserts one event of session `key` under `id` (the caller has checked that it is new).
-    func insert(_ row: EncodedEvent, id: Int64, sessionKey key: Int64) throws {
-        // A NULL status binds as text nil.
-        let status: Value = row.facets.httpStatus.map { .integer(Int64($0)) } ?? .text(nil)
-        try execute(.integer(id), .integer(key), .integer(Int64(row.event.sequence)), .real(EventRecord.timestampColumn(row.event.timestamp)),
-            .text(row.facets.kind.rawValue), .text(row.facets.requestorID), .text(row.facets.mvpdID), status, .text(row.summary),
-            .text(EventView.json(head: row.viewHead, id: id, tail: row.viewTail)))
+    ///
+    /// The row's texts are laid end to end in `scratch` (kept from row to row, so nothing is allocated per row), the
+    /// view written there with its ID, and bound in place (`SQLITE_STATIC`): SQLite reads them while stepping instead
+    /// of copying each text first. The bindings are cleared before the bytes can change.
+    func insert(_ row: EncodedEvent, id: Int64, sessionKey key: Int64, scratch: inout [UInt8]) throws {
+        scratch.removeAll(keepingCapacity: true)
+        func place(_ text: String?) -> Range<Int>? {
+            guard let text else { return nil }
+            let start = scratch.count
+            scratch.append(contentsOf: text.utf8)
+            return start..<scratch.count
+        }
+        let kind = place(row.facets.kind.rawValue), requestor = place(row.facets.requestorID), mvpd = place(row.facets.mvpdID)
+        let summary = place(row.summary)
+        let viewStart = scratch.count
+        row.view.write(id: id, to: &scratch)
+        let view = viewStart..<scratch.count
+        let handle = statement.sqliteStatement
+        sqlite3_reset(handle)
+        sqlite3_bind_int64(handle, 1, id)
+        sqlite3_bind_int64(handle, 2, key)
+        sqlite3_bind_int64(handle, 3, Int64(row.event.sequence))
+        sqlite3_bind_double(handle, 4, EventRecord.timestampColumn(row.event.timestamp))
+        if let status = row.facets.httpStatus {
+            sqlite3_bind_int64(handle, 8, Int64(status))
+        } else {
+            sqlite3_bind_null(handle, 8)
+        }
+        try scratch.withUnsafeBufferPointer { bytes in
+            defer { sqlite3_clear_bindings(handle) }
+            func bind(_ range: Range<Int>?, at index: Int32) {
+                guard let range else {
+                    sqlite3_bind_null(handle, index)
+                    return
+                }
+                let start = UnsafeRawPointer(bytes.baseAddress! + range.lowerBound).assumingMemoryBound(to: CChar.self)
+                sqlite3_bind_text(handle, index, start, Int32(range.count), nil)  // nil: SQLITE_STATIC
+            }
+            bind(kind, at: 5)
+            bind(requestor, at: 6)
+            bind(mvpd, at: 7)
+            bind(summary, at: 9)
+            bind(view, at: 10)
+            try step()
+        }
+    }
+
+    /// Runs the bound statement once.
+    private func step() throws {
+        let handle = statement.sqliteStatement
+        let code = sqlite3_step(handle)
+        guard code == SQLITE_DONE else {
+            let message = String(cString: sqlite3_errmsg(connection))
+            sqlite3_reset(handle)
+            throw DatabaseError(resultCode: ResultCode(rawValue: code), message: message, sql: statement.sql)
+        }
     }
 }

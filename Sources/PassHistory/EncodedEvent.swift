@@ -6,9 +6,8 @@ import Locking
 /// transaction.
 package struct EncodedEvent: Sendable {
     package var event: EntitlementEvent
-    /// The stored view (``EventView``) before and after the event's ID, handed out when it is written.
-    package var viewHead: String
-    package var viewTail: String
+    /// The stored view (``EventView``) without the event's ID, handed out when it is written.
+    package var view: EventView.Parts
     package var summary: String
     package var facets: EventFacets
     /// The user identities the event names (``EntitlementEvent/identityTerms``).
@@ -17,7 +16,7 @@ package struct EncodedEvent: Sendable {
     package init(_ event: EntitlementEvent) {
         self.event = event
         summary = event.summary
-        (viewHead, viewTail) = EventView.parts(of: event, summary: summary)
+        view = EventView.parts(of: event, summary: summary)
         var status: Int?
         if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
         facets = EventFacets(kind: EventKind(event.kind), requestorID: event.requestorID, mvpdID: event.mvpdID, httpStatus: status)

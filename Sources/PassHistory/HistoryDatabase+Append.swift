@@ -17,14 +17,16 @@ extension HistoryDatabase {
             var lastID = try Int64.fetchOne(db, sql: "SELECT lastID FROM event_counter") ?? 0
             // Cached prepared statements bound through the C API: per-row GRDB bookkeeping cost more than SQLite.
             let insert = try DirectStatement.eventInsert(db)
+            var scratch: [UInt8] = []
             var added = 0
             for chunk in 0..<pipeline.count {
                 for row in pipeline.chunk(chunk) {
-                    guard let key = sessions[row.event.sessionID]?.key,
-                        try sessions[row.event.sessionID]?.admit(row, db) == true
+                    // One lookup of the session per event: its position, then its value in place.
+                    guard let session = sessions.index(forKey: row.event.sessionID), try sessions.values[session].admit(row, db)
                     else { continue }
+                    let key = sessions.values[session].key
                     lastID += 1
-                    try insert.insert(row, id: lastID, sessionKey: key)
+                    try insert.insert(row, id: lastID, sessionKey: key, scratch: &scratch)
                     added += 1
                 }
             }

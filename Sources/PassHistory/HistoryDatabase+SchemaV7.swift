@@ -40,8 +40,7 @@ extension HistoryDatabase {
                     view = "{\"event\":" + wire + ",\"http\":" + http + ",\"id\":" + String(id) + EventView.tail(kind: kind, summary: summary)
                     seconds = time
                 } else if let event = try? EventCoding.event(fromPayload: payload, decoder: decoder) {
-                    let parts = EventView.parts(of: event, summary: summary)
-                    view = EventView.json(head: parts.head, id: id, tail: parts.tail)
+                    view = EventView.parts(of: event, summary: summary).json(id: id)
                     seconds = EventRecord.timestampColumn(event.timestamp)
                 } else {
                     // Unreadable before and after: kept as it was, inside a view.

@@ -106,7 +106,7 @@ extension PostgresHistory {
                 query.bind(id), query.bind(key), query.bind(row.event.sequence), query.bind(EventRecord.timestampColumn(row.event.timestamp)),
                 query.bind(row.facets.kind.rawValue), query.bind(row.facets.requestorID), query.bind(row.facets.mvpdID),
                 query.bind(row.facets.httpStatus), query.bind(row.summary),
-                query.bind(EventView.json(head: row.viewHead, id: id, tail: row.viewTail)),
+                query.bind(row.view.json(id: id)),
             ]
             values.append("(" + columns.joined(separator: ",") + ")")
         }

@@ -19,24 +19,50 @@ public enum JSONText {
             let byte = utf8[index]
             if needsEscape(byte) {
                 output.append(contentsOf: value[plainStart..<index])
-                switch byte {
-                case 0x22: output.append("\\\"")
-                case 0x5C: output.append("\\\\")
-                case 0x08: output.append("\\b")
-                case 0x0C: output.append("\\f")
-                case 0x0A: output.append("\\n")
-                case 0x0D: output.append("\\r")
-                case 0x09: output.append("\\t")
-                default:
-                    let hex = String(byte, radix: 16)
-                    output.append("\\u" + String(repeating: "0", count: 4 - hex.count) + hex)
-                }
+                output.append(escape(byte))
                 plainStart = utf8.index(after: index)
             }
             index = utf8.index(after: index)
         }
         output.append(contentsOf: value[plainStart..<utf8.endIndex])
         output.append("\"")
+    }
+
+    /// ``appendString(_:to:)`` writing bytes (the same escapes): the history encodes each event's view as bytes.
+    public static func appendString(_ value: String, to output: inout [UInt8]) {
+        output.append(0x22)
+        // On the string's own bytes (a small string's are copied to the stack): scanning them through `String.UTF8View`
+        // indexes cost more than the copy.
+        if value.utf8.withContiguousStorageIfAvailable({ appendEscaped($0, to: &output) }) == nil {
+            Array(value.utf8).withUnsafeBufferPointer { appendEscaped($0, to: &output) }
+        }
+        output.append(0x22)
+    }
+
+    private static func appendEscaped(_ bytes: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var plainStart = 0
+        for index in bytes.indices where needsEscape(bytes[index]) {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart..<index]))
+            output.append(contentsOf: escape(bytes[index]).utf8)
+            plainStart = index + 1
+        }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[plainStart...]))
+    }
+
+    /// How a JSON string literal writes `byte`, one that ``needsEscape(_:)``.
+    static func escape(_ byte: UInt8) -> String {
+        switch byte {
+        case 0x22: return "\\\""
+        case 0x5C: return "\\\\"
+        case 0x08: return "\\b"
+        case 0x0C: return "\\f"
+        case 0x0A: return "\\n"
+        case 0x0D: return "\\r"
+        case 0x09: return "\\t"
+        default:
+            let hex = String(byte, radix: 16)
+            return "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+        }
     }
 
     /// `"`, `\` and control characters: what a JSON string literal escapes (`/` is left alone).

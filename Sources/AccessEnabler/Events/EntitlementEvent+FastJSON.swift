@@ -16,19 +16,45 @@ extension EntitlementEvent {
     public func fastJSON(dates: JSONDates = .referenceSeconds) -> String {
         var writer = FastJSONWriter(dates: dates)
         writer.event(self)
-        return writer.output
+        return writer.text
+    }
+
+    /// Appends ``fastJSON(dates:)``'s bytes to `bytes` (the history writes each event's view as bytes).
+    package func writeFastJSON(into bytes: inout [UInt8], dates: JSONDates) {
+        var writer = FastJSONWriter(dates: dates, output: JSONBytes(bytes: bytes))
+        bytes = []  // the writer holds the only reference: appending never copies
+        writer.event(self)
+        bytes = writer.output.bytes
+    }
+}
+
+/// UTF-8 bytes being written: appending to an array of bytes skips the per-append bookkeeping of a `String` (its
+/// counts and flags), which was a third of encoding an event.
+struct JSONBytes {
+    var bytes: [UInt8] = []
+
+    static func += (output: inout JSONBytes, text: String) {
+        output.bytes.append(contentsOf: text.utf8)
     }
 }
 
 /// Writes JSON objects with keys in byte order, as `JSONEncoder`'s `.sortedKeys` does.
 struct FastJSONWriter {
     let dates: EntitlementEvent.JSONDates
-    var output = ""
+    var output = JSONBytes()
 
     init(dates: EntitlementEvent.JSONDates, capacity: Int = 512) {
         self.dates = dates
-        output.reserveCapacity(capacity)
+        output.bytes.reserveCapacity(capacity)
     }
+
+    init(dates: EntitlementEvent.JSONDates, output: JSONBytes) {
+        self.dates = dates
+        self.output = output
+    }
+
+    /// What was written, as text.
+    var text: String { String(decoding: output.bytes, as: UTF8.self) }
 
     mutating func event(_ event: EntitlementEvent) {
         output += "{\"app\":{\"bundleID\":"
@@ -131,61 +157,84 @@ struct FastJSONWriter {
         }
     }
 
-    /// ``EntitlementCallback``'s own Codable form: the callback's name under `callback`, its arguments beside it.
+    /// ``EntitlementCallback``'s own Codable form: the callback's name under `callback`, its arguments beside it, in
+    /// byte order of their names as `.sortedKeys` writes them (written in that order by hand: sorting an array of
+    /// closures for every callback cost more than writing it; the byte-for-byte test covers every case).
     mutating func callback(_ callback: EntitlementCallback) {
-        var fields: [(String, (inout FastJSONWriter) -> Void)] = [("callback", { $0.string(callback.name) })]
-        switch callback {
-        case .setRequestorComplete(let status): fields.append(("status", { $0.output += String(status) }))
-        case .setAuthenticationStatus(let status, let errorCode):
-            fields.append(("status", { $0.output += String(status) }))
-            fields.append(("errorCode", { $0.optional(errorCode) }))
-        case .displayProviderDialog(let mvpds):
-            fields.append(("mvpds", { writer in
-                writer.output += "["
-                for (index, mvpd) in mvpds.enumerated() {
-                    if index > 0 { writer.output += "," }
-                    writer.mvpd(mvpd)
-                }
-                writer.output += "]"
-            }))
-        case .navigateToUrl(let url, let useSVC):
-            fields.append(("url", { $0.string(url) }))
-            if let useSVC { fields.append(("useSVC", { $0.output += useSVC ? "true" : "false" })) }
-        case .setToken(let token, let resource):
-            fields.append(("token", { $0.string(token) }))
-            fields.append(("resource", { $0.string(resource) }))
-        case .tokenRequestFailed(let resource, let errorCode, let errorDescription):
-            fields.append(("resource", { $0.string(resource) }))
-            fields.append(("errorCode", { $0.string(errorCode) }))
-            fields.append(("errorDescription", { $0.optional(errorDescription) }))
-        case .selectedProvider(let mvpd):
-            fields.append(("mvpd", { writer in
-                if let mvpd { writer.mvpd(mvpd) } else { writer.output += "null" }
-            }))
-        case .sendTrackingData(let event, let data):
-            fields.append(("event", { $0.string(event.rawValue) }))
-            fields.append(("data", { $0.array(data) }))
-        case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
-            fields.append(("metadata", { writer in
-                if let metadata { writer.json(metadata) } else { writer.output += "null" }
-            }))
-            fields.append(("encrypted", { $0.output += encrypted ? "true" : "false" }))
-            fields.append(("key", { $0.output += String(key) }))
-            fields.append(("arguments", { writer in
-                if let arguments { writer.dictionary(arguments) } else { writer.output += "null" }
-            }))
-        case .preauthorizedResources(let resources): fields.append(("resources", { $0.array(resources) }))
-        case .presentTvProviderDialog, .dismissTvProviderDialog: break
-        case .status(let dictionary): fields.append(("statusDictionary", { $0.dictionary(dictionary) }))
-        }
         output += "{"
-        for (index, field) in fields.sorted(by: { $0.0.utf8.lexicographicallyPrecedes($1.0.utf8) }).enumerated() {
-            if index > 0 { output += "," }
-            string(field.0)
-            output += ":"
-            field.1(&self)
+        switch callback {
+        case .setRequestorComplete(let status):
+            name(of: callback)
+            output += ",\"status\":" + String(status)
+        case .setAuthenticationStatus(let status, let errorCode):
+            name(of: callback)
+            output += ",\"errorCode\":"
+            optional(errorCode)
+            output += ",\"status\":" + String(status)
+        case .displayProviderDialog(let mvpds):
+            name(of: callback)
+            output += ",\"mvpds\":["
+            for (index, mvpd) in mvpds.enumerated() {
+                if index > 0 { output += "," }
+                self.mvpd(mvpd)
+            }
+            output += "]"
+        case .navigateToUrl(let url, let useSVC):
+            name(of: callback)
+            output += ",\"url\":"
+            string(url)
+            if let useSVC { output += ",\"useSVC\":" + (useSVC ? "true" : "false") }
+        case .setToken(let token, let resource):
+            name(of: callback)
+            output += ",\"resource\":"
+            string(resource)
+            output += ",\"token\":"
+            string(token)
+        case .tokenRequestFailed(let resource, let errorCode, let errorDescription):
+            name(of: callback)
+            output += ",\"errorCode\":"
+            string(errorCode)
+            output += ",\"errorDescription\":"
+            optional(errorDescription)
+            output += ",\"resource\":"
+            string(resource)
+        case .selectedProvider(let mvpd):
+            name(of: callback)
+            output += ",\"mvpd\":"
+            if let mvpd { self.mvpd(mvpd) } else { output += "null" }
+        case .sendTrackingData(let event, let data):
+            name(of: callback)
+            output += ",\"data\":"
+            array(data)
+            output += ",\"event\":"
+            string(event.rawValue)
+        case .setMetadataStatus(let metadata, let encrypted, let key, let arguments):
+            output += "\"arguments\":"
+            if let arguments { dictionary(arguments) } else { output += "null" }
+            output += ","
+            name(of: callback)
+            output += ",\"encrypted\":" + (encrypted ? "true" : "false")
+            output += ",\"key\":" + String(key)
+            output += ",\"metadata\":"
+            if let metadata { json(metadata) } else { output += "null" }
+        case .preauthorizedResources(let resources):
+            name(of: callback)
+            output += ",\"resources\":"
+            array(resources)
+        case .presentTvProviderDialog, .dismissTvProviderDialog:
+            name(of: callback)
+        case .status(let dictionary):
+            name(of: callback)
+            output += ",\"statusDictionary\":"
+            self.dictionary(dictionary)
         }
         output += "}"
+    }
+
+    /// The `callback` member: the callback's name.
+    private mutating func name(of callback: EntitlementCallback) {
+        output += "\"callback\":"
+        string(callback.name)
     }
 
     mutating func mvpd(_ mvpd: MVPD) {
@@ -247,11 +296,21 @@ struct FastJSONWriter {
 
     mutating func dictionary(_ values: [String: String]) {
         output += "{"
-        for (index, key) in values.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
+        // One member (most arguments): nothing to sort.
+        guard values.count > 1 else {
+            for (key, value) in values {
+                string(key)
+                output += ":"
+                string(value)
+            }
+            output += "}"
+            return
+        }
+        for (index, member) in values.sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }).enumerated() {
             if index > 0 { output += "," }
-            string(key)
+            string(member.key)
             output += ":"
-            string(values[key]!)
+            string(member.value)
         }
         output += "}"
     }
@@ -285,11 +344,11 @@ struct FastJSONWriter {
                 position += 2
             }
         }
-        output.append(String(decoding: text, as: UTF8.self))
+        output.bytes.append(contentsOf: text)
     }
 
     /// A JSON string: `"` and `\` escaped, control characters as `\n`-style or `\u00XX` escapes, `/` left alone.
     mutating func string(_ value: String) {
-        JSONText.appendString(value, to: &output)
+        JSONText.appendString(value, to: &output.bytes)
     }
 }

@@ -47,7 +47,7 @@ extension EntitlementEvent {
         public static func jsonString(_ text: String) -> String {
             var writer = FastJSONWriter(dates: .iso8601, capacity: text.utf8.count + 2)
             writer.string(text)
-            return writer.output
+            return writer.text
         }
 
         /// Stored event JSON (dates as seconds since 2001, ``EntitlementEvent/fastJSON(dates:)`` with
