@@ -16,6 +16,10 @@
 #   FLOW_DELAY_MS [5]  FLOW_DELAY_ITERATIONS [100]    the second bench-flow run, every answer held this long
 #   LIVE_CLIENTS [100]  LIVE_RATE [500]  LIVE_DURATION [60]   `passconsole bench-live`: SSE clients, events/s, seconds
 #   FLEET_APPS [1000]  FLEET_DEVICES [50]  FLEET_FLOWS [5]  FLEET_RATE [2000]  FLEET_DURATION [30]   `passconsole bench-fleet`
+#   SECTIONS [1 2 3 4 5 6 7]     the numbered sections to run (e.g. SECTIONS=7 for PostgreSQL only; the summary
+#                                holds what ran)
+#   PG_* knobs: see section 7 (PostgreSQL: fleet on SQLite and PostgreSQL, pages at PG_HISTORY_EVENTS, live feed
+#                                on 3 and 4 consoles sharing one PostgreSQL)
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -32,6 +36,10 @@ CORES=$(nproc)
 
 STATIC_TARGET=0.8       # ours / nginx on the same static file
 MEDIATOKEN_TARGET=10000 # req/s
+
+SECTIONS=" ${SECTIONS:-1 2 3 4 5 6 7} "
+want() { [[ $SECTIONS == *" $1 "* ]]; }
+BACKEND_PID=""
 
 die() { echo "run.sh: $*" >&2; exit 1; }
 log() { printf '==> %s\n' "$*"; }
@@ -65,6 +73,7 @@ cleanup() {
     trap - EXIT INT TERM
     [[ -n $WRK_PID ]] && kill "$WRK_PID" 2>/dev/null
     for pid in "${PIDS[@]}"; do stop_pid "$pid"; done
+    pg_stop
     rm -rf "$WORK"
     exit "$status"
 }
@@ -101,19 +110,66 @@ free_port() {
     die "no free port found on 127.0.0.1"
 }
 
-# Waits until `url` answers (any HTTP status) while process `pid` lives.
-# Starts `passconsole serve --no-demo` on a SQLite history of its own named NAME, waits for it; sets
-# SERVE_URL and SERVE_PID.
+# Starts `passconsole serve --no-demo` named NAME on a SQLite history of its own, or on HISTORY when given (a
+# postgres:// URL: several consoles may share it); waits for it; sets SERVE_URL and SERVE_PID.
 start_serve() {
-    local name=$1 port backend_port
+    local name=$1 history=${2:-$WORK/$1-history.sqlite} port backend_port
     port=$(free_port)
     backend_port=$(free_port)
     start "$name-serve" "$BIN" serve --port "$port" --backend-port "$backend_port" --config "$CONFIG" \
-        --public-dir "$ROOT/Public" --no-demo --device "$WORK/$name-device" --history "$WORK/$name-history.sqlite"
+        --public-dir "$ROOT/Public" --no-demo --device "$WORK/$name-device" --history "$history"
     SERVE_PID=$LAST_PID
     SERVE_URL="http://127.0.0.1:$port"
     wait_http "$SERVE_URL/index.html" "$SERVE_PID" "$name-serve"
 }
+
+# --- a throwaway PostgreSQL cluster -------------------------------------------------------------------------
+# `pg_start`: initdb in $WORK/pg (as the `postgres` user when this script runs as root: PostgreSQL refuses root),
+# the server on a free 127.0.0.1 port with its socket in that folder, durability off as in the tests' clusters (a
+# throwaway cluster; say so beside the figures). Sets PG_PORT, PG_PID and PG_SOCKET. `pg_createdb NAME` makes a
+# database and sets PG_URL to it (loopback TCP with trust: nothing else can reach the cluster). Stopped and removed
+# at exit (cleanup). PG_BIN [newest /usr/lib/postgresql/*/bin] picks the server programs.
+PG_DIR=""
+pg_run() {
+    if [[ $(id -u) == 0 ]]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+pg_start() {
+    PG_BIN=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n1)}
+    [[ -x $PG_BIN/initdb ]] || die "PostgreSQL's server programs are missing (make deps installs postgresql)"
+    PG_DIR=$WORK/pg
+    mkdir -p "$PG_DIR"
+    [[ $(id -u) == 0 ]] && { chmod o+x "$WORK"; chown postgres: "$PG_DIR"; }
+    chmod 700 "$PG_DIR"
+    pg_run "$PG_BIN/initdb" -D "$PG_DIR/data" -U bench --auth=trust -E UTF8 --locale=C.UTF-8 --no-sync >"$WORK/pg-initdb.log" 2>&1 \
+        || { cat "$WORK/pg-initdb.log" >&2; die "initdb failed"; }
+    PG_PORT=$(free_port)
+    PG_SOCKET=$PG_DIR
+    pg_run "$PG_BIN/pg_ctl" start -w -t 60 -D "$PG_DIR/data" -l "$PG_DIR/server.log" -o "-p $PG_PORT -c listen_addresses=127.0.0.1 \
+        -c unix_socket_directories='$PG_DIR' -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 \
+        -c shared_buffers=${PG_SHARED_BUFFERS:-512MB}" >"$WORK/pg-ctl.log" 2>&1 || { cat "$WORK/pg-ctl.log" "$PG_DIR/server.log" >&2; die "pg_ctl start failed"; }
+    PG_PID=$(head -n1 "$PG_DIR/data/postmaster.pid")
+}
+pg_createdb() {
+    pg_run "$PG_BIN/createdb" -h "$PG_SOCKET" -p "$PG_PORT" -U bench "$1"
+    PG_URL="postgres://bench@127.0.0.1:$PG_PORT/$1"
+}
+pg_psql() {
+    pg_run "$PG_BIN/psql" -h "$PG_SOCKET" -p "$PG_PORT" -U bench -v ON_ERROR_STOP=1 -Atq "$@"
+}
+# CPU seconds (user + system) used so far by the cluster: the postmaster and every backend it started.
+pg_cpu_ticks() {
+    local total=0 pid
+    for pid in $(pgrep -P "$PG_PID") "$PG_PID"; do
+        total=$((total + $(awk '{ print $14 + $15 + $16 + $17 }' "/proc/$pid/stat" 2>/dev/null || echo 0)))
+    done
+    echo "$total"
+}
+pg_stop() {
+    [[ -n $PG_DIR && -f $PG_DIR/data/postmaster.pid ]] || return 0
+    pg_run "$PG_BIN/pg_ctl" stop -m fast -w -t 20 -D "$PG_DIR/data" >/dev/null 2>&1 || true
+}
+
+# Waits until `url` answers (any HTTP status) while process `pid` lives.
 
 wait_http() {
     local url=$1 pid=$2 name=$3
@@ -180,6 +236,7 @@ NOTES=()  # lines printed under it
 row() { ROWS+=("| $1 | $2 | $3 | $4 | $CPU_US | $5 | $6 |"); }
 
 # --- nginx --------------------------------------------------------------------------------------------------
+if want 1 || want 2; then
 
 DOCROOT=$WORK/public
 mkdir -p "$DOCROOT" "$WORK/nginx"
@@ -247,6 +304,8 @@ NGINX_URL=http://127.0.0.1:$NGINX_PORT
 wait_http "$NGINX_URL/index.html" "$NGINX_PID" nginx
 NGINX_PIDS="$NGINX_PID $(pgrep -P "$NGINX_PID" | tr '\n' ' ')"
 
+fi
+
 # Other work on the machine skews req/s (not so much CPU per request): say so in the results.
 LOAD_BEFORE=$(cut -d' ' -f1 /proc/loadavg)
 if at_least "$LOAD_BEFORE" 0.5; then
@@ -255,6 +314,7 @@ if at_least "$LOAD_BEFORE" 0.5; then
 fi
 
 # --- 1. static files: MicroHTTP (`passconsole serve`) vs nginx ---------------------------------------------
+if want 1; then
 
 echo
 log "Static files: passconsole serve vs nginx $(nginx -v 2>&1 | sed 's|.*/||') ($CORES workers)," \
@@ -308,7 +368,10 @@ row "console API GET $API_PATH ($api_size B)" "passconsole serve" "$RPS" "$r" "$
 NOTES+=("Console API (a page of 50 events from the SQLite history, JSON): ${r}× nginx serving a 16 KB static file.")
 stop_pid "$SERVE_PID"
 
+fi
+
 # --- 2. REST v1 hot paths on PassBackend (`passconsole backend`) ------------------------------------------
+if want 2; then
 
 echo
 log "REST v1 on passconsole backend, wrk -t$THREADS -c$CONNECTIONS -d$DURATION"
@@ -432,7 +495,10 @@ if ! rest_benchmarks; then
     NOTES+=("REST v1 benchmarks not run: $REST_SKIPPED.")
 fi
 
+fi
+
 # --- 3. SDK flow: time to media token, AccessEnabler vs the bare HTTP round trips (`passconsole bench-flow`) ---
+if want 3; then
 
 echo
 log "SDK flow: time to media token, AccessEnabler vs bare URLSession (warm and cold), passconsole bench-flow"
@@ -465,7 +531,10 @@ else
 fi
 stop_pid "$BACKEND_PID"
 
+fi
+
 # --- 4. Console history: ingest, page queries at 1M events, live-feed latency (`passconsole bench-console`) ---
+if want 4; then
 
 echo
 log "Console history: SQLite ingest, page queries at ${HISTORY_EVENTS:-1000000} events, live feed latency (passconsole bench-console)"
@@ -478,7 +547,10 @@ else
     CONSOLE_TABLE="bench-console failed: $(tail -n1 "$WORK/console.err")"
 fi
 
+fi
+
 # --- 5. Live feed with a team watching: 100 SSE clients during a steady ingest (`passconsole bench-live`) ---------
+if want 5; then
 
 echo
 LIVE_CLIENTS=${LIVE_CLIENTS:-100}
@@ -498,7 +570,10 @@ else
 fi
 stop_pid "$LIVE_PID"
 
+fi
+
 # --- 6. A fleet reporting: 1,000 apps, each an EventReporter, to a console (`passconsole bench-fleet`) ----------
+if want 6; then
 
 echo
 FLEET_APPS=${FLEET_APPS:-1000}
@@ -520,6 +595,94 @@ else
 fi
 stop_pid "$FLEET_PID"
 
+fi
+
+# --- 7. PostgreSQL: the fleet on SQLite and PostgreSQL, pages at PG_HISTORY_EVENTS, live feed on 3 and 4 consoles -----
+# A throwaway cluster (pg_start: fsync off, as the tests' clusters). Knobs (defaults in brackets):
+#   PG_FLEET_APPS [FLEET_APPS]  PG_FLEET_FLOWS [FLEET_FLOWS]  PG_FLEET_RATE [FLEET_RATE]  PG_FLEET_DURATION [FLEET_DURATION]
+#   PG_HISTORY_EVENTS [1000000]  PG_APPEND_EVENTS [1000000]   pages of 200 at this many events, the rest copies (bench-console)
+#   PG_INGEST_EVENTS [200000]   events of bench-console's timed ingest through append (counted in the history)
+#   PG_LIVE_CONSOLES ["3 4"]  PG_LIVE_CLIENTS [50] (per console)  PG_LIVE_RATE [500]  PG_LIVE_DURATION [30]
+if want 7; then
+
+echo
+PG_SUMMARY=""
+pg_start
+log "PostgreSQL $("$PG_BIN/postgres" --version | awk '{ print $3 }') on 127.0.0.1:$PG_PORT (throwaway cluster, fsync off)"
+
+# 7a. The fleet against one console on SQLite and one on PostgreSQL, back to back.
+PG_FLEET_APPS=${PG_FLEET_APPS:-${FLEET_APPS:-1000}}
+PG_FLEET_FLOWS=${PG_FLEET_FLOWS:-${FLEET_FLOWS:-5}}
+PG_FLEET_RATE=${PG_FLEET_RATE:-${FLEET_RATE:-2000}}
+PG_FLEET_DURATION=${PG_FLEET_DURATION:-${FLEET_DURATION:-30}}
+PG_SUMMARY+="passconsole bench-fleet, $PG_FLEET_APPS apps on ${FLEET_DEVICES:-50} devices, flat out ($PG_FLEET_FLOWS flows each at once) then $PG_FLEET_RATE events/s for ${PG_FLEET_DURATION}s, against one \`serve --no-demo\` on SQLite, then one on PostgreSQL (the cluster's CPU per event below its table: postmaster and backends)."$'\n\n'
+for store in sqlite postgres; do
+    history=""
+    if [[ $store == postgres ]]; then pg_createdb fleet; history=$PG_URL; fi
+    log "Fleet on $store: $PG_FLEET_APPS apps"
+    start_serve "pgfleet-$store" $history
+    pg_before=$(pg_cpu_ticks)
+    if "$BIN" bench-fleet --console "$SERVE_URL" --server-pid "$SERVE_PID" --apps "$PG_FLEET_APPS" --devices "${FLEET_DEVICES:-50}" \
+        --flows "$PG_FLEET_FLOWS" --rate "$PG_FLEET_RATE" --duration "$PG_FLEET_DURATION" >"$WORK/pgfleet-$store.out" 2>"$WORK/pgfleet-$store.err"; then
+        sed 's/^/  /' "$WORK/pgfleet-$store.out"
+        PG_SUMMARY+="History on $store (load average $(cut -d' ' -f1-3 /proc/loadavg)):"$'\n\n'"$(grep -E '^\|' "$WORK/pgfleet-$store.out")"$'\n\n'
+        if [[ $store == postgres ]]; then
+            accepted=$(grep -E '^\| (flat|steady)' "$WORK/pgfleet-$store.out" | awk -F'|' '{ gsub(/[ ,]/, "", $4); s += $4 } END { print s + 0 }')
+            ticks=$(($(pg_cpu_ticks) - pg_before))
+            PG_SUMMARY+="PostgreSQL CPU over both runs: $(awk -v t="$ticks" -v n="$accepted" -v hz="$(getconf CLK_TCK)" 'BEGIN { printf "%.1f µs per event accepted (%d events)", (n > 0 ? t / hz / n * 1e6 : 0), n }')."$'\n\n'
+        fi
+    else
+        cat "$WORK/pgfleet-$store.err" >&2
+        PG_SUMMARY+="bench-fleet on $store failed: $(tail -n1 "$WORK/pgfleet-$store.err")"$'\n\n'
+    fi
+    stop_pid "$SERVE_PID"
+done
+
+# 7b. Pages of 200 at PG_HISTORY_EVENTS events on PostgreSQL (bench-console --history postgres://…).
+PG_HISTORY_EVENTS=${PG_HISTORY_EVENTS:-1000000}
+PG_APPEND_EVENTS=${PG_APPEND_EVENTS:-1000000}
+log "PostgreSQL history: ingest through append, pages of 200 at $PG_HISTORY_EVENTS events ($PG_APPEND_EVENTS appended, the rest copies), live feed (passconsole bench-console)"
+pg_createdb pages
+if "$BIN" bench-console --history "$PG_URL" --ingest-events "${PG_INGEST_EVENTS:-200000}" --history-events "$PG_HISTORY_EVENTS" --append-events "$PG_APPEND_EVENTS" \
+    --folder "$WORK/pgconsole" >"$WORK/pgconsole.out" 2>"$WORK/pgconsole.err"; then
+    sed 's/^/  /' "$WORK/pgconsole.out"
+    PG_SUMMARY+="passconsole bench-console --history postgres://… (load average $(cut -d' ' -f1-3 /proc/loadavg)): $PG_APPEND_EVENTS events through append, the rest of $PG_HISTORY_EVENTS copies of them made in the database (new IDs, sessions, times; indexes rebuilt, ANALYZE)."$'\n\n'"$(grep '^|' "$WORK/pgconsole.out")"$'\n\n'
+else
+    cat "$WORK/pgconsole.err" >&2
+    PG_SUMMARY+="bench-console on PostgreSQL failed: $(tail -n1 "$WORK/pgconsole.err")"$'\n\n'
+fi
+pg_psql -d postgres -c "DROP DATABASE pages" || true
+
+# 7c. The live feed on several consoles sharing one PostgreSQL: PG_LIVE_CLIENTS SSE clients on each, POSTs in turn.
+PG_LIVE_CONSOLES=${PG_LIVE_CONSOLES:-3 4}
+PG_LIVE_CLIENTS=${PG_LIVE_CLIENTS:-50}
+PG_LIVE_RATE=${PG_LIVE_RATE:-500}
+PG_LIVE_DURATION=${PG_LIVE_DURATION:-30}
+PG_SUMMARY+="passconsole bench-live on consoles sharing one PostgreSQL: $PG_LIVE_CLIENTS SSE clients on each (half filtered), events POSTed in commits of 25 to the consoles in turn at $PG_LIVE_RATE events/s for ${PG_LIVE_DURATION}s, beside one client on one console. Server CPU per event per console; PostgreSQL CPU per event is the cluster's (postmaster and backends). Goal: p99 < 250 ms."$'\n\n'
+for count in $PG_LIVE_CONSOLES; do
+    pg_createdb "live$count"
+    args=()
+    LIVE_PIDS=()
+    for ((c = 1; c <= count; c++)); do
+        start_serve "pglive$count-$c" "$PG_URL"
+        args+=(--console "$SERVE_URL" --server-pid "$SERVE_PID")
+        LIVE_PIDS+=("$SERVE_PID")
+    done
+    log "Live feed on $count consoles × $PG_LIVE_CLIENTS clients, one PostgreSQL"
+    if "$BIN" bench-live "${args[@]}" --postgres-pid "$PG_PID" --clients "$PG_LIVE_CLIENTS" --rate "$PG_LIVE_RATE" \
+        --duration "$PG_LIVE_DURATION" >"$WORK/pglive$count.out" 2>"$WORK/pglive$count.err"; then
+        sed 's/^/  /' "$WORK/pglive$count.out"
+        PG_SUMMARY+="$count consoles (load average $(cut -d' ' -f1-3 /proc/loadavg)):"$'\n\n'"$(grep -E '^\||^Targets' "$WORK/pglive$count.out")"$'\n\n'
+    else
+        cat "$WORK/pglive$count.err" >&2
+        PG_SUMMARY+="bench-live on $count consoles failed: $(tail -n1 "$WORK/pglive$count.err")"$'\n\n'
+    fi
+    for pid in "${LIVE_PIDS[@]}"; do stop_pid "$pid"; done
+done
+pg_stop
+
+fi
+
 # --- summary ------------------------------------------------------------------------------------------------
 
 LOAD_AFTER=$(cut -d' ' -f1 /proc/loadavg)
@@ -530,6 +693,7 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo "$(date -u +%F) · $CORES cores, ${CPU:-unknown CPU} · $(uname -sr) · $(nginx -v 2>&1 | sed 's|.*: ||')," \
         "$(wrk -v 2>&1 | head -n1 | awk '{ print $1, $2 }')"
     echo
+    if want 1 || want 2; then
     echo "wrk -t$THREADS -c$CONNECTIONS -d$DURATION per row, one server at a time, loopback; nginx with" \
         "$CORES workers, sendfile, access_log off. \"vs nginx\" is req/s over the nginx row above it;" \
         "server CPU is the servers' user+system time per request (wrk's own CPU excluded)." \
@@ -541,6 +705,8 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo
     for note in "${NOTES[@]}"; do echo "- $note"; done
     echo
+    fi
+    if want 3; then
     echo "### SDK flow: time to media token"
     echo
     echo "passconsole bench-flow, one process, SDK and bare interleaved per iteration: warm = getAuthorization with" \
@@ -557,6 +723,8 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo
     echo "$FLOW_DELAY_TABLE"
     echo
+    fi
+    if want 4; then
     echo "### Console history"
     echo
     echo "passconsole bench-console, one process, files on this machine's disk (WAL, synchronous=NORMAL): ingest in" \
@@ -569,6 +737,8 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo
     echo "$CONSOLE_TABLE"
     echo
+    fi
+    if want 5; then
     echo "### Live feed with a team watching"
     echo
     echo "passconsole bench-live against a \`passconsole serve --no-demo\` process: $LIVE_CLIENTS SSE clients on loopback (odd ones" \
@@ -578,6 +748,8 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     echo
     echo "$LIVE_TABLE"
     echo
+    fi
+    if want 6; then
     echo "### A fleet reporting"
     echo
     echo "passconsole bench-fleet against a \`passconsole serve --no-demo\` process on a SQLite history: $FLEET_APPS apps" \
@@ -587,6 +759,13 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
         "event accepted; \"history grew by\" is the console's own event count, checked against what was sent."
     echo
     echo "$FLEET_TABLE"
+    echo
+    fi
+    if want 7; then
+    echo "### PostgreSQL: a fleet, pages at ${PG_HISTORY_EVENTS:-1000000} events, a live feed on several consoles"
+    echo
+    echo "$PG_SUMMARY"
+    fi
 } >"$WORK/summary.md"
 
 echo

@@ -22,10 +22,26 @@ struct BenchConsoleCommand: AsyncParsableCommand {
     @Option(help: "Runs per query.") var queryRuns = 50
     @Option(help: "Events timed through the live feed.") var liveEvents = 200
     @Option(help: "Folder for the databases (default: a new temporary folder, removed afterwards).") var folder: String?
+    @Option(help: ArgumentHelp("Measure a PostgreSQL history instead (postgres://user@host:port/database, an empty database): "
+        + "its ingest through append, and the same pages and live feed.", valueName: "postgres-url"))
+    var history: String?
+    @Option(help: ArgumentHelp("PostgreSQL only: events written through append before the rest of --history-events are "
+        + "copies of them made in the database (new IDs, sessions and times; see BenchConsolePostgres).", valueName: "count"))
+    var appendEvents: Int?
+    @Flag(help: ArgumentHelp("SQLite only: also weigh giving events their device and app in indexed columns of their own "
+        + "(ingest: a fourth table taking turns; pages: the columns added to the filled history, then its device and app pages).")
+    ) var probeDeviceAppColumns = false
 
     static let ingestTarget = 100_000.0
     static let queryTargetMs = 20.0
     static let liveTargetMs = 50.0
+
+    func validate() throws {
+        guard ingestEvents > 0, historyEvents >= 0, batch > 0, ingestRounds > 0, queryRuns > 0, liveEvents > 0 else {
+            throw ValidationError("the counts must be positive")
+        }
+        if let appendEvents, appendEvents < 1 || history == nil { throw ValidationError("--append-events takes a positive count, with --history") }
+    }
 
     func run() async throws {
         let root = folder.map { URL(filePath: $0) }
@@ -33,6 +49,13 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { if folder == nil { try? FileManager.default.removeItem(at: root) } }
         var lines = ["| measurement | ours | baseline | ratio | target |", "| --- | --- | --- | --- | --- |"]
+        if let history {
+            guard case .postgres(let location) = try HistoryLocation(option: history) else {
+                throw ValidationError("--history takes a postgres:// URL (SQLite is measured without it)")
+            }
+            try await runPostgres(location, root: root, lines: &lines)
+            return
+        }
 
         // 1. Ingest: HistoryDatabase.append in batches (encoding included) vs bare prepared INSERTs of the same rows
         //    encoded beforehand.
@@ -47,13 +70,17 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         // other, a loaded run once read 0.45× where quiet ones read 0.62–0.64×.
         let bareTable = try await BareEventTable(events, path: root.appendingPathComponent("bare.sqlite").path, indexes: HistoryDatabase.eventIndexes)
         let plainTable = try await BareEventTable(events, path: root.appendingPathComponent("bare-plain.sqlite").path, indexes: "")
-        var ours = 0.0, bare = 0.0, plain = 0.0, ourCPU = 0.0, bareCPU = 0.0, plainCPU = 0.0
+        let probeTable = probeDeviceAppColumns
+            ? try await BareEventTable(events, path: root.appendingPathComponent("bare-device-app.sqlite").path, indexes: HistoryDatabase.eventIndexes,
+                deviceAppColumns: true) : nil
+        var ours = 0.0, bare = 0.0, plain = 0.0, probe = 0.0, ourCPU = 0.0, bareCPU = 0.0, plainCPU = 0.0
         let rounds = max(1, min(ingestRounds, events.count / batch))
+        let turns = probeTable == nil ? 3 : 4
         for round in 0..<rounds {
             let slice = (events.count * round / rounds)..<(events.count * (round + 1) / rounds)
-            for turn in 0..<3 {
+            for turn in 0..<turns {
                 let cpu = Self.processCPUSeconds()
-                switch (turn + round) % 3 {
+                switch (turn + round) % turns {
                 case 0:
                     ours += try await Self.time {
                         for start in stride(from: slice.lowerBound, to: slice.upperBound, by: batch) {
@@ -64,6 +91,8 @@ struct BenchConsoleCommand: AsyncParsableCommand {
                 case 1:
                     bare += try await bareTable.insert(slice, batch: batch)
                     bareCPU += Self.processCPUSeconds() - cpu
+                case 3:
+                    probe += try await probeTable!.insert(slice, batch: batch)
                 default:
                     plain += try await plainTable.insert(slice, batch: batch)
                     plainCPU += Self.processCPUSeconds() - cpu
@@ -85,6 +114,8 @@ struct BenchConsoleCommand: AsyncParsableCommand {
             + "\(Int(plainRate)) events/s, " + String(format: "%.1f", plainCPUPerEvent)
             + " µs CPU/event (pre-encoded rows, no index: the floor) | " + String(format: "%.2f", ourRate / plainRate) + " | — |")
 
+        if probeTable != nil { lines.append(Self.probeIngestRow(ours: ours, bare: bare, probe: probe, events: events.count, batch: batch)) }
+
         // 2. Page queries at `historyEvents` events.
         var remaining = historyEvents - (try await history.eventCount)
         while remaining > 0 {
@@ -92,8 +123,15 @@ struct BenchConsoleCommand: AsyncParsableCommand {
             try await history.append(chunk)
             remaining -= chunk.count
         }
-        let total = try await history.eventCount
         try await history.optimize()  // what the console's maintenance does every minute
+        try await pagesAndLive(history, root: root, lines: &lines)
+        if probeDeviceAppColumns { try await probeDeviceAppPages(path: root.appendingPathComponent("history.sqlite").path, lines: &lines) }
+        print("\n" + lines.joined(separator: "\n"))
+    }
+
+    /// The page queries (section 2) and the live feed (section 3) on a filled history, SQLite or PostgreSQL.
+    func pagesAndLive(_ history: any EventHistory, root: URL, lines: inout [String]) async throws {
+        let total = try await history.eventCount
         print("history holds \(total) events")
         let queries: [(String, HistoryFilter)] = [
             ("newest page, no filter", HistoryFilter()),
@@ -110,8 +148,8 @@ struct BenchConsoleCommand: AsyncParsableCommand {
             for _ in 0..<queryRuns { samples.append(try await Self.time { _ = try await history.rawPage(matching: filter, limit: 200) } * 1000) }
             let (p50, p99) = (Self.percentile(samples, 0.5), Self.percentile(samples, 0.99))
             print(String(format: "page (200 events) %@: p50 %.2f ms, p99 %.2f ms", name, p50, p99))
-            lines.append(String(format: "| page of 200 at %dk events: %@ | p50 %.2f ms, p99 %.2f ms | — | — | < %.0f ms: %@ |",
-                total / 1000, name, p50, p99, Self.queryTargetMs, p99 < Self.queryTargetMs ? "met" : "NOT met"))
+            lines.append(String(format: "| page of 200 at %dk events%@: %@ | p50 %.2f ms, p99 %.2f ms | — | — | < %.0f ms: %@ |",
+                total / 1000, history is HistoryDatabase ? "" : " (PostgreSQL)", name, p50, p99, Self.queryTargetMs, p99 < Self.queryTargetMs ? "met" : "NOT met"))
         }
 
         // 3. Live feed: a stored event to an SSE client connected to a running console.
@@ -123,6 +161,7 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         var logger = Logger(label: "bench")
         logger.logLevel = .error
         let console = Console(configuration: configuration, history: history, logger: logger)
+        try await console.prepare()  // the named operators: on PostgreSQL a console that did not read them lets no one in
         try console.start()
         let port = UInt16(URLComponents(string: console.baseURL)?.port ?? 0)
         let probe = try SSEProbe(port: port, path: "/api/events/stream?q=app:com.bench.live")
@@ -143,7 +182,6 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         print(String(format: "live feed: stored event → SSE client p50 %.2f ms, p99 %.2f ms", p50, p99))
         lines.append(String(format: "| live feed: stored event → browser (SSE), %d events | p50 %.2f ms, p99 %.2f ms | — | — | p99 < %.0f ms: %@ |",
             liveEvents, p50, p99, Self.liveTargetMs, p99 < Self.liveTargetMs ? "met" : "NOT met"))
-        print("\n" + lines.joined(separator: "\n"))
     }
 
     /// The same rows, encoded beforehand, written with one cached prepared `INSERT` per row in one transaction per
@@ -231,7 +269,12 @@ struct BareEventTable {
     let pool: DatabasePool
     let rows: [(event: EntitlementEvent, payload: String, summary: String, status: Int?, sessionKey: Int)]
 
-    init(_ events: [EntitlementEvent], path: String, indexes: String) async throws {
+    /// With `deviceAppColumns`, the table also carries each event's device and app (its session's) in columns of
+    /// their own, each indexed: the schema `--probe-device-app-columns` weighs.
+    let deviceAppColumns: Bool
+
+    init(_ events: [EntitlementEvent], path: String, indexes: String, deviceAppColumns: Bool = false) async throws {
+        self.deviceAppColumns = deviceAppColumns
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         pool = try DatabasePool(path: path, configuration: configuration)
@@ -239,9 +282,10 @@ struct BareEventTable {
             try db.execute(sql: """
                 CREATE TABLE event (id INTEGER PRIMARY KEY, sessionKey INTEGER NOT NULL, sequence INTEGER NOT NULL,
                 timestamp REAL NOT NULL, kind TEXT NOT NULL, requestorID TEXT, mvpdID TEXT, httpStatus INTEGER,
-                summary TEXT NOT NULL, payload TEXT NOT NULL)
+                summary TEXT NOT NULL, payload TEXT NOT NULL\(deviceAppColumns ? ", deviceID TEXT, bundleID TEXT" : ""))
                 """)
             if !indexes.isEmpty { try db.execute(sql: indexes) }
+            if deviceAppColumns { try db.execute(sql: BenchConsoleCommand.deviceAppIndexes) }
         }
         var keys: [UUID: Int] = [:]
         for event in events where keys[event.sessionID] == nil { keys[event.sessionID] = keys.count + 1 }
@@ -254,21 +298,23 @@ struct BareEventTable {
 
     /// Inserts the rows of `range` in batches of `batch`; returns the seconds it took.
     func insert(_ range: Range<Int>, batch: Int) async throws -> Double {
-        let rows = self.rows
+        let rows = self.rows, deviceAppColumns = self.deviceAppColumns
         return try await BenchConsoleCommand.time {
             for start in stride(from: range.lowerBound, to: range.upperBound, by: batch) {
                 let slice = start..<min(start + batch, range.upperBound)
                 try await pool.write { db in
                     let statement = try db.cachedStatement(sql: """
-                        INSERT INTO event (id, sessionKey, sequence, timestamp, kind, requestorID, mvpdID, httpStatus, summary, payload)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO event (id, sessionKey, sequence, timestamp, kind, requestorID, mvpdID, httpStatus, summary, payload\(deviceAppColumns ? ", deviceID, bundleID" : ""))
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(deviceAppColumns ? ", ?, ?" : ""))
                         """)
                     for index in slice {
                         let row = rows[index]
-                        try statement.execute(arguments: [
+                        var arguments: StatementArguments = [
                             index + 1, row.sessionKey, row.event.sequence, row.event.timestamp.timeIntervalSinceReferenceDate,
                             EventKind(row.event.kind).rawValue, row.event.requestorID, row.event.mvpdID, row.status, row.summary, row.payload,
-                        ])
+                        ]
+                        if deviceAppColumns { arguments += [row.event.deviceID, row.event.app.bundleID] }
+                        try statement.execute(arguments: arguments)
                     }
                 }
             }

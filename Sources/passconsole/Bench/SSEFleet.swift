@@ -3,12 +3,13 @@ import Foundation
 import Glibc
 #endif
 
-/// Many Server-Sent Events clients of one console on plain sockets, read by one thread (`poll`), as a team's tabs
+/// Many Server-Sent Events clients of one console (or of several, each client naming its console's port) on plain sockets, read by one thread (`poll`), as a team's tabs
 /// would hold them: each records, per entitlement event, its history ID, the bench sequence number found in its
 /// summary (`call lb<seq>()`) and when it arrived. A client sent `event: resync` (or whose stream ends) reconnects
 /// with `Last-Event-ID`, as `EventSource` does.
 final class SSEFleet: @unchecked Sendable {
     struct Client {
+        var port: UInt16
         var path: String
         var fd: Int32 = -1
         var buffer: [UInt8] = []
@@ -22,7 +23,6 @@ final class SSEFleet: @unchecked Sendable {
         var reconnects = 0
     }
 
-    private let port: UInt16
     private let lock = NSLock()
     private var clients: [Client]
     private var running = true
@@ -30,8 +30,12 @@ final class SSEFleet: @unchecked Sendable {
     let clock = ContinuousClock.now
 
     init(port: UInt16, paths: [String]) {
-        self.port = port
-        clients = paths.map { Client(path: $0) }
+        clients = paths.map { Client(port: port, path: $0) }
+    }
+
+    /// Clients of several consoles: each its console's port and its stream's path.
+    init(targets: [(port: UInt16, path: String)]) {
+        clients = targets.map { Client(port: $0.port, path: $0.path) }
     }
 
     /// Connects every client and starts reading.
@@ -57,6 +61,7 @@ final class SSEFleet: @unchecked Sendable {
     var allOpen: Bool { lock.withLock { clients.allSatisfy(\.open) } }
 
     private func connect(_ index: Int) throws {
+        let port = lock.withLock { clients[index].port }
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
