@@ -27,9 +27,7 @@ public enum HistoryBackend: String, CaseIterable, Sendable, CustomStringConverti
 /// password as a console would be.
 public func openPostgresHistory() async throws -> PostgresHistory {
     let cluster = try await PostgresCluster.shared()
-    let database = try await cluster.createDatabase()
-    return try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-        database: database)
+    return try await cluster.openHistory(database: try await cluster.createDatabase())
 }
 
 extension HistoryBackend {
@@ -37,5 +35,16 @@ extension HistoryBackend {
     /// released.
     public static func close(_ history: any EventHistory) async {
         if let postgres = history as? PostgresHistory { await postgres.close() }
+    }
+}
+
+extension PostgresCluster {
+    /// A `PostgresHistory` on `database` of this cluster, connected over TCP with the cluster's password as a console
+    /// would be; `leaseTimeout` bounds each wait for a connection.
+    public func openHistory(database: String, leaseTimeout: Duration = PostgresHistory.defaultLeaseTimeout) async throws
+        -> PostgresHistory
+    {
+        try await PostgresHistory(host: host, port: port, username: user, password: password, database: database,
+            leaseTimeout: leaseTimeout)
     }
 }

@@ -26,8 +26,7 @@ struct PostgresHistoryTests {
         try await old.append(events)
         await #expect(throws: (any Error).self) { try await old.auditEntries(limit: 1) }
         await old.close()
-        let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database)
+        let history = try await cluster.openHistory(database: database)
         #expect(try await history.appliedMigrations() == Self.allMigrations)
         #expect(try await history.page().events.map(\.event) == events)
         try await history.audit("clear", detail: "d", remote: "r", operator: nil, at: Date())
@@ -41,13 +40,11 @@ struct PostgresHistoryTests {
         let database = try await cluster.createDatabase()
         var factory = EventFactory()
         let events = factory.flow()
-        let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database)
+        let history = try await cluster.openHistory(database: database)
         #expect(try await history.appliedMigrations() == Self.allMigrations)
         try await history.append(events)
         await history.close()
-        let reopened = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database)
+        let reopened = try await cluster.openHistory(database: database)
         #expect(try await reopened.appliedMigrations() == Self.allMigrations)
         #expect(try await reopened.page().events.map(\.event) == events)
         await reopened.close()
@@ -132,10 +129,8 @@ struct PostgresHistoryTests {
     func observationAcrossConsoles() async throws {
         let cluster = try await PostgresCluster.shared()
         let database = try await cluster.createDatabase()
-        let a = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database)
-        let b = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database)
+        let a = try await cluster.openHistory(database: database)
+        let b = try await cluster.openHistory(database: database)
         var factory = EventFactory()
         try await a.append(Array(factory.flow().prefix(3)))
         var newest = b.observeNewestEventID().makeAsyncIterator()
@@ -156,8 +151,7 @@ struct PostgresHistoryTests {
         let cluster = try await PostgresCluster.shared()
         let database = try await cluster.createDatabase()
         let consoles = try await [0, 1].asyncMap { _ in
-            try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-                database: database)
+            try await cluster.openHistory(database: database)
         }
         let batches: [[EntitlementEvent]] = (0..<20).map { _ in
             var factory = EventFactory()

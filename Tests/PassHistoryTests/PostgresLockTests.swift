@@ -1,4 +1,5 @@
 import Foundation
+import HistoryTestSupport
 import Locking
 import PassHistory
 import PassHistoryPostgres
@@ -19,8 +20,7 @@ struct PostgresLockTests {
     func sameKeyTakesTurns() async throws {
         let cluster = try await PostgresCluster.shared()
         let database = try await cluster.createDatabase()
-        let open = { try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database) }
+        let open = { try await cluster.openHistory(database: database) }
         let first = try await open(), second = try await open()
         let log = Log()
         try await withThrowingTaskGroup(of: Void.self) { group in

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassHistory
 import PassHistoryPostgres
 import PassTestSupport
@@ -16,8 +17,7 @@ struct PostgresOutageTests {
     func batcherRetriesWhileTheServerIsStopped() async throws {
         let cluster = try await PostgresCluster.startOwn()
         let database = try await cluster.createDatabase()
-        let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database, leaseTimeout: .milliseconds(500))
+        let history = try await cluster.openHistory(database: database, leaseTimeout: .milliseconds(500))
         let batcher = EventBatcher(database: history, maxCount: 40, maxDelay: .milliseconds(10), retryDelay: .milliseconds(100),
             maxRetryDelay: .milliseconds(400))
         var factory = EventFactory()
@@ -54,8 +54,7 @@ struct PostgresOutageTests {
     func readsFailWithinTheLeaseTimeout() async throws {
         let cluster = try await PostgresCluster.startOwn()
         let database = try await cluster.createDatabase()
-        let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database, leaseTimeout: .milliseconds(500))
+        let history = try await cluster.openHistory(database: database, leaseTimeout: .milliseconds(500))
         var factory = EventFactory()
         try await history.append([factory.make(.apiCall(name: "one", arguments: [:]))])
         try await cluster.stopServer()
@@ -120,8 +119,7 @@ struct PostgresOutageTests {
     func serverErrorsMapToProblems(condition: String, kind: HistoryProblem.Kind?) async throws {
         let cluster = try await PostgresCluster.shared()
         let database = try await cluster.createDatabase()
-        let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database)
+        let history = try await cluster.openHistory(database: database)
         let connection = try await PostgresConnection.connect(configuration: PostgresConnection.Configuration(host: cluster.host,
             port: cluster.port, username: cluster.user, password: cluster.password, database: database, tls: .disable), id: 1,
             logger: PostgresHistory.defaultLogger)

@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import HistoryTestSupport
 import PassHistory
 import PassHistoryPostgres
 import PassStorage
@@ -76,8 +77,7 @@ struct StorageActionLockServeTests {
 
         // Then every action left one backup and one audit line, and the backups, in the order they were taken, chain:
         // each one's "before" is what the one before it left, the first's the seeded storage, the last's "after" the file
-        let history = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database)
+        let history = try await cluster.openHistory(database: database)
         let listed = try await history.backups()
         #expect(listed.count == 2 * Self.rounds)
         let audit = try await history.auditEntries(limit: 1000).filter { $0.action == "clear" || $0.action == "import" }
