@@ -7,6 +7,9 @@ extension HistoryFilter {
     /// the same rule as the SQLite history's and the live feed's (``HistoryFilter/matches(_:)-(EventFacts)``), written
     /// so PostgreSQL answers it through the schema's indexes (``PostgresSchema``).
     ///
+    /// The device and app are the session's, copied onto each event row (schema v4), so they are filtered like the
+    /// Programmer and MVPD: no look into `session`.
+    ///
     /// IDs match whatever the case of ASCII letters (SQLite's `NOCASE`): the values are folded here, the columns by
     /// `lower()` on `COLLATE "C"` text, which folds ASCII only. The text criterion is `ILIKE` on the summary (also
     /// ASCII-only folding on `COLLATE "C"`), with `%`, `_` and `\` taken literally, served by the trigram index.
@@ -14,7 +17,7 @@ extension HistoryFilter {
         var terms: [String] = []
         if let sessionID { terms.append("session_key = (SELECT key FROM session WHERE id = \(query.bind(sessionID)))") }
         if let deviceID {
-            terms.append("session_key IN (SELECT key FROM session WHERE lower(device_id) = \(query.bind(Self.foldASCII(deviceID))))")
+            terms.append("lower(device_id) = \(query.bind(Self.foldASCII(deviceID)))")
         }
         if let requestorID { terms.append("lower(requestor_id) = \(query.bind(Self.foldASCII(requestorID)))") }
         if let mvpdID { terms.append("lower(mvpd_id) = \(query.bind(Self.foldASCII(mvpdID)))") }
@@ -23,7 +26,7 @@ extension HistoryFilter {
         if let from { terms.append("timestamp >= \(query.bind(EventRecord.timestampColumn(from)))") }
         if let until { terms.append("timestamp < \(query.bind(EventRecord.timestampColumn(until)))") }
         if let bundleID {
-            terms.append("session_key IN (SELECT key FROM session WHERE lower(bundle_id) = \(query.bind(Self.foldASCII(bundleID))))")
+            terms.append("lower(bundle_id) = \(query.bind(Self.foldASCII(bundleID)))")
         }
         if let httpStatus {
             // As the partial indexes are written: the class by `http_status / 100`, errors by the error set.
@@ -47,7 +50,7 @@ extension HistoryFilter {
         }
         if !excludedKinds.isEmpty { terms.append("kind <> ALL(\(query.bind(excludedKinds.map(\.rawValue).sorted())))") }
         if !excludedBundleIDs.isEmpty {
-            terms.append("session_key NOT IN (SELECT key FROM session WHERE lower(bundle_id) = ANY(\(query.bind(Self.foldedList(excludedBundleIDs)))))")
+            terms.append("(bundle_id IS NULL OR lower(bundle_id) <> ALL(\(query.bind(Self.foldedList(excludedBundleIDs)))))")
         }
         return terms.isEmpty ? "TRUE" : terms.joined(separator: " AND ")
     }

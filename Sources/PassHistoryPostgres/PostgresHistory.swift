@@ -31,6 +31,9 @@ public final class PostgresHistory: EventHistory {
     /// The database's URL without its password (``PostgresLocation/description``), or "PostgreSQL" when the history
     /// was opened from a client configuration.
     public let location: String
+    /// Whether events are stored with their session's device and app (schema v4); false only for a history opened at
+    /// an older schema by a test, which writes as the build of that schema did.
+    let eventsCarryDeviceApp: Bool
 
     /// Connects to the database described by `configuration` (the pool opens connections as needed) and migrates it
     /// to the current schema.
@@ -47,6 +50,7 @@ public final class PostgresHistory: EventHistory {
         client = BoundedPool(pool: pool, leaseTimeout: leaseTimeout, location: location)
         self.logger = logger
         self.location = location
+        eventsCarryDeviceApp = (lastVersion ?? .max) >= 4
         // Started at once, so the pool is running before the first lease (else PostgresNIO warns the lease waits).
         runner = Task.immediate { await pool.run() }
         do {

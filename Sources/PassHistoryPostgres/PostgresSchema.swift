@@ -10,6 +10,7 @@ import PostgresNIO
 /// - Text a filter compares is `COLLATE "C"`: `lower()` and `ILIKE` then fold ASCII letters only, as SQLite's
 ///   `NOCASE` and `LIKE` do, whatever the database's locale; case-insensitive IDs are matched through expression
 ///   indexes on `lower(…)`.
+/// - Each event carries its session's device and app (v4), so every filter on one value is an index on `event`.
 /// - Every `event` index ends in `id`, so a filter on one value reads its newest events in ID order and stops at a
 ///   page; HTTP statuses have partial indexes (only exchanges have one), the summary a trigram index (`pg_trgm`, GIN)
 ///   for the text filter's `ILIKE '%…%'`.
@@ -27,6 +28,7 @@ enum PostgresSchema {
         Migration(version: 1, name: "v1-events", statements: v1),
         Migration(version: 2, name: "v2-audit-backups", statements: v2),
         Migration(version: 3, name: "v3-operators", statements: v3),
+        Migration(version: 4, name: "v4-event-device-app", statements: v4),
     ]
 
     /// v1: sessions, their search entries, events and the event ID counter.
@@ -128,6 +130,20 @@ enum PostgresSchema {
             revoked_at double precision
         )
         """
+    ]
+
+    /// v4: each event carries its session's device and app, indexed with its ID, so a `device:` or `app:` page reads
+    /// the newest matches of one index and stops at a page. Through the session (`session_key IN (…)`) PostgreSQL read
+    /// every event of the device's sessions and sorted them: `device:device-42` at 10M events (20,000 matches) took
+    /// p50 49 ms, p99 93 ms a page of 200. A session's device and app never change after its first event, so the copy
+    /// on the event row cannot go stale. Filled from the sessions here (one pass over a history written by an older
+    /// build); an event whose session is gone keeps NULL and, as before, matches no device or app.
+    static let v4: [String] = [
+        "ALTER TABLE event ADD COLUMN device_id text COLLATE \"C\", ADD COLUMN bundle_id text COLLATE \"C\"",
+        "UPDATE event SET device_id = s.device_id, bundle_id = s.bundle_id FROM session s WHERE s.key = event.session_key",
+        "CREATE INDEX event_on_device ON event (lower(device_id), id)",
+        "CREATE INDEX event_on_bundle ON event (lower(bundle_id), id)",
+        "ANALYZE event",
     ]
 
     /// Brings the database to the current schema (or up to migration `lastVersion`).

@@ -111,9 +111,10 @@ extension BenchConsoleCommand {
                 WHERE session_key IN (SELECT DISTINCT session_key FROM event WHERE id <= \(count))
                 """,
                 """
-                INSERT INTO event (id, session_key, sequence, timestamp, kind, requestor_id, mvpd_id, http_status, summary, payload)
+                INSERT INTO event (id, session_key, sequence, timestamp, kind, requestor_id, mvpd_id, http_status, summary, payload,
+                    device_id, bundle_id)
                 SELECT id + \(idShift), session_key + \(keyShift), sequence, timestamp + \(timeShift), kind, requestor_id, mvpd_id, http_status,
-                    summary, payload FROM event WHERE id <= \(count)
+                    summary, payload, device_id, bundle_id FROM event WHERE id <= \(count)
                 """,
             ]
             for statement in statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
