@@ -14,6 +14,8 @@ struct DirectStatement {
 
     private let statement: Statement
     private let connection: SQLiteConnection
+    /// An event insert that also binds the session's device and app (schema v9).
+    private var deviceApp = false
 
     init(_ db: Database, sql: String) throws {
         statement = try db.cachedStatement(sql: sql)
@@ -56,20 +58,24 @@ extension DirectStatement {
         try DirectStatement(db, sql: "INSERT OR IGNORE INTO session_term (term, field, sessionKey, value, offset) VALUES (?, ?, ?, ?, ?)")
     }
 
-    /// `INSERT INTO event` of one encoded event.
-    static func eventInsert(_ db: Database) throws -> DirectStatement {
-        try DirectStatement(db, sql: """
-            INSERT INTO event (id, sessionKey, sequence, timestamp, kind, requestorID, mvpdID, httpStatus, summary, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+    /// `INSERT INTO event` of one encoded event, with its session's device and app (unless `deviceApp` is false: a file
+    /// a test opened at a schema before v9).
+    static func eventInsert(_ db: Database, deviceApp: Bool = true) throws -> DirectStatement {
+        var statement = try DirectStatement(db, sql: """
+            INSERT INTO event (id, sessionKey, sequence, timestamp, kind, requestorID, mvpdID, httpStatus, summary, payload\(deviceApp ? ", deviceID, bundleID" : ""))
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(deviceApp ? ", ?, ?" : ""))
             """)
+        statement.deviceApp = deviceApp
+        return statement
     }
 
-    /// Inserts one event of session `key` under `id` (the caller has checked that it is new).
+    /// Inserts one event of `session` under `id` (the caller has checked that it is new), with the session's device and
+    /// app.
     ///
     /// The row's texts are laid end to end in `scratch` (kept from row to row, so nothing is allocated per row), the
     /// view written there with its ID, and bound in place (`SQLITE_STATIC`): SQLite reads them while stepping instead
     /// of copying each text first. The bindings are cleared before the bytes can change.
-    func insert(_ row: EncodedEvent, id: Int64, sessionKey key: Int64, scratch: inout [UInt8]) throws {
+    func insert(_ row: EncodedEvent, id: Int64, session: HistoryDatabase.SessionWrite, scratch: inout [UInt8]) throws {
         scratch.removeAll(keepingCapacity: true)
         func place(_ text: String?) -> Range<Int>? {
             guard let text else { return nil }
@@ -78,14 +84,14 @@ extension DirectStatement {
             return start..<scratch.count
         }
         let kind = place(row.facets.kind.rawValue), requestor = place(row.facets.requestorID), mvpd = place(row.facets.mvpdID)
-        let summary = place(row.summary)
+        let summary = place(row.summary), device = place(session.deviceID), bundle = place(session.bundleID)
         let viewStart = scratch.count
         row.view.write(id: id, to: &scratch)
         let view = viewStart..<scratch.count
         let handle = statement.sqliteStatement
         sqlite3_reset(handle)
         sqlite3_bind_int64(handle, 1, id)
-        sqlite3_bind_int64(handle, 2, key)
+        sqlite3_bind_int64(handle, 2, session.key)
         sqlite3_bind_int64(handle, 3, Int64(row.event.sequence))
         sqlite3_bind_double(handle, 4, EventRecord.timestampColumn(row.event.timestamp))
         if let status = row.facets.httpStatus {
@@ -108,6 +114,10 @@ extension DirectStatement {
             bind(mvpd, at: 7)
             bind(summary, at: 9)
             bind(view, at: 10)
+            if deviceApp {
+                bind(device, at: 11)
+                bind(bundle, at: 12)
+            }
             try step()
         }
     }

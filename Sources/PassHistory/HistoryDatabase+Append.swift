@@ -16,7 +16,7 @@ extension HistoryDatabase {
             var sessions = try Self.upsertSessions(db, events)
             var lastID = try Int64.fetchOne(db, sql: "SELECT lastID FROM event_counter") ?? 0
             // Cached prepared statements bound through the C API: per-row GRDB bookkeeping cost more than SQLite.
-            let insert = try DirectStatement.eventInsert(db)
+            let insert = try DirectStatement.eventInsert(db, deviceApp: self.eventsCarryDeviceApp)
             var scratch: [UInt8] = []
             var added = 0
             for chunk in 0..<pipeline.count {
@@ -24,9 +24,8 @@ extension HistoryDatabase {
                     // One lookup of the session per event: its position, then its value in place.
                     guard let session = sessions.index(forKey: row.event.sessionID), try sessions.values[session].admit(row, db)
                     else { continue }
-                    let key = sessions.values[session].key
                     lastID += 1
-                    try insert.insert(row, id: lastID, sessionKey: key, scratch: &scratch)
+                    try insert.insert(row, id: lastID, session: sessions.values[session], scratch: &scratch)
                     added += 1
                 }
             }
@@ -51,7 +50,7 @@ extension HistoryDatabase {
             let arguments = sessionArguments(session.latest, firstSeen: session.firstSeen)
             guard let row = try Row.fetchOne(upsert, arguments: arguments) else { continue }
             let waiting: Double? = row[3]
-            var write = SessionWrite(key: row[0], lastSequence: row[1], outcome: SessionOutcome.Tracker(
+            var write = SessionWrite(key: row[0], deviceID: row[4], bundleID: row[5], lastSequence: row[1], outcome: SessionOutcome.Tracker(
                 settled: SessionOutcome(rawValue: row[2]) ?? .started, waitingSince: waiting.map(Date.init(timeIntervalSince1970:))))
             let event = session.latest
             // A new row (nothing stored yet): its own ID, device and app become searchable once.
@@ -93,8 +92,8 @@ extension HistoryDatabase {
         }
     }
 
-    /// Creates the session row of an event, or widens its time span and updates its Programmer; returns its key and
-    /// the highest sequence stored for it.
+    /// Creates the session row of an event, or widens its time span and updates its Programmer; returns its key, the
+    /// highest sequence stored for it, its outcome, and the device and app it was first seen with.
     static let upsertSessionSQL = """
         INSERT INTO session (id, deviceID, bundleID, teamID, platform, requestorID, firstSeen, lastSeen, eventCount)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0)
@@ -102,7 +101,7 @@ extension HistoryDatabase {
             requestorID = COALESCE(excluded.requestorID, session.requestorID),
             firstSeen = MIN(session.firstSeen, excluded.firstSeen),
             lastSeen = MAX(session.lastSeen, excluded.lastSeen)
-        RETURNING key, lastSequence, outcome, waitingSince
+        RETURNING key, lastSequence, outcome, waitingSince, deviceID, bundleID
         """
 
     static func sessionArguments(_ event: EntitlementEvent, firstSeen: Date) -> StatementArguments {

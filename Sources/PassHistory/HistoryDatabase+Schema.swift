@@ -73,6 +73,7 @@ extension HistoryDatabase {
         migrator.registerMigration("v6-sqlite-indexes", migrate: migrateToSQLiteIndexes)
         migrator.registerMigration("v7-stored-views", migrate: migrateToStoredViews)
         migrator.registerMigration("v8-operators", migrate: migrateToOperators)
+        migrator.registerMigration("v9-event-device-app", migrate: migrateToEventDeviceApp)
         return migrator
     }
 }

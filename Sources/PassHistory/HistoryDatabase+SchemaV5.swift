@@ -45,7 +45,7 @@ extension HistoryDatabase {
         while let row = try rows.next() {
             let key: Int64 = row[0]
             guard let event = try? EventCoding.event(fromPayload: row[1], decoder: decoder) else { continue }
-            writes[key, default: SessionWrite(key: key, lastSequence: 0, outcome: SessionOutcome.Tracker())]
+            writes[key, default: SessionWrite(key: key, deviceID: "", bundleID: "", lastSequence: 0, outcome: SessionOutcome.Tracker())]
                 .record(event, terms: event.identityTerms)
         }
         for write in writes.values { try write.store(db) }

@@ -20,6 +20,9 @@ public final class HistoryDatabase: Sendable {
     /// The connections of the reads answered through a completion callback (a server's pages, see
     /// ``CallbackReaders``); `nil` in memory, where the history's own queue serves them.
     let callbackReaders: CallbackReaders?
+    /// Whether events are stored with their session's device and app (schema v9); false only for a file a test opened
+    /// at an older schema, which is written as the build of that schema did.
+    let eventsCarryDeviceApp: Bool
 
     /// Opens (creating if needed) the history file at `path` in WAL mode and migrates it to the current schema.
     /// The file and its `-wal`/`-shm` are readable by their owner only (0600), whatever the umask: they hold storage
@@ -45,6 +48,8 @@ public final class HistoryDatabase: Sendable {
     init(writer: any DatabaseWriter, upTo lastMigration: String? = nil) throws {
         self.writer = writer
         callbackReaders = (writer as? DatabasePool).map { CallbackReaders(path: $0.path, count: 4) }
+        let names = Self.migrator.migrations
+        eventsCarryDeviceApp = lastMigration.flatMap(names.firstIndex(of:)).map { $0 >= names.firstIndex(of: "v9-event-device-app")! } ?? true
         if let lastMigration { try Self.migrator.migrate(writer, upTo: lastMigration) } else { try Self.migrator.migrate(writer) }
         // Per database file (the checkpointer is the writer's): set once here rather than on every reader.
         try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 10000") }

@@ -111,15 +111,10 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
     }
 
     /// The definition of a match: a condition on an `event` row (`"1"` for a filter that matches everything) and its
-    /// arguments. Device, app and session are read from the session row, which events name by its key. Written as
-    /// the indexes of schema v6 are, literals included where an index has them, so SQLite can use them.
-    var sqlCondition: (sql: String, arguments: StatementArguments) { sqlCondition(sessionIndex: true) }
-
-    /// ``sqlCondition``; without `sessionIndex`, the device and app terms are written so SQLite cannot read them
-    /// through `event_on_session` (`+sessionKey`: the same match, no index), and a page of them walks the events in ID
-    /// order instead (see ``sessionIndexHint(_:limit:)``).
-    func sqlCondition(sessionIndex: Bool) -> (sql: String, arguments: StatementArguments) {
-        let sessionKey = sessionIndex ? "sessionKey" : "+sessionKey"
+    /// arguments. The device and app are the session's, carried by each event (schema v9); the session is named by its
+    /// key. Written as the indexes of schemas v6 and v9 are, literals included where an index has them, so SQLite can
+    /// use them.
+    var sqlCondition: (sql: String, arguments: StatementArguments) {
         var terms: [String] = []
         var arguments: StatementArguments = []
         func add(_ term: String, _ values: StatementArguments = []) {
@@ -127,7 +122,7 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
             arguments += values
         }
         if let sessionID { add("sessionKey = (SELECT key FROM session WHERE id = ?)", [sessionID.uuidString]) }
-        if let deviceID { add("\(sessionKey) IN (SELECT key FROM session WHERE deviceID = ? COLLATE NOCASE)", [deviceID]) }
+        if let deviceID { add("deviceID = ? COLLATE NOCASE", [deviceID]) }
         if let requestorID { add("requestorID = ? COLLATE NOCASE", [requestorID]) }
         if let mvpdID { add("mvpdID = ? COLLATE NOCASE", [mvpdID]) }
         if !kinds.isEmpty {
@@ -137,7 +132,7 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         if let text, !text.isEmpty { add("summary LIKE ? ESCAPE '\\'", ["%\(Self.escapeLike(text))%"]) }
         if let from { add("timestamp >= ?", [EventRecord.timestampColumn(from)]) }
         if let until { add("timestamp < ?", [EventRecord.timestampColumn(until)]) }
-        if let bundleID { add("\(sessionKey) IN (SELECT key FROM session WHERE bundleID = ? COLLATE NOCASE)", [bundleID]) }
+        if let bundleID { add("bundleID = ? COLLATE NOCASE", [bundleID]) }
         if let httpStatus { add(httpStatus.sqlCondition) }
         if let codes = httpStatusCodes {
             if codes.count == 1 { add("httpStatus = ?", [codes.lowerBound]) } else { add("httpStatus BETWEEN ? AND ?", [codes.lowerBound, codes.upperBound]) }
@@ -157,7 +152,7 @@ public struct HistoryFilter: Codable, Sendable, Equatable {
         }
         if !excludedBundleIDs.isEmpty {
             let (marks, values) = Self.list(excludedBundleIDs)
-            add("sessionKey NOT IN (SELECT key FROM session WHERE bundleID COLLATE NOCASE IN (\(marks)))", values)
+            add("(bundleID IS NULL OR bundleID COLLATE NOCASE NOT IN (\(marks)))", values)
         }
         return (terms.isEmpty ? "1" : terms.joined(separator: " AND "), arguments)
     }

@@ -7,6 +7,10 @@ extension HistoryDatabase {
     /// session (its outcome, latest MVPD and user ID, search entries). The same rule for every history backend.
     package struct SessionWrite: Sendable {
         package var key: Int64
+        /// The device and app the session was first seen with (its row's, never changed): every event of the session
+        /// carries them (SQLite schema v9, PostgreSQL v4).
+        package var deviceID: String
+        package var bundleID: String
         /// The highest sequence stored (or written by this batch).
         package var lastSequence: Int
         package var added = 0
@@ -28,9 +32,11 @@ extension HistoryDatabase {
         package var latestUserID: String?
         package var latestTrackingHash: String?
 
-        /// A session's state before the batch: its key, highest stored sequence (-1: none) and outcome.
-        package init(key: Int64, lastSequence: Int, outcome: SessionOutcome.Tracker) {
+        /// A session's state before the batch: its key, device and app, highest stored sequence (-1: none) and outcome.
+        package init(key: Int64, deviceID: String, bundleID: String, lastSequence: Int, outcome: SessionOutcome.Tracker) {
             self.key = key
+            self.deviceID = deviceID
+            self.bundleID = bundleID
             self.lastSequence = lastSequence
             self.outcome = outcome
         }

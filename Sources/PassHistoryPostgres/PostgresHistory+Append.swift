@@ -15,10 +15,10 @@ extension PostgresHistory {
         let rows = events.map(EncodedEvent.init)
         let latest = HistoryDatabase.latestPerSession(events)
         return try await write { connection, counter in
-            var (sessions, owners) = try await Self.upsertSessions(connection, latest, logger: self.logger)
+            var sessions = try await Self.upsertSessions(connection, latest, logger: self.logger)
             let stored = try await Self.storedSequences(connection, sessions: sessions, rows: rows, logger: self.logger)
             var lastID = counter
-            var admitted: [(row: EncodedEvent, id: Int64, key: Int64)] = []
+            var admitted: [Admitted] = []
             admitted.reserveCapacity(rows.count)
             for row in rows {
                 guard var session = sessions[row.event.sessionID] else { continue }
@@ -27,12 +27,12 @@ extension PostgresHistory {
                 sessions[row.event.sessionID] = session
                 guard isNew else { continue }
                 lastID += 1
-                admitted.append((row, lastID, key))
+                admitted.append(Admitted(row: row, id: lastID, key: session.key, deviceID: session.deviceID, bundleID: session.bundleID))
             }
             guard !admitted.isEmpty else { return 0 }
             for start in stride(from: 0, to: admitted.count, by: Self.insertChunk) {
                 try await Self.insert(connection, admitted[start..<min(start + Self.insertChunk, admitted.count)],
-                    owners: self.eventsCarryDeviceApp ? owners : nil, logger: self.logger)
+                    deviceApp: self.eventsCarryDeviceApp, logger: self.logger)
             }
             try await connection.query("UPDATE event_counter SET last_id = \(lastID)", logger: self.logger)
             // Delivered to every listening console when the transaction commits (``observeNewestEventID()``).
@@ -47,19 +47,21 @@ extension PostgresHistory {
     /// Events per `INSERT` (12 values each, under PostgreSQL's 65,535 bound values per statement).
     static let insertChunk = 1000
 
-    /// The device and app a session was first seen with: its events carry them (schema v4).
-    struct SessionOwner {
+    /// An event new to the history, with its ID and its session's key, device and app.
+    struct Admitted {
+        var row: EncodedEvent
+        var id: Int64
+        var key: Int64
         var deviceID: String
         var bundleID: String
     }
 
     /// Creates or updates the session row of each session of the batch (its time span widened, its Programmer
-    /// updated); returns each one's state before the batch, and each one's device and app by session key.
+    /// updated); returns each one's state before the batch.
     static func upsertSessions(_ connection: PostgresConnection, _ latest: [(latest: EntitlementEvent, firstSeen: Date)], logger: Logger)
-        async throws -> (sessions: [UUID: HistoryDatabase.SessionWrite], owners: [Int64: SessionOwner])
+        async throws -> [UUID: HistoryDatabase.SessionWrite]
     {
         var sessions: [UUID: HistoryDatabase.SessionWrite] = [:]
-        var owners: [Int64: SessionOwner] = [:]
         for (event, firstSeen) in latest {
             let rows = try await connection.query("""
                 INSERT INTO session AS s (id, device_id, bundle_id, team_id, platform, requestor_id, first_seen, last_seen)
@@ -73,8 +75,7 @@ extension PostgresHistory {
                 """, logger: logger)
             for try await row in rows {
                 let (key, lastSequence, outcome, waiting, deviceID, bundleID) = try row.decode((Int64, Int, String, Double?, String, String).self)
-                owners[key] = SessionOwner(deviceID: deviceID, bundleID: bundleID)
-                var write = HistoryDatabase.SessionWrite(key: key, lastSequence: lastSequence, outcome: SessionOutcome.Tracker(
+                var write = HistoryDatabase.SessionWrite(key: key, deviceID: deviceID, bundleID: bundleID, lastSequence: lastSequence, outcome: SessionOutcome.Tracker(
                     settled: SessionOutcome(rawValue: outcome) ?? .started, waitingSince: waiting.map(Date.init(timeIntervalSince1970:))))
                 // A new row (nothing stored yet): its own ID, device and app become searchable once.
                 if lastSequence == -1 {
@@ -83,7 +84,7 @@ extension PostgresHistory {
                 sessions[event.sessionID] = write
             }
         }
-        return (sessions, owners)
+        return sessions
     }
 
     /// The stored sequences of each session the batch sends an event at or below its highest stored sequence (a
@@ -104,26 +105,24 @@ extension PostgresHistory {
     }
 
     /// Inserts events with their IDs, as the SQLite history stores them (the view with its ID, the same bytes), each
-    /// with its session's device and app (`owners`; `nil`: a history at a schema before v4, opened by a test).
-    static func insert(
-        _ connection: PostgresConnection, _ rows: ArraySlice<(row: EncodedEvent, id: Int64, key: Int64)>, owners: [Int64: SessionOwner]?,
-        logger: Logger
-    ) async throws {
+    /// with its session's device and app (unless `deviceApp` is false: a history at a schema before v4, opened by a test).
+    static func insert(_ connection: PostgresConnection, _ rows: ArraySlice<Admitted>, deviceApp: Bool, logger: Logger) async throws {
         var query = PostgresQueryBuilder()
         var values: [String] = []
         values.reserveCapacity(rows.count)
-        for (row, id, key) in rows {
+        for admitted in rows {
+            let (row, id) = (admitted.row, admitted.id)
             var columns = [
-                query.bind(id), query.bind(key), query.bind(row.event.sequence), query.bind(EventRecord.timestampColumn(row.event.timestamp)),
+                query.bind(id), query.bind(admitted.key), query.bind(row.event.sequence), query.bind(EventRecord.timestampColumn(row.event.timestamp)),
                 query.bind(row.facets.kind.rawValue), query.bind(row.facets.requestorID), query.bind(row.facets.mvpdID),
                 query.bind(row.facets.httpStatus), query.bind(row.summary),
                 query.bind(row.view.json(id: id)),
             ]
-            if let owners { columns += [query.bind(owners[key]?.deviceID), query.bind(owners[key]?.bundleID)] }
+            if deviceApp { columns += [query.bind(admitted.deviceID), query.bind(admitted.bundleID)] }
             values.append("(" + columns.joined(separator: ",") + ")")
         }
         query.sql = "INSERT INTO event (id, session_key, sequence, timestamp, kind, requestor_id, mvpd_id, http_status, summary, payload"
-            + (owners == nil ? "" : ", device_id, bundle_id") + ") VALUES "
+            + (deviceApp ? ", device_id, bundle_id" : "") + ") VALUES "
             + values.joined(separator: ",")
         try await connection.query(query.query, logger: logger)
     }

@@ -7,7 +7,8 @@ import Testing
 
 @Suite("HistoryDatabase")
 struct HistoryDatabaseTests {
-    static let allMigrations = ["v1", "v2-console", "v3-compact-keys", "v4-block-index", "v5-session-search", "v6-sqlite-indexes", "v7-stored-views", "v8-operators"]
+    static let allMigrations = ["v1", "v2-console", "v3-compact-keys", "v4-block-index", "v5-session-search", "v6-sqlite-indexes", "v7-stored-views", "v8-operators",
+        "v9-event-device-app"]
 
     @Test("a fresh file is migrated to the latest schema, WAL, and reopening keeps the data")
     func migrationsAndReopen() async throws {
@@ -81,7 +82,7 @@ struct HistoryDatabaseTests {
             }
             // Filters are served by SQLite's own indexes (schema v6); the block index's tables are gone.
             #expect(Set(eventIndexes) == ["event_on_kind", "event_on_requestor", "event_on_mvpd", "event_on_session",
-                "event_on_timestamp", "event_on_status", "event_on_statusClass", "event_on_errorStatus"])
+                "event_on_timestamp", "event_on_status", "event_on_statusClass", "event_on_errorStatus", "event_on_device", "event_on_bundle"])
             #expect(!tables.contains("event_facet") && !tables.contains("event_block") && !tables.contains("session_mvpd"))
             for column in ["id", "deviceID", "bundleID", "lastSeen"] { #expect(sessionIndexes.contains([column])) }
             // An unknown kind is refused; a negative event count is refused.

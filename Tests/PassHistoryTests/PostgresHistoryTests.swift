@@ -34,41 +34,6 @@ struct PostgresHistoryTests {
         await history.close()
     }
 
-    @Test("events stored before v4 are found by device and app after it, as new ones are; a session's later device stays its first")
-    func upgradesToEventDeviceApp() async throws {
-        let cluster = try await PostgresCluster.shared()
-        let database = try await cluster.createDatabase()
-        var phone = EventFactory()
-        var tv = EventFactory(deviceID: "Device-TV", app: AppIdentity(bundleID: "com.other.TV", teamID: "TEAM9", platform: .tvOS))
-        let before = phone.flow() + tv.flow()
-        let old = try await PostgresHistory(host: cluster.host, port: cluster.port, username: cluster.user, password: cluster.password,
-            database: database, migratingUpTo: 3)
-        try await old.append(before)
-        await old.close()
-        let history = try await cluster.openHistory(database: database)
-        #expect(try await history.appliedMigrations() == Self.allMigrations)
-        // The same session reporting another device ID later (a reinstall mid-flow): still the session's device's event.
-        tv.deviceID = "device-other"
-        let after = [phone.make(.apiCall(name: "logout", arguments: [:])), tv.make(.apiCall(name: "logout", arguments: [:]))]
-        try await history.append(after)
-        func matching(_ filter: HistoryFilter) async throws -> [EntitlementEvent] {
-            try await history.page(matching: filter, limit: 100).events.map(\.event)
-        }
-        let phoneEvents = before.filter { $0.sessionID == phone.sessionID } + [after[0]]
-        let tvEvents = before.filter { $0.sessionID == tv.sessionID } + [after[1]]
-        #expect(try await matching(HistoryFilter(deviceID: "device-tv")) == tvEvents)
-        #expect(try await matching(HistoryFilter(deviceID: "device-other")) == [])
-        var tvApp = HistoryFilter(), phoneApp = HistoryFilter(deviceID: "DEVICE-a")
-        tvApp.bundleID = "COM.OTHER.tv"
-        phoneApp.bundleID = "com.example.news.ios"
-        #expect(try await matching(tvApp) == tvEvents)
-        #expect(try await matching(phoneApp) == phoneEvents)
-        var notTV = HistoryFilter()
-        notTV.excludedBundleIDs = ["com.other.tv"]
-        #expect(try await matching(notTV) == phoneEvents)
-        await history.close()
-    }
-
     @Test("a new database is migrated and the migration recorded; opening it again migrates nothing and keeps the events")
     func migrationsAndReopen() async throws {
         let cluster = try await PostgresCluster.shared()

@@ -28,9 +28,6 @@ struct BenchConsoleCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("PostgreSQL only: events written through append before the rest of --history-events are "
         + "copies of them made in the database (new IDs, sessions and times; see BenchConsolePostgres).", valueName: "count"))
     var appendEvents: Int?
-    @Flag(help: ArgumentHelp("SQLite only: also weigh giving events their device and app in indexed columns of their own "
-        + "(ingest: a fourth table taking turns; pages: the columns added to the filled history, then its device and app pages).")
-    ) var probeDeviceAppColumns = false
 
     static let ingestTarget = 100_000.0
     static let queryTargetMs = 20.0
@@ -68,14 +65,12 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         // Ours and the two baselines take turns over `ingestRounds` slices of the events (the order rotating each
         // round), so load that comes and goes on the machine weighs on all three alike: measured one after the
         // other, a loaded run once read 0.45× where quiet ones read 0.62–0.64×.
-        let bareTable = try await BareEventTable(events, path: root.appendingPathComponent("bare.sqlite").path, indexes: HistoryDatabase.eventIndexes)
+        let bareTable = try await BareEventTable(events, path: root.appendingPathComponent("bare.sqlite").path,
+            indexes: HistoryDatabase.eventIndexes + HistoryDatabase.eventDeviceAppIndexes)
         let plainTable = try await BareEventTable(events, path: root.appendingPathComponent("bare-plain.sqlite").path, indexes: "")
-        let probeTable = probeDeviceAppColumns
-            ? try await BareEventTable(events, path: root.appendingPathComponent("bare-device-app.sqlite").path, indexes: HistoryDatabase.eventIndexes,
-                deviceAppColumns: true) : nil
-        var ours = 0.0, bare = 0.0, plain = 0.0, probe = 0.0, ourCPU = 0.0, bareCPU = 0.0, plainCPU = 0.0
+        var ours = 0.0, bare = 0.0, plain = 0.0, ourCPU = 0.0, bareCPU = 0.0, plainCPU = 0.0
         let rounds = max(1, min(ingestRounds, events.count / batch))
-        let turns = probeTable == nil ? 3 : 4
+        let turns = 3
         for round in 0..<rounds {
             let slice = (events.count * round / rounds)..<(events.count * (round + 1) / rounds)
             for turn in 0..<turns {
@@ -91,8 +86,6 @@ struct BenchConsoleCommand: AsyncParsableCommand {
                 case 1:
                     bare += try await bareTable.insert(slice, batch: batch)
                     bareCPU += Self.processCPUSeconds() - cpu
-                case 3:
-                    probe += try await probeTable!.insert(slice, batch: batch)
                 default:
                     plain += try await plainTable.insert(slice, batch: batch)
                     plainCPU += Self.processCPUSeconds() - cpu
@@ -114,8 +107,6 @@ struct BenchConsoleCommand: AsyncParsableCommand {
             + "\(Int(plainRate)) events/s, " + String(format: "%.1f", plainCPUPerEvent)
             + " µs CPU/event (pre-encoded rows, no index: the floor) | " + String(format: "%.2f", ourRate / plainRate) + " | — |")
 
-        if probeTable != nil { lines.append(Self.probeIngestRow(ours: ours, bare: bare, probe: probe, events: events.count, batch: batch)) }
-
         // 2. Page queries at `historyEvents` events.
         var remaining = historyEvents - (try await history.eventCount)
         while remaining > 0 {
@@ -125,7 +116,6 @@ struct BenchConsoleCommand: AsyncParsableCommand {
         }
         try await history.optimize()  // what the console's maintenance does every minute
         try await pagesAndLive(history, root: root, lines: &lines)
-        if probeDeviceAppColumns { try await probeDeviceAppPages(path: root.appendingPathComponent("history.sqlite").path, lines: &lines) }
         print("\n" + lines.joined(separator: "\n"))
     }
 
@@ -269,12 +259,7 @@ struct BareEventTable {
     let pool: DatabasePool
     let rows: [(event: EntitlementEvent, payload: String, summary: String, status: Int?, sessionKey: Int)]
 
-    /// With `deviceAppColumns`, the table also carries each event's device and app (its session's) in columns of
-    /// their own, each indexed: the schema `--probe-device-app-columns` weighs.
-    let deviceAppColumns: Bool
-
-    init(_ events: [EntitlementEvent], path: String, indexes: String, deviceAppColumns: Bool = false) async throws {
-        self.deviceAppColumns = deviceAppColumns
+    init(_ events: [EntitlementEvent], path: String, indexes: String) async throws {
         var configuration = Configuration()
         configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         pool = try DatabasePool(path: path, configuration: configuration)
@@ -282,10 +267,9 @@ struct BareEventTable {
             try db.execute(sql: """
                 CREATE TABLE event (id INTEGER PRIMARY KEY, sessionKey INTEGER NOT NULL, sequence INTEGER NOT NULL,
                 timestamp REAL NOT NULL, kind TEXT NOT NULL, requestorID TEXT, mvpdID TEXT, httpStatus INTEGER,
-                summary TEXT NOT NULL, payload TEXT NOT NULL\(deviceAppColumns ? ", deviceID TEXT, bundleID TEXT" : ""))
+                summary TEXT NOT NULL, payload TEXT NOT NULL, deviceID TEXT, bundleID TEXT)
                 """)
             if !indexes.isEmpty { try db.execute(sql: indexes) }
-            if deviceAppColumns { try db.execute(sql: BenchConsoleCommand.deviceAppIndexes) }
         }
         var keys: [UUID: Int] = [:]
         for event in events where keys[event.sessionID] == nil { keys[event.sessionID] = keys.count + 1 }
@@ -298,22 +282,22 @@ struct BareEventTable {
 
     /// Inserts the rows of `range` in batches of `batch`; returns the seconds it took.
     func insert(_ range: Range<Int>, batch: Int) async throws -> Double {
-        let rows = self.rows, deviceAppColumns = self.deviceAppColumns
+        let rows = self.rows
         return try await BenchConsoleCommand.time {
             for start in stride(from: range.lowerBound, to: range.upperBound, by: batch) {
                 let slice = start..<min(start + batch, range.upperBound)
                 try await pool.write { db in
                     let statement = try db.cachedStatement(sql: """
-                        INSERT INTO event (id, sessionKey, sequence, timestamp, kind, requestorID, mvpdID, httpStatus, summary, payload\(deviceAppColumns ? ", deviceID, bundleID" : ""))
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?\(deviceAppColumns ? ", ?, ?" : ""))
+                        INSERT INTO event (id, sessionKey, sequence, timestamp, kind, requestorID, mvpdID, httpStatus, summary, payload, deviceID, bundleID)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)
                     for index in slice {
                         let row = rows[index]
-                        var arguments: StatementArguments = [
+                        let arguments: StatementArguments = [
                             index + 1, row.sessionKey, row.event.sequence, row.event.timestamp.timeIntervalSinceReferenceDate,
                             EventKind(row.event.kind).rawValue, row.event.requestorID, row.event.mvpdID, row.status, row.summary, row.payload,
+                            row.event.deviceID, row.event.app.bundleID,
                         ]
-                        if deviceAppColumns { arguments += [row.event.deviceID, row.event.app.bundleID] }
                         try statement.execute(arguments: arguments)
                     }
                 }
