@@ -6,7 +6,7 @@ import PostgresNIO
 /// edited: changes are new migrations appended at the end, so a database written by an older build upgrades in place.
 /// Consoles starting together migrate one at a time (a transaction-scoped advisory lock).
 ///
-/// The tables mirror the SQLite history's (schema v8), in PostgreSQL's words:
+/// The tables mirror the SQLite history's (schema v9), in PostgreSQL's words:
 /// - Text a filter compares is `COLLATE "C"`: `lower()` and `ILIKE` then fold ASCII letters only, as SQLite's
 ///   `NOCASE` and `LIKE` do, whatever the database's locale; case-insensitive IDs are matched through expression
 ///   indexes on `lower(…)`.
