@@ -109,6 +109,37 @@ struct StorageUndoAPITests {
         }
     }
 
+    @Test(arguments: HistoryBackend.allCases) func anAppWritingWhileADamagedFileIsPutBackFindsItsWriteInTheUndosBackup(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
+            try await fixture.signIn()
+            let cleared = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)"}"#)
+            let backupID = try #require(cleared.json["backupID"] as? String)
+            let file = try DeviceFolder(root: fixture.root.appendingPathComponent("phone")).teamShared(teamID: "TEAM1234")
+            try file.write(Data("{broken".utf8))
+            let backupsBefore = try await fixture.console.history.backups().count
+            // An app holds the storage lock (as the SDK does while it writes) when the undo comes.
+            let lock = open(file.lockURL.path, O_RDWR | O_CREAT, 0o600)
+            #expect(lock >= 0 && flock(lock, LOCK_EX) == 0)
+            async let undone = fixture.post("/api/storage/undo", json: #"{"backupID":"\#(backupID)"}"#)
+            // The undo has read the damaged file and backed it up, and waits for the lock; the app writes, then lets go.
+            let deadline = ContinuousClock.now + .seconds(10)
+            while try await fixture.console.history.backups().count == backupsBefore, ContinuousClock.now < deadline {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(try await fixture.console.history.backups().count > backupsBefore, "the undo never backed the file up")
+            let appWrite = Data(#"{"written":"by the app while the undo waited"}"#.utf8)
+            try appWrite.write(to: file.url, options: .atomic)
+            flock(lock, LOCK_UN)
+            close(lock)
+            let result = await undone
+            #expect(result.status == 200, "\(result.text)")
+            // What the restore replaced is the app's write, and the undo's own backup holds it: undoing the undo gives it back.
+            let undoBackupID = try #require(result.json["backupID"] as? String)
+            let undoBackup = try #require(try await fixture.console.history.backup(undoBackupID))
+            #expect(undoBackup.documents.first?.contents == appWrite)
+        }
+    }
+
     @Test(arguments: HistoryBackend.allCases) func thePhonesLiveExportImportedIntoTheTVAppIsFlaggedAsRefusedBeforeAnythingChanges(history: HistoryBackend) async throws {
         try await ConsoleFixture.with(history: history) { fixture in
             // Given the phone's live export (News signed in and authorized for news)

@@ -112,19 +112,30 @@ struct StorageActions: Sendable {
         return UndoResult(restored: domains.map(\.id), items: items, summary: summary, backupID: undoBackup?.id, dryRun: false)
     }
 
-    /// Writes a backed-up document back as it was (under the storage lock), after backing up what is there now.
+    /// Writes a backed-up document back as it was (under the storage lock), after backing up what is there now: taken
+    /// before the write (so a failed write loses nothing), then saved again with the bytes the write replaced, read
+    /// under the lock, when an app wrote in between (as ``recordedChange(_:reason:backupID:_:)`` does).
     private func restoreWhole(_ domain: StorageDomain, _ document: StorageBackup.Document, reason: String, backupID: String?)
         async throws -> StorageBackup
     {
         var backup = StorageBackup(at: now(), reason: reason, documents: [])
         if let backupID, let kept = try await history.backup(backupID) { backup = kept }
-        backup.documents.append(StorageBackup.Document(domain: domain.id, path: domain.file.path, contents: try domain.file.read(),
-            after: document.contents))
+        let original = try domain.file.read()
+        backup.documents.append(StorageBackup.Document(domain: domain.id, path: domain.file.path, contents: original, after: document.contents))
         try await history.saveBackup(backup)
+        var replaced: Data?
         do {
-            _ = try domain.file.update { _ in document.contents }
+            _ = try domain.file.update { current in
+                replaced = current
+                return document.contents
+            }
         } catch {
             throw HTTPError(.internalServerError, code: "storage_write_failed", message: "Could not write \(domain.id).", detail: "\(error)")
+        }
+        if replaced != original {
+            backup.documents[backup.documents.count - 1] = StorageBackup.Document(domain: domain.id, path: domain.file.path,
+                contents: replaced, after: document.contents)
+            try await history.saveBackup(backup)
         }
         return backup
     }
