@@ -185,7 +185,7 @@ extension HistoryDatabase {
     {
         let limit = max(1, limit)
         guard below > above, below - above > 1 else { return (RawEventList(), nil) }
-        let (sql, arguments) = try filter.query(db, select: "id, payload", above: above, below: below, newestFirst: newestFirst,
+        let (sql, arguments) = filter.query(select: "id, payload", above: above, below: below, newestFirst: newestFirst,
             limit: limit + 1)
         let statement = try db.cachedStatement(sql: sql)
         try statement.setArguments(arguments)
@@ -234,7 +234,7 @@ extension HistoryDatabase {
     static func rawRows(_ db: Database, matching filter: HistoryFilter, after cursor: Int64, upTo last: Int64, limit: Int) throws
         -> [RawEventRow]
     {
-        let (sql, arguments) = try filter.query(db, select: "id, payload, kind, summary, httpStatus, sessionKey, requestorID, mvpdID, timestamp",
+        let (sql, arguments) = filter.query(select: "id, payload, kind, summary, httpStatus, sessionKey, requestorID, mvpdID, timestamp",
             above: cursor, below: last + 1, newestFirst: false, limit: limit)
         let rows = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
         let session = try db.cachedStatement(sql: "SELECT id, deviceID, bundleID FROM session WHERE key = ?")

@@ -6,7 +6,7 @@ extension HistoryFilter {
     /// selective criterion (schema v6) and stops at `limit`.
     func ids(_ db: Database, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int) throws -> [Int64] {
         guard limit > 0, upper > lower, upper - lower > 1 else { return [] }
-        let (sql, arguments) = try query(db, select: "id", above: lower, below: upper, newestFirst: newestFirst, limit: limit)
+        let (sql, arguments) = query(select: "id", above: lower, below: upper, newestFirst: newestFirst, limit: limit)
         return try Int64.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
     }
 
@@ -21,7 +21,7 @@ extension HistoryFilter {
     /// The SQL of a page: `columns` of the matching events with `lower < id < upper`, newest or oldest first, at most
     /// `limit`, and its arguments. The same text for the same kind of filter, so the statement is prepared once per
     /// connection (`cachedStatement`).
-    func query(_ db: Database, select columns: String, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int) throws
+    func query(select columns: String, above lower: Int64, below upper: Int64, newestFirst: Bool, limit: Int)
         -> (sql: String, arguments: StatementArguments)
     {
         var (condition, arguments) = sqlCondition

@@ -79,6 +79,20 @@ public final class TestHTTPClient: NSObject, URLSessionTaskDelegate, @unchecked 
         try await send("GET", pathOrURL, headers: headers)
     }
 
+    /// The status of `GET pathOrURL`, asked again every `interval` until it is `status` or `within` has passed (a server
+    /// coming back after an outage); returns the last status seen.
+    public func status(of pathOrURL: String, becoming status: Int, within: Duration, every interval: Duration = .milliseconds(200))
+        async throws -> Int
+    {
+        let deadline = ContinuousClock.now + within
+        var seen = try await get(pathOrURL).status
+        while seen != status, ContinuousClock.now < deadline {
+            try await Task.sleep(for: interval)
+            seen = try await get(pathOrURL).status
+        }
+        return seen
+    }
+
     /// `DELETE`.
     public func delete(_ pathOrURL: String, headers: [String: String] = [:]) async throws -> HTTPResult {
         try await send("DELETE", pathOrURL, headers: headers)

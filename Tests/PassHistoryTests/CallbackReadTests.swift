@@ -70,7 +70,7 @@ struct CallbackReadTests {
                 }
                 try db.execute(sql: "ANALYZE sqlite_schema")
                 for (lower, upper, newestFirst) in [(Int64(0), Int64.max, true), (0, 30, true), (5, .max, false)] {
-                    let (sql, arguments) = try HistoryFilter.all.query(db, select: "id, payload", above: lower, below: upper,
+                    let (sql, arguments) = HistoryFilter.all.query(select: "id, payload", above: lower, below: upper,
                         newestFirst: newestFirst, limit: 51)
                     let plan = try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { $0["detail"] as String }
                     #expect(!plan.contains { $0.contains("TEMP B-TREE") || $0.contains("INDEX") }, "\(plan)")

@@ -66,7 +66,7 @@ struct HistoryIndexTests {
     /// SQLite's plan for a page of `filter`, newest first: one `detail` line per step.
     static func plan(_ history: HistoryDatabase, _ filter: HistoryFilter) async throws -> [String] {
         try await history.writer.read { db in
-            let (sql, arguments) = try filter.query(db, select: "id", above: 0, below: .max, newestFirst: true, limit: 201)
+            let (sql, arguments) = filter.query(select: "id", above: 0, below: .max, newestFirst: true, limit: 201)
             return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments)
                 .map { $0["detail"] as String }
         }
@@ -96,7 +96,7 @@ struct HistoryIndexTests {
     /// SQLite's plan for what `rawPage` reads (IDs and stored views), newest first: `(parent, detail)` per step.
     static func pagePlan(_ history: HistoryDatabase, _ filter: HistoryFilter) async throws -> [(parent: Int, detail: String)] {
         try await history.writer.read { db in
-            let (sql, arguments) = try filter.query(db, select: "id, payload", above: 0, below: .max, newestFirst: true, limit: 201)
+            let (sql, arguments) = filter.query(select: "id, payload", above: 0, below: .max, newestFirst: true, limit: 201)
             return try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + sql, arguments: arguments).map { ($0["parent"], $0["detail"]) }
         }
     }

@@ -18,6 +18,17 @@ struct PostgresTLSTests {
     }
 
     /// How many of the history's connections to `database` are encrypted, and how many are not.
+    /// Opens a history on a new database of the TLS cluster with `options`, reads it, and counts its connections to
+    /// that database by whether they use TLS.
+    static func connect(host: String, _ options: String) async throws -> (tls: Int, plain: Int) {
+        let (url, cluster, database) = try await Self.url(host: host, options)
+        let history = try await PostgresHistory(location: PostgresLocation(url: url))
+        #expect(try await history.eventCount == 0)
+        let counted = try await Self.connections(cluster, database)
+        await history.close()
+        return counted
+    }
+
     static func connections(_ cluster: PostgresCluster, _ database: String) async throws -> (tls: Int, plain: Int) {
         let text = try await cluster.psql("""
             SELECT count(*) FILTER (WHERE s.ssl), count(*) FILTER (WHERE NOT s.ssl) FROM pg_stat_ssl s JOIN pg_stat_activity a USING (pid)
@@ -30,36 +41,21 @@ struct PostgresTLSTests {
     @Test("verify-full / verify-ca with the CA that signed the server's certificate connect over TLS",
         arguments: [("verify-full", "localhost"), ("verify-ca", "localhost"), ("verify-ca", "127.0.0.1")])
     func verifiedConnects(mode: String, host: String) async throws {
-        let cluster = try await Self.cluster.value
-        let tls = try #require(cluster.tls)
-        let (url, _, database) = try await Self.url(host: host, "sslmode=\(mode)&sslrootcert=\(tls.caCertificate.path)")
-        let history = try await PostgresHistory(location: PostgresLocation(url: url))
-        #expect(try await history.eventCount == 0)
-        let counted = try await Self.connections(cluster, database)
+        let tls = try #require(try await Self.cluster.value.tls)
+        let counted = try await Self.connect(host: host, "sslmode=\(mode)&sslrootcert=\(tls.caCertificate.path)")
         #expect(counted.tls >= 1 && counted.plain == 0, "\(counted)")
-        await history.close()
     }
 
     @Test("sslmode=require encrypts without checking the certificate")
     func requireConnects() async throws {
-        let cluster = try await Self.cluster.value
-        let (url, _, database) = try await Self.url(host: "127.0.0.1", "sslmode=require")
-        let history = try await PostgresHistory(location: PostgresLocation(url: url))
-        #expect(try await history.eventCount == 0)
-        let counted = try await Self.connections(cluster, database)
+        let counted = try await Self.connect(host: "127.0.0.1", "sslmode=require")
         #expect(counted.tls >= 1 && counted.plain == 0, "\(counted)")
-        await history.close()
     }
 
     @Test("sslmode=disable connects without TLS to a server that offers it")
     func disableConnectsPlain() async throws {
-        let cluster = try await Self.cluster.value
-        let (url, _, database) = try await Self.url(host: "127.0.0.1", "sslmode=disable")
-        let history = try await PostgresHistory(location: PostgresLocation(url: url))
-        #expect(try await history.eventCount == 0)
-        let counted = try await Self.connections(cluster, database)
+        let counted = try await Self.connect(host: "127.0.0.1", "sslmode=disable")
         #expect(counted.tls == 0 && counted.plain >= 1, "\(counted)")
-        await history.close()
     }
 
     @Test("a CA that did not sign the server's certificate is refused, and so is a host the certificate does not name")

@@ -53,13 +53,7 @@ struct PostgresOutageServeTests {
 
         // When the server is back, the same routes answer 200 again
         try await cluster.startServer()
-        let deadline = ContinuousClock.now + .seconds(TestTime.seconds(60))
-        var status = try await client.get("/api/events?limit=5").status
-        while status != 200, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(250))
-            status = try await client.get("/api/events?limit=5").status
-        }
-        #expect(status == 200)
+        #expect(try await client.status(of: "/api/events?limit=5", becoming: 200, within: .seconds(TestTime.seconds(60))) == 200)
         for route in Self.readingRoutes {
             let answer = try await client.get(route)
             #expect(answer.status == 200, "\(route): \(answer.text)")

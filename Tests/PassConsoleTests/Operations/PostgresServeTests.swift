@@ -117,13 +117,7 @@ struct PostgresServeTests {
 
         // And once it takes connections again, /healthz passes again
         try await cluster.psql("ALTER DATABASE \(database) ALLOW_CONNECTIONS true")
-        let deadline = ContinuousClock.now + .seconds(TestTime.seconds(20))
-        var status = try await client.get("/healthz").status
-        while status != 200, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(200))
-            status = try await client.get("/healthz").status
-        }
-        #expect(status == 200)
+        #expect(try await client.status(of: "/healthz", becoming: 200, within: .seconds(TestTime.seconds(20))) == 200)
     }
 
     @Test func twoConsolesOnOneDatabaseSeeEachOthersEventsLiveResumeAcrossThemAndShareNamedOperators() async throws {
