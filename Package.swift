@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "PassProtocol", targets: ["PassProtocol"]),
         .library(name: "PassBackend", targets: ["PassBackend"]),
         .library(name: "PassStorage", targets: ["PassStorage"]),
+        .library(name: "PassEvents", targets: ["PassEvents"]),
         .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
         .library(name: "PassSimulator", targets: ["PassSimulator"]),
         .library(name: "PassHistory", targets: ["PassHistory"]),
@@ -52,17 +53,26 @@ let package = Package(
         .target(
             name: "PassBackend",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "WireDates", "Locking",
+                "MicroHTTP", "PassProtocol", "PassEvents", "WireDates", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "PassStorage", dependencies: ["Locking"]),
+        // The one event model below everyone: the event, its wire codec, its summary and its secret rule. The SDK emits
+        // these, the backend and the proxy record them, the history stores them, the console shows them.
+        .target(
+            name: "PassEvents",
+            dependencies: [
+                "PassProtocol", "WireDates", "Locking",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         .target(
             name: "AccessEnabler",
             dependencies: [
-                "PassProtocol", "PassStorage", "WireDates", "Locking",
+                "PassEvents", "PassProtocol", "PassStorage", "WireDates", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -80,7 +90,7 @@ let package = Package(
         .target(
             name: "PassHistory",
             dependencies: [
-                "AccessEnabler", "PassProtocol", "Locking", .product(name: "GRDB", package: "GRDB.swift"),
+                "PassEvents", "PassProtocol", "Locking", .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API, for the ingest loop's binds (see EventInsertStatement).
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -91,7 +101,7 @@ let package = Package(
         .target(
             name: "PassHistoryPostgres",
             dependencies: [
-                "PassHistory", "AccessEnabler",
+                "PassHistory", "PassEvents",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // ConnectionPoolError: the pool's circuit breaker, a history that cannot be reached.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
@@ -101,7 +111,7 @@ let package = Package(
         .target(
             name: "PassConsole",
             dependencies: [
-                "AccessEnabler", "PassSimulator", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage", "Locking",
+                "AccessEnabler", "PassEvents", "PassSimulator", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -134,11 +144,12 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking", "WireDates"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
+        .testTarget(name: "PassEventsTests", dependencies: ["PassEvents", "PassProtocol"]),
         .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport", "MicroHTTP", "Locking"]),
         .testTarget(
             name: "PassHistoryTests",
             dependencies: [
-                "PassHistory", "PassHistoryPostgres", "AccessEnabler", "Locking", "PassTestSupport", "HistoryTestSupport",
+                "PassHistory", "PassHistoryPostgres", "PassEvents", "AccessEnabler", "Locking", "PassTestSupport", "HistoryTestSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
@@ -146,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "PassConsoleTests",
             dependencies: [
-                "PassConsole", "PassHistory", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
+                "PassConsole", "PassHistory", "PassEvents", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
                 "HistoryTestSupport", "MicroHTTP", "PassProtocol", "PassSimulator", "PassHistoryPostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
@@ -154,12 +165,12 @@ let package = Package(
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport", "Locking"]),
         .testTarget(name: "PassTestSupportTests", dependencies: ["PassTestSupport"]),
         .testTarget(
-            name: "PassSimulatorTests", dependencies: ["PassSimulator", "AccessEnabler", "PassStorage"]
+            name: "PassSimulatorTests", dependencies: ["PassSimulator", "AccessEnabler", "PassStorage", "PassProtocol"]
         ),
         .testTarget(
             name: "AccessEnablerTests",
             dependencies: [
-                "AccessEnabler", "PassSimulator", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking",
+                "AccessEnabler", "PassEvents", "PassSimulator", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking",
                 "MicroHTTP",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

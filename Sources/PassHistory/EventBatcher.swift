@@ -1,4 +1,4 @@
-import AccessEnabler
+import PassEvents
 import Foundation
 
 /// Buffers events on their way into an ``EventHistory`` and writes them in batches: when `maxCount` events

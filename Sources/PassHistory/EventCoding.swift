@@ -1,4 +1,4 @@
-import AccessEnabler
+import PassEvents
 import Foundation
 
 /// The one JSON encoder and decoder of stored events and exports. Dates are seconds since the reference date as

@@ -1,4 +1,4 @@
-import AccessEnabler
+import PassEvents
 import Foundation
 
 /// What a ``HistoryFilter`` decides on, as an event's row holds it: the indexed columns of the `event` row, its

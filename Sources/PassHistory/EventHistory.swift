@@ -1,4 +1,4 @@
-import AccessEnabler
+import PassEvents
 import Foundation
 
 /// The event history as its users see it, whatever holds it: ``HistoryDatabase`` (SQLite, one file, the embedded

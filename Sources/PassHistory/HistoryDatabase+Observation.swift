@@ -1,4 +1,4 @@
-import AccessEnabler
+import PassEvents
 import GRDB
 
 extension HistoryDatabase {

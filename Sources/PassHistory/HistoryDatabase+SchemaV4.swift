@@ -1,3 +1,4 @@
+import PassEvents
 import GRDB
 
 extension HistoryDatabase {

@@ -1,4 +1,4 @@
-import AccessEnabler
+import PassEvents
 import Foundation
 
 /// A history export: the events matching a filter and the sessions they belong to, as one JSON document

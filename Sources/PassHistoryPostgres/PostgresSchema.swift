@@ -1,3 +1,4 @@
+import PassEvents
 import Logging
 import PassHistory
 import PostgresNIO

@@ -1,3 +1,4 @@
+@testable import PassEvents
 import Foundation
 import Testing
 @testable import AccessEnabler

@@ -1,4 +1,4 @@
-import AccessEnabler
+import PassEvents
 import Foundation
 
 /// How an app's run stands, in the words of a support ticket: signed in, denied, signed out, stuck, error.

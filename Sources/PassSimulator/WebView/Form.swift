@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import PassProtocol
 
 /// An HTML form as the headless web view sees it: where it goes, how, its pre-filled fields and its buttons.
 public struct Form: Sendable, Equatable {

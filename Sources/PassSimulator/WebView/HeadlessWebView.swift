@@ -1,5 +1,6 @@
 import AccessEnabler
 import Foundation
+import PassProtocol
 import Locking
 #if canImport(FoundationNetworking)
 import FoundationNetworking

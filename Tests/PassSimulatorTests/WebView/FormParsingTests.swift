@@ -1,3 +1,4 @@
+import PassProtocol
 import Foundation
 import Testing
 import AccessEnabler

@@ -1,4 +1,3 @@
-import AccessEnabler
 
 /// The kind of an ``EntitlementEvent`` without its associated values: the `kind` column of the `event` table and
 /// the values a ``HistoryFilter`` can select.

@@ -1,4 +1,3 @@
-import AccessEnabler
 import Foundation
 
 extension EntitlementEvent {

@@ -1,4 +1,5 @@
 import Crypto
+import AccessEnabler
 import Foundation
 import PassProtocol
 

@@ -1,4 +1,5 @@
 import Foundation
+import PassProtocol
 
 /// The one rule for what of an event may be kept: the SDK applies it before an event leaves (``EventBroadcaster``),
 /// and the console applies it again to events other processes report (`POST /api/ingest`), so a reporter's password
@@ -35,44 +36,44 @@ extension EntitlementEvent {
         return copy
     }
 
-    static let secretParameters: Set<String> = ["authentication_token", "authz_token", "secret", "client_secret", "signature", "password"]
-    static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+    package static let secretParameters: Set<String> = ["authentication_token", "authz_token", "secret", "client_secret", "signature", "password"]
+    package static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
 
     /// Password fields of MVPD login pages whose names say nothing of it (OpenAM's `IDToken2`, beside `IDToken1`, the
     /// user name).
-    static let passwordFields: Set<String> = ["idtoken2"]
+    package static let passwordFields: Set<String> = ["idtoken2"]
 
     /// Whether a form field, query item or argument named `name` holds a secret: one of ``secretParameters`` in any
     /// case, a SAML assertion (`SAMLResponse`), or a password (``isPassword(_:)``).
-    static func isSecret(_ name: String) -> Bool {
+    package static func isSecret(_ name: String) -> Bool {
         let lower = name.lowercased()
         return secretParameters.contains(lower) || lower == "samlresponse" || isPassword(lower) || lower.contains("secret")
     }
 
     /// Whether the field named `name` (lowercased) is a password: any name with `password` or `passwd` in it
     /// (`user_password`, `j_password`, `UserPassword`), or one of ``passwordFields``.
-    static func isPassword(_ lower: String) -> Bool {
+    package static func isPassword(_ lower: String) -> Bool {
         lower.contains("password") || lower.contains("passwd") || passwordFields.contains(lower)
     }
 
     /// A secret field's value as kept: a password entirely hidden (a prefix of it is half a password), any other
     /// secret (a token, a signature, an assertion) shortened to a prefix that tells it apart.
-    static func redactSecret(named name: String, _ value: String) -> String {
+    package static func redactSecret(named name: String, _ value: String) -> String {
         isPassword(name.lowercased()) ? "[redacted]" : shorten(value)
     }
 
-    static func shorten(_ secret: String) -> String {
+    package static func shorten(_ secret: String) -> String {
         if secret == "[redacted]" || (secret.hasSuffix(" chars]") && secret.contains("…[redacted ")) { return secret }
         let count = secret.count
         return count <= 24 ? "[redacted]" : String(secret.prefix(16)) + "…[redacted \(count) chars]"
     }
 
     /// How a token starts wherever it is written: raw, XML-escaped, Base64 (REST's `serializedToken`), URL-encoded.
-    static let tokenMarkers = ["<signatureInfo>", "&lt;signatureInfo&gt;", "PHNpZ25hdHVyZUluZm8+", "%3CsignatureInfo%3E"]
+    package static let tokenMarkers = ["<signatureInfo>", "&lt;signatureInfo&gt;", "PHNpZ25hdHVyZUluZm8+", "%3CsignatureInfo%3E"]
 
     /// The body with any token in it cut off, at most 4000 characters. Byte scans: this runs on every answer the
     /// SDK gets.
-    static func redactBody(_ body: String) -> String {
+    package static func redactBody(_ body: String) -> String {
         let limited = body.utf8.count > 4000 && body.count > 4000 ? String(body.prefix(4000)) + "…" : body
         let starts = tokenMarkers.compactMap { HTMLText.range(of: $0, in: limited[...])?.lowerBound }
         guard let start = starts.min() else { return limited }
@@ -80,7 +81,7 @@ extension EntitlementEvent {
     }
 
     /// The URL with secret query items shortened (a reporter may put a token in a GET's query).
-    static func redactQuery(_ url: String) -> String {
+    package static func redactQuery(_ url: String) -> String {
         guard url.utf8.contains(UInt8(ascii: "?")), var components = URLComponents(string: url),
             let items = components.queryItems, items.contains(where: { isSecret($0.name) })
         else { return url }

@@ -37,7 +37,7 @@ public struct MVPD: Codable, Sendable, Hashable {
         self.boardingStatus = enablePlatformServices ? "SUPPORTED" : nil
     }
 
-    init(_ info: MVPDInfo, baseURL: URL) {
+    package init(_ info: MVPDInfo, baseURL: URL) {
         var logo = info.logoURL
         if logo.hasPrefix("/"), let absolute = URL(string: logo, relativeTo: baseURL)?.absoluteString { logo = absolute }
         self.init(

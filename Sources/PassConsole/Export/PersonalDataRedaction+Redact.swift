@@ -1,3 +1,4 @@
+import AccessEnabler
 import Foundation
 import PassProtocol
 

@@ -1,10 +1,19 @@
 import Foundation
 import Testing
-@testable import AccessEnabler
+@testable import PassConsole
+import AccessEnabler
 
 /// ``PersonalDataRedaction``: the one rule every export applies to user IDs, household IDs, usernames, emails and
 /// ZIP codes.
 struct PersonalDataRedactionTests {
+    /// MVPD login pages' user-name fields (kept in the history, beside the redacted password) are personal data in
+    /// exports.
+    @Test func loginFormUserNameFieldsAreUsernames() {
+        #expect(PersonalDataRedaction.Field.named("j_username") == .username)
+        #expect(PersonalDataRedaction.Field.named("IDToken1") == .username)
+        #expect(PersonalDataRedaction.Field.named("UserName") == .username)
+    }
+
     static let key = Data(repeating: 7, count: 32)
     static let guid = "DAC9E095-1A2B-4C3D-8E9F-0123456789AB"
 

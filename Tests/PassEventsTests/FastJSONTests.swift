@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import AccessEnabler
+@testable import PassEvents
 
 /// The history's fast event writer must produce exactly what `JSONEncoder` produces, for every kind of event.
 struct FastJSONTests {

@@ -70,11 +70,6 @@ public final class EventReporter: Sendable {
         sender.withLock { $0?.cancel() }
     }
 
-    /// Reports every event `enabler` emits from now on.
-    public func attach(to enabler: AccessEnabler) {
-        report(enabler.events(replay: true))
-    }
-
     /// Reports every event of `events` until it ends.
     public func report(_ events: AsyncStream<EntitlementEvent>) {
         let task = Task.detached { [weak self] in
