@@ -120,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "passconsole",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "PassBackend", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory", "PassHistoryPostgres",
+                "MicroHTTP", "PassProtocol", "PassBackend", "PassEvents", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory", "PassHistoryPostgres",
                 "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -2,6 +2,7 @@ import Foundation
 import WireDates
 import Logging
 import MicroHTTP
+import PassEvents
 import PassProtocol
 
 /// The local stand-in for the entitlement service and the MVPDs' login pages, as one HTTP responder.
@@ -23,11 +24,15 @@ public struct PassBackend: HTTPResponder {
     /// Who may use the `/admin` controls (``AdminAccess``).
     public let admin: AdminAccess
     let router: Router
+    /// Records every exchange served as an event (``ExchangeRecorder``), when set.
+    public let recorder: ExchangeRecorder?
 
-    /// Creates the backend over a service; `admin` says who may use its `/admin` controls.
-    public init(service: BackendService, admin: AdminAccess = AdminAccess()) {
+    /// Creates the backend over a service; `admin` says who may use its `/admin` controls; `recording` receives an
+    /// event for every exchange served (the console's history, or a reporter to one).
+    public init(service: BackendService, admin: AdminAccess = AdminAccess(), recording sink: (any EventSink)? = nil) {
         self.service = service
         self.admin = admin
+        self.recorder = sink.map { ExchangeRecorder(service: service, sink: $0) }
         var router = Router()
         router.errorRenderer = { error, request in PassBackend.render(error, request) }
         SDKRoutes.register(in: &router, service: service)
@@ -50,8 +55,11 @@ public struct PassBackend: HTTPResponder {
     public func respondInline(to request: Request) -> Response? {
         let faults = service.faults
         guard faults.rules.isEmpty, faults.throttle == nil else { return nil }
+        let started = ContinuousClock.now
         let request = RESTFormat.normalize(request)
-        return router.respondWithInlineRoute(to: request).map(dated)
+        guard let response = router.respondWithInlineRoute(to: request).map(dated) else { return nil }
+        recorder?.record(request, response, started: started)
+        return response
     }
 
     /// The answer with the backend's own clock in its `Date` header (the clock-offset fault included), so a client
@@ -66,9 +74,18 @@ public struct PassBackend: HTTPResponder {
     }
 
     /// Answers any request: `/admin` access first, then the route; every answer carries the backend clock's `Date`.
+    /// Each exchange is recorded once answered (when recording).
     public func respond(to request: Request) async -> Response {
+        let started = ContinuousClock.now
         if let refusal = admin.check(request) { return dated(refusal) }
-        let request = RESTFormat.normalize(request)
+        let normalized = RESTFormat.normalize(request)
+        let response = await answer(normalized)
+        recorder?.record(normalized, response, started: started)
+        return response
+    }
+
+    /// The answer to a request admitted and normalised.
+    private func answer(_ request: Request) async -> Response {
         if let refusal = service.throttle(request) { return dated(refusal) }
         let fault = service.takeFault(for: request)
         if let latency = fault?.latencyMs, latency > 0 { try? await Task.sleep(for: .milliseconds(latency)) }

@@ -40,6 +40,12 @@ struct JSONBytes {
 
 /// Writes JSON objects with keys in byte order, as `JSONEncoder`'s `.sortedKeys` does.
 struct FastJSONWriter {
+    static func servedJSON(_ served: ServedFacts) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return (try? encoder.encode(served)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
+    }
+
     let dates: EntitlementEvent.JSONDates
     var output = JSONBytes()
 
@@ -120,6 +126,12 @@ struct FastJSONWriter {
             if let body = exchange.responseBody {
                 output += ",\"responseBody\":"
                 string(body)
+            }
+            if let served = exchange.served {
+                // Rare (server-recorded exchanges only): Foundation's encoder, configured as the wire's, writes the
+                // same bytes a whole-event `JSONEncoder` would.
+                output += ",\"served\":"
+                output += Self.servedJSON(served)
             }
             if let serverDate = exchange.serverDate {
                 output += ",\"serverDate\":"

@@ -97,11 +97,14 @@ public struct HTTPExchange: Codable, Sendable, Equatable {
     /// The backend's `Authzf-Error-Code` header: which of its checks refused the call (`token_requestor_mismatch`,
     /// `session_revoked`, … see PassProtocol's `TokenRejection`), so the console names the rule, not a guess.
     public var errorCode: String?
+    /// What the server that recorded the exchange knew of it (``ServedFacts``); `nil` for an SDK's own record.
+    public var served: ServedFacts?
 
-    /// An exchange as the SDK's transport records it (values already redacted).
+    /// An exchange as the SDK's transport records it (values already redacted), or as a server recorded it (`served`).
     public init(
         method: String, url: String, parameters: [String: String], headers: [String: String] = [:], status: Int?,
-        responseBody: String?, failure: String?, durationMs: Double, serverDate: Date? = nil, errorCode: String? = nil
+        responseBody: String?, failure: String?, durationMs: Double, serverDate: Date? = nil, errorCode: String? = nil,
+        served: ServedFacts? = nil
     ) {
         self.method = method
         self.url = url
@@ -113,5 +116,6 @@ public struct HTTPExchange: Codable, Sendable, Equatable {
         self.durationMs = durationMs
         self.serverDate = serverDate
         self.errorCode = errorCode
+        self.served = served
     }
 }

@@ -106,7 +106,7 @@ extension HistoryDatabase {
 
     static func sessionArguments(_ event: EntitlementEvent, firstSeen: Date) -> StatementArguments {
         [
-            event.sessionID.uuidString, event.deviceID, event.app.bundleID, event.app.teamID, event.app.platform.rawValue,
+            event.sessionID.uuidString, event.deviceID, event.app.bundleID, event.app.teamID, event.clientKind.rawValue,
             event.requestorID, firstSeen.timeIntervalSince1970, event.timestamp.timeIntervalSince1970,
         ]
     }

@@ -13,8 +13,11 @@ public struct HistorySession: Codable, Sendable, Equatable, Identifiable {
     public var bundleID: String
     /// The app's team (bundle seed) ID.
     public var teamID: String
-    /// The app's platform.
+    /// The app's platform (an SDK session's; iOS for the other kinds, which have no device storage).
     public var platform: Platform
+    /// The kind of client: the SDK's platform, or what the backend or a proxy saw (web, REST v1, …). Not in the
+    /// encoded value (older support bundles lack it): lists add it (the Sessions list's `client`).
+    public var client: ClientKind = .ios
     /// The latest Programmer its events named, if any.
     public var requestorID: String?
     /// The earliest event's timestamp.
@@ -39,8 +42,9 @@ public struct HistorySession: Codable, Sendable, Equatable, Identifiable {
     public init(
         id: UUID, deviceID: String, bundleID: String, teamID: String, platform: Platform, requestorID: String?,
         firstSeen: Date, lastSeen: Date, eventCount: Int, mvpdID: String? = nil, userID: String? = nil, trackingHash: String? = nil,
-        settledOutcome: SessionOutcome? = nil, waitingSince: Date? = nil
+        settledOutcome: SessionOutcome? = nil, waitingSince: Date? = nil, client: ClientKind? = nil
     ) {
+        self.client = client ?? ClientKind(platform: platform)
         self.id = id
         self.deviceID = deviceID
         self.bundleID = bundleID
@@ -82,16 +86,14 @@ extension HistorySession: FetchableRecord, TableRecord {
         guard let id = UUID(uuidString: row["id"]) else {
             throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "session id is not a UUID")
         }
-        let platformName: String = row["platform"]
-        guard let platform = Platform(rawValue: platformName) else {
-            throw DatabaseError(resultCode: .SQLITE_MISMATCH, message: "unknown platform \(platformName)")
-        }
+        // The `platform` column holds the client kind (an SDK session's is its platform's own value).
+        let client = ClientKind(rawValue: row["platform"])
         let waiting: Double? = row["waitingSince"]
         self.init(
-            id: id, deviceID: row["deviceID"], bundleID: row["bundleID"], teamID: row["teamID"], platform: platform,
+            id: id, deviceID: row["deviceID"], bundleID: row["bundleID"], teamID: row["teamID"], platform: client.sdkPlatform ?? .iOS,
             requestorID: row["requestorID"], firstSeen: Date(timeIntervalSince1970: row["firstSeen"]),
             lastSeen: Date(timeIntervalSince1970: row["lastSeen"]), eventCount: row["eventCount"], mvpdID: row["mvpdID"],
             userID: row["userID"], trackingHash: row["trackingHash"], settledOutcome: (row["outcome"] as String?).flatMap(SessionOutcome.init(rawValue:)),
-            waitingSince: waiting.map(Date.init(timeIntervalSince1970:)))
+            waitingSince: waiting.map(Date.init(timeIntervalSince1970:)), client: client)
     }
 }

@@ -65,7 +65,7 @@ extension PostgresHistory {
         for (event, firstSeen) in latest {
             let rows = try await connection.query("""
                 INSERT INTO session AS s (id, device_id, bundle_id, team_id, platform, requestor_id, first_seen, last_seen)
-                VALUES (\(event.sessionID), \(event.deviceID), \(event.app.bundleID), \(event.app.teamID), \(event.app.platform.rawValue),
+                VALUES (\(event.sessionID), \(event.deviceID), \(event.app.bundleID), \(event.app.teamID), \(event.clientKind.rawValue),
                     \(event.requestorID), \(firstSeen.timeIntervalSince1970), \(event.timestamp.timeIntervalSince1970))
                 ON CONFLICT (id) DO UPDATE SET
                     requestor_id = COALESCE(EXCLUDED.requestor_id, s.requestor_id),

@@ -37,12 +37,13 @@ extension PostgresHistory {
         let (id, deviceID, bundleID, teamID, platformName, requestorID, firstSeen, lastSeen, eventCount, mvpdID, userID, trackingHash,
             outcome, waiting) = try row.decode((UUID, String, String, String, String, String?, Double, Double, Int, String?, String?,
                 String?, String, Double?).self)
-        guard let platform = Platform(rawValue: platformName) else { throw PostgresHistoryError.unreadable("unknown platform \(platformName)") }
+        // The `platform` column holds the client kind (an SDK session's is its platform's own value).
+        let client = ClientKind(rawValue: platformName)
         return HistorySession(
-            id: id, deviceID: deviceID, bundleID: bundleID, teamID: teamID, platform: platform, requestorID: requestorID,
-            firstSeen: Date(timeIntervalSince1970: firstSeen), lastSeen: Date(timeIntervalSince1970: lastSeen), eventCount: eventCount,
+            id: id, deviceID: deviceID, bundleID: bundleID, teamID: teamID, platform: client.sdkPlatform ?? .iOS,
+            requestorID: requestorID, firstSeen: Date(timeIntervalSince1970: firstSeen), lastSeen: Date(timeIntervalSince1970: lastSeen), eventCount: eventCount,
             mvpdID: mvpdID, userID: userID, trackingHash: trackingHash, settledOutcome: SessionOutcome(rawValue: outcome),
-            waitingSince: waiting.map(Date.init(timeIntervalSince1970:)))
+            waitingSince: waiting.map(Date.init(timeIntervalSince1970:)), client: client)
     }
 
     /// Deletes a session and all its events.

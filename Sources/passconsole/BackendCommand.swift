@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import PassBackend
+import PassEvents
 import PassConsole
 import PassProtocol
 
@@ -19,6 +20,10 @@ struct BackendCommand: AsyncParsableCommand {
     var adminTokenFile = ".passconsole/admin-token"
     @Option(help: "PEM file with the P-256 key tokens are signed with (default: a new key each run).")
     var signingKey: String?
+    @Option(help: ArgumentHelp(
+        "Record every exchange served and send it to this console (its base URL; POST /api/ingest).",
+        discussion: "A console beyond loopback wants its access token: set PASSCONSOLE_TOKEN."))
+    var reportTo: String?
 
     func run() async throws {
         let logger = Bootstrap.logger("backend")
@@ -28,15 +33,25 @@ struct BackendCommand: AsyncParsableCommand {
             adminToken = adminToken ?? AdminToken.random()
             try ServeCommand.writeSecret(adminToken!, to: adminTokenFile)
         }
+        var reporter: EventReporter?
+        if let reportTo {
+            guard let url = URL(string: reportTo), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+                url.host != nil
+            else { throw ValidationError("--report-to wants a console's base URL, such as http://127.0.0.1:8080; got '\(reportTo)'.") }
+            let token = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+            reporter = EventReporter(console: url, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
+        }
         let (server, _, _) = try Bootstrap.startBackend(
             configPath: options.config, host: host, port: port, signingKeyPath: signingKey,
-            admin: AdminAccess(token: adminToken, boundHost: host), logger: logger)
+            admin: AdminAccess(token: adminToken, boundHost: host), recording: reporter, logger: logger)
         print("PassBackend on \(server.baseURL)")
         if !LocalAddresses.isLoopback(host) { print("  Admin token:   written to \(adminTokenFile) (send Authorization: Bearer <token> to /admin)") }
         print("  SDK protocol:  \(server.baseURL)/adobe-services/1.0/config/REF30")
         print("  Activation:    \(server.baseURL)/activate")
+        if let reportTo { print("  Recording to:  \(reportTo) (every exchange served, as events)") }
         await Bootstrap.waitForTermination()
         await server.shutdown()
+        await reporter?.finish()
     }
 }
 
@@ -50,7 +65,7 @@ enum Bootstrap {
 
     static func startBackend(
         configPath: String, host: String = "127.0.0.1", port: UInt16, signingKeyPath: String?, admin: AdminAccess = AdminAccess(),
-        logger: Logger
+        recording: (any EventSink)? = nil, logger: Logger
     ) throws
         -> (server: HTTPServer, verificationKey: TokenVerificationKey, service: BackendService)
     {
@@ -65,7 +80,7 @@ enum Bootstrap {
         let service = BackendService(configuration: configuration, signingKey: key, logger: logger)
         let server = HTTPServer(
             configuration: .init(host: host, port: port, threadPoolSize: ProcessInfo.processInfo.activeProcessorCount),
-            responder: PassBackend(service: service, admin: admin), logger: logger)
+            responder: PassBackend(service: service, admin: admin, recording: recording), logger: logger)
         do { try server.start() } catch {
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
         }

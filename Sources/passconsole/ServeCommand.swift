@@ -73,8 +73,10 @@ struct ServeCommand: AsyncParsableCommand {
             historyDatabase = try await HistoryLocation.openPostgres(location, leaseTimeout: leaseTimeout, logger: logger)
         }
 
+        // What the backend serves becomes sessions in this console's history (attached once the console exists).
+        let served = RelaySink()
         let (backend, verificationKey, service) = try Bootstrap.startBackend(
-            configPath: options.config, port: backendPort, signingKeyPath: signingKey, logger: logger)
+            configPath: options.config, port: backendPort, signingKeyPath: signingKey, recording: served, logger: logger)
         let devices = try setup.consoleDevices(root: deviceRoot)
         var configuration = ConsoleConfiguration(device: devices[0].folder, named: devices[0].name, more: Array(devices.dropFirst()))
         configuration.host = host
@@ -91,6 +93,7 @@ struct ServeCommand: AsyncParsableCommand {
             demoSubscribers: backendConfiguration.subscribers,
             liveRequestors: { service.requestorConfigurations() })
         let console = Console(configuration: configuration, history: historyDatabase, catalog: catalog, logger: logger)
+        served.attach(console.servedEventSink)
         // The named operators, read before serving (PostgreSQL has no synchronous read for the door to make).
         do { try await console.prepare() } catch {
             throw ValidationError("Cannot read the named operators from the history \(historyLocation): \(HistoryLocation.reason(error))")

@@ -242,7 +242,7 @@ export async function renderSession(el, id) {
     h('div.pane-head', null, h('h3', null, `Session ${s.id.slice(0, 8)}`),
       h('a.ghost', { href: '#/sessions', 'data-action': 'close-detail', title: 'Back to the list (Esc)' }, '×')),
     h('dl.facts.compact', null,
-      h('dt', null, 'App'), h('dd', null, code(s.bundleID), ` · team ${s.teamID} · ${s.platform === 'tvos' ? 'tvOS' : 'iOS'}`),
+      h('dt', null, 'App'), h('dd', null, code(s.bundleID), ` · team ${s.teamID || '—'} · ${data.clientLabel ?? (s.platform === 'tvos' ? 'tvOS' : 'iOS')}`),
       h('dt', null, 'Programmer'), h('dd', null, s.requestorID ? code(s.requestorID) : h('span.muted', null, 'not set')),
       h('dt', null, 'Device ID'), h('dd', null, code(s.deviceID)),
       (data.visitorIDs ?? []).length ? [h('dt', null, 'Visitor ID'), h('dd', { 'data-field': 'visitorIDs' }, data.visitorIDs.map((v, i) => [i ? ', ' : '', code(v)]))] : null,

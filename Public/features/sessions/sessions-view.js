@@ -37,7 +37,7 @@ const outcomeBadge = (s) => badge(OUTCOME_ICONS[s.outcome] ?? '•', s.outcomeLa
 
 function appCell(s) {
   return h('span', { title: `${s.bundleID} · team ${s.teamID} · device ${s.deviceID}` },
-    h('span.app-name', null, appLabel(s.bundleID, s.appName)), h('span.muted.small', null, ` ${s.platform === 'tvos' ? 'tvOS' : 'iOS'}`),
+    h('span.app-name', null, appLabel(s.bundleID, s.appName)), h('span.muted.small.client-kind', { title: 'Which protocol the client speaks' }, ` ${s.clientLabel || (s.platform === 'tvos' ? 'tvOS' : 'iOS')}`),
     h('span.match-line.when-narrow', null, outcomeBadge(s)),
     s.appName ? h('span.match-line', null, bundleTail(s.bundleID)) : null,
     (s.matches ?? []).map((m) => h('span.match-line', { 'data-field': m.field },

@@ -90,6 +90,14 @@ final class ConsoleApp: Sendable {
         app.setRequestor(spec.requestorID, secret: signed ? spec.secret : nil, publicKey: signed ? spec.publicKey : nil)
     }
 
+    /// The running app's session and device ID, once its first event was recorded.
+    var runningSession: (sessionID: UUID, deviceID: String)? {
+        state.withLock { state in
+            guard state.app != nil, let session = state.sessionID, let device = state.deviceID else { return nil }
+            return (session, device)
+        }
+    }
+
     /// Quits the app (its storage stays, as on a phone).
     func stop() {
         let task = state.withLock { state -> Task<Void, Never>? in

@@ -341,6 +341,15 @@ public final class Console: HTTPResponder, Sendable {
         return app
     }
 
+    /// Where an in-process backend records what it serves (``ServedEventSink``): this console's history, joined with
+    /// its demo apps' sessions.
+    public var servedEventSink: any EventSink {
+        let box = appsBox
+        return ServedEventSink(batcher: batcher, apps: { box() })
+    }
+
+    private var appsBox: @Sendable () -> [ConsoleApp] { { [weak self] in self?.apps ?? [] } }
+
     /// Writes events reported by another process, redacted by the SDK's own rule (``EntitlementEvent/redacted()``):
     /// a reporter's password field or full token is never stored. Returns how many were new.
     /// - Throws: ``HTTPError`` saying why when the history cannot be written (read-only, disk full, damaged).

@@ -19,6 +19,9 @@ extension Console {
         var flow: FlowProgress
         /// The visitor IDs the app set (`setOptions`), as its requests carried them.
         var visitorIDs: [String] = []
+        /// Which protocol the client speaks, and in words (`web`, `Web (JS)`).
+        var client: ClientKind
+        var clientLabel: String
     }
 
     static func addSessionRoutes(to router: inout Router, _ box: ConsoleBox) {
@@ -42,7 +45,8 @@ extension Console {
             return .api(SessionDetail(
                 session: session, health: await console.healthCard(session, events, storage: try? await console.storageReport(now: now), now: now),
                 contract: CallbackContract.check(events), flow: FlowProgress.replay(events),
-                visitorIDs: (try? await console.history.values(of: .visitorID, sessions: [session.id]))?[session.id] ?? []))
+                visitorIDs: (try? await console.history.values(of: .visitorID, sessions: [session.id]))?[session.id] ?? [],
+                client: session.client, clientLabel: session.client.label))
         }
         router.get("/api/sessions/{id}/diff") { request in
             let console = try box.get()

@@ -67,6 +67,7 @@ struct HealthCard: Encodable, Sendable {
             }
         }
         if let signIn, signIn.state == .deviceOnly { headline = signIn.text }
+        if session.client.sdkPlatform == nil { headline = ServedDiagnosis.headline(events, session: session) }
         if let status = events.last(where: { if case .callback(.setAuthenticationStatus) = $0.kind { true } else { false } }),
             case .callback(.setAuthenticationStatus(let value, let code)) = status.kind
         {
@@ -89,6 +90,8 @@ struct HealthCard: Encodable, Sendable {
         let stored = programmer.flatMap { p in (p.mvpds.first { $0.mvpdID == p.selectedMvpd } ?? p.mvpds.first)?.authn }
         var verdicts = SessionDiagnosis.diagnose(events: events, session: session, now: now, regcodes: regcodes,
             neighbours: neighbours, stored: stored, appleLogoutBefore: appleLogoutBefore)
+        // What the backend or a proxy recorded (a browser, a REST box, a real app; or a sign-in change of an SDK app).
+        verdicts += ServedDiagnosis.verdicts(events)
         if let stale = signIn?.stale {
             // Field problem #17: the app keeps its own idea of "signed in"; not a refusal, the app's integration.
             verdicts.append(Verdict(id: "app_state_stale", title: "The app's sign-in state is stale",

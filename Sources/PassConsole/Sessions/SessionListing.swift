@@ -16,7 +16,9 @@ struct SessionRow: Encodable, Sendable {
     /// The visitor IDs the app set (`setOptions`), as its requests carried them; empty when it set none.
     var visitorIDs: [String] = []
 
-    private enum Keys: String, CodingKey { case outcome, outcomeLabel, appName, userID, username, matches, visitorIDs }
+    private enum Keys: String, CodingKey {
+        case outcome, outcomeLabel, appName, userID, username, matches, visitorIDs, client, clientLabel
+    }
 
     /// The session's own fields, then the list's.
     func encode(to encoder: any Encoder) throws {
@@ -25,6 +27,9 @@ struct SessionRow: Encodable, Sendable {
         try container.encode(outcome, forKey: .outcome)
         try container.encode(outcome.label, forKey: .outcomeLabel)
         try container.encodeIfPresent(appName, forKey: .appName)
+        // Which protocol the client speaks (an SDK app's platform, or what the backend or a proxy saw).
+        try container.encode(session.client, forKey: .client)
+        try container.encode(session.client.label, forKey: .clientLabel)
         // The user ID is personal data ``HistorySession`` does not encode: the list shows it to find the customer.
         try container.encodeIfPresent(session.userID, forKey: .userID)
         try container.encodeIfPresent(username, forKey: .username)

@@ -12,6 +12,8 @@ public enum SessionField: String, Codable, Sendable, CaseIterable, Comparable {
     case trackingHash
     /// The visitor ID the app set with `setOptions` (sent as `AP-Visitor-Identifier`).
     case visitorID
+    /// A second-screen registration code the device showed (recorded by the backend or a proxy).
+    case registrationCode
     case deviceID
     /// The session's own ID.
     case session
@@ -27,6 +29,7 @@ public enum SessionField: String, Codable, Sendable, CaseIterable, Comparable {
         case .userID: "user ID"
         case .trackingHash: "tracking hash"
         case .visitorID: "visitor ID"
+        case .registrationCode: "registration code"
         case .deviceID: "device ID"
         case .session: "session ID"
         case .app: "app"
@@ -73,6 +76,14 @@ extension EntitlementEvent {
         var terms: [SessionTerm] = []
         switch kind {
         case .httpExchange(let exchange):
+            if let served = exchange.served {
+                // What the server knew: the user it signed in, the username typed at the MVPD, the code shown.
+                if let user = served.userID, !user.isEmpty { terms.append(SessionTerm(field: .userID, value: user)) }
+                if let name = served.username, !name.isEmpty { terms.append(SessionTerm(field: .username, value: name)) }
+                if let code = served.registrationCode, !code.isEmpty {
+                    terms.append(SessionTerm(field: .registrationCode, value: code))
+                }
+            }
             if let guid = exchange.parameters["session_guid"], !guid.isEmpty {
                 terms.append(SessionTerm(field: .userID, value: guid))
             }

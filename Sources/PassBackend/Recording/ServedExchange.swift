@@ -1,0 +1,180 @@
+import Foundation
+import MicroHTTP
+import PassEvents
+import PassProtocol
+
+/// What one exchange the backend served reveals, read from the request, the answer and the backend's state right
+/// after it: the protocol (``ClientKind``), the device, the Programmer and MVPD, the registration code, the user,
+/// and any change to the customer's sign-in. One rule for every route (``ExchangeRecorder`` turns it into an event).
+struct ServedExchange {
+    var client: ClientKind?
+    var operation: String
+    var deviceID: String?
+    /// When no device is named: who else the exchange belongs to (a registered app's client ID or software statement).
+    var caller: String?
+    var requestorID: String?
+    var mvpdID: String?
+    var registrationCode: String?
+    var passSFP: String?
+    var username: String?
+    var change: ServerChange?
+    /// A client ID the answer issued (dynamic client registration): later calls with it are the same app's.
+    var issuedClientID: String?
+    /// Sessions an admin revocation ended (one event each, in its device's session).
+    var revoked: [AuthSession] = []
+
+    /// Form fields of MVPD login pages that hold the username (the password fields are never read).
+    static let usernameFields = ["j_username", "IDToken1", "username", "user", "login_name"]
+
+    /// Reads `request` (as the routes saw it) and `response`; `nil` for what is not a customer's exchange (static
+    /// logos, CORS preflights, the admin pages' reads).
+    init?(_ request: Request, _ response: Response, service: BackendService) {
+        var request = request
+        request.readLog = nil  // the recorder's reads are not the route's
+        let path = request.path
+        guard request.method != "OPTIONS", !path.hasPrefix("/logos/") else { return nil }
+        if path.hasPrefix("/admin/") {
+            guard request.method != "GET" else { return nil }
+            operation = "admin " + path.dropFirst("/admin/".count)
+        } else {
+            operation = Self.operation(path)
+        }
+        client = Self.client(of: request)
+        requestorID = Self.nonEmpty(request.parameter("requestor") ?? request.parameter("requestor_id"))
+            ?? Self.requestorInPath(path)
+        mvpdID = Self.nonEmpty(request.parameter("mso_id")) ?? Self.segment(after: "/mvpd/", in: path)
+        registrationCode = Self.nonEmpty(request.parameter("reg_code") ?? request.parameter("code"))
+            ?? Self.regcodeInPath(path)
+        deviceID = Self.nonEmpty(request.parameter("deviceId") ?? request.parameter("device_id"))
+            ?? Self.nonEmpty(request.header(WebHeader.deviceID.rawValue))
+        if let sfp = Self.nonEmpty(request.header(WebHeader.serverFingerprint.rawValue) ?? request.cookies[WebHeader.serverFingerprint.rawValue]) {
+            passSFP = sfp.count > 16 ? String(sfp.prefix(12)) + "…" : sfp
+            if deviceID == nil, let parsed = ServerFingerprint.parse(sfp, key: service.serverFingerprintKey) { deviceID = parsed.deviceID }
+        }
+        // A login in progress (MVPD pages, the SAML consumer's RelayState) names its device, Programmer and code.
+        if let loginID = Self.nonEmpty(request.parameter("login") ?? request.parameter("RelayState")), let login = service.login(loginID) {
+            deviceID = deviceID ?? login.deviceID
+            requestorID = requestorID ?? login.requestorID
+            mvpdID = mvpdID ?? login.mvpdID
+            registrationCode = registrationCode ?? login.regcode
+        }
+        if request.method == "POST", path.hasPrefix("/mvpd/") {
+            username = Self.usernameFields.lazy.compactMap { Self.nonEmpty(request.parameter($0)) }.first
+        }
+        // Answers that name what the request did not: a new registration code, a newly registered browser.
+        if response.status.code < 300, let json = try? JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any] {
+            registrationCode = registrationCode ?? (json["code"] as? String).flatMap(Self.nonEmpty)
+            deviceID = deviceID ?? (json["deviceId"] as? String).flatMap(Self.nonEmpty)
+            if path.hasPrefix("/reggie/v1/"), request.method == "POST", json["code"] != nil { change = .registrationCodeIssued }
+            if path == "/o/client/register" { issuedClientID = (json["client_id"] as? String).flatMap(Self.nonEmpty) }
+        }
+        if let code = registrationCode, let record = service.regcode(code) {
+            registrationCode = record.code.code
+            deviceID = deviceID ?? Self.nonEmpty(record.code.info.deviceId)
+            requestorID = requestorID ?? record.code.requestor
+        }
+        if deviceID == nil, let guid = Self.nonEmpty(request.parameter("session_guid")),
+            let session = service.signIns.last(where: { $0.guid == guid })
+        {
+            deviceID = session.deviceID
+        }
+        caller = Self.softwareStatement(request) ?? Self.nonEmpty(request.parameter("client_id")).map { "client " + $0 }
+        if path == "/admin/sessions/revoke" {
+            revoked = Self.revokedNow(request, service)
+        }
+        if change == nil { change = Self.change(path, request.method, response) }
+    }
+
+    // MARK: - Reading the request
+
+    static func nonEmpty(_ text: String?) -> String? {
+        guard let text, !text.isEmpty else { return nil }
+        return text
+    }
+
+    /// The protocol, from the path and the headers only the web variant sends; `nil` for pages any client's user
+    /// visits (MVPD sign-in, SAML consumer, activation): those take the kind their device was seen with.
+    static func client(of request: Request) -> ClientKind? {
+        let path = request.path
+        if path.hasPrefix("/api/v2/") { return .restV2 }
+        if path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/") { return .restV1 }
+        if path.hasPrefix("/indiv/") { return .web }
+        if path.hasPrefix("/o/client/") { return .restV1 }  // dynamic client registration: REST clients' first step
+        guard path.hasPrefix("/adobe-services") else { return nil }
+        if request.header(WebHeader.serverFingerprint.rawValue) != nil || request.header(WebHeader.deviceID.rawValue) != nil
+            || request.header(WebHeader.user.rawValue) != nil || request.parameter("reg_code") != nil
+            || request.cookies[WebHeader.serverFingerprint.rawValue] != nil
+        {
+            return .web
+        }
+        switch (request.parameter("client_type") ?? request.parameter("device_type") ?? "").lowercased() {
+        case "tvos", "appletv", "tv": return .tvos
+        case "ios", "iphone", "ipad", "mobile": return .ios
+        default: return path.hasPrefix("/adobe-services/authenticate/saml") ? nil : .ios
+        }
+    }
+
+    /// The operation in the protocol's words: the path's last meaningful part (`REST v1 authorize`, `web session`).
+    static func operation(_ path: String) -> String {
+        let parts = path.split(separator: "/").map(String.init)
+        func tail(_ prefixCount: Int) -> String { parts.dropFirst(prefixCount).prefix(1).joined() }
+        switch parts.first {
+        case "api": return "REST \(parts.dropFirst().first ?? "") \(tail(2))"
+        case "reggie": return "REST v1 registration code"
+        case "adobe-services": return "adobe-services \(parts.last == "adobe-services" || parts.last == "1.0" ? "" : parts.last ?? "")"
+        case "indiv": return "web device registration"
+        case "mvpd": return "MVPD page \(parts.dropFirst(2).joined(separator: "/"))"
+        case "sp": return "SAML assertion consumer"
+        case "activate": return "second-screen activation"
+        case "o": return "client registration \(parts.last ?? "")"
+        case "verify": return "media token verifier"
+        default: return path
+        }
+    }
+
+    static func segment(after prefix: String, in path: String) -> String? {
+        guard path.hasPrefix(prefix) else { return nil }
+        return nonEmpty(path.dropFirst(prefix.count).split(separator: "/").first.map(String.init))
+    }
+
+    /// `/reggie/v1/{requestor}/…`, `/api/v1/config/{requestor}`, `/adobe-services/config/{requestor}`.
+    static func requestorInPath(_ path: String) -> String? {
+        segment(after: "/reggie/v1/", in: path) ?? segment(after: "/api/v1/config/", in: path)
+            ?? segment(after: "/adobe-services/config/", in: path) ?? segment(after: "/adobe-services/1.0/config/", in: path)
+    }
+
+    /// `/reggie/v1/{requestor}/regcode/{code}`.
+    static func regcodeInPath(_ path: String) -> String? {
+        let parts = path.split(separator: "/")
+        guard parts.count >= 5, parts[0] == "reggie", parts[3] == "regcode" else { return nil }
+        return String(parts[4])
+    }
+
+    static func softwareStatement(_ request: Request) -> String? {
+        guard request.path == "/o/client/register",
+            let json = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
+            let statement = json["software_statement"] as? String, !statement.isEmpty
+        else { return nil }
+        return "statement " + String(statement.prefix(24))
+    }
+
+    /// The sessions a revocation just ended: revoked now and matching its filter.
+    static func revokedNow(_ request: Request, _ service: BackendService) -> [AuthSession] {
+        let filter = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any]) ?? [:]
+        let device = filter["deviceId"] as? String
+        let requestor = filter["requestor"] as? String
+        return service.sessions.filter {
+            $0.revoked && (device == nil || $0.deviceID == device) && (requestor == nil || $0.requestorID == requestor)
+        }
+    }
+
+    /// A change to the sign-in that the route and its answer say happened.
+    static func change(_ path: String, _ method: String, _ response: Response) -> ServerChange? {
+        let status = response.status.code
+        if path.hasSuffix("/logout"), status < 300 || status == 302 { return path.hasPrefix("/mvpd/") ? nil : .loggedOut }
+        if path.hasPrefix("/sp/saml/") || path.hasPrefix("/adobe-services/oauth2") || path == "/activate/done" {
+            return status < 400 ? .signedIn : nil
+        }
+        return nil
+    }
+}
