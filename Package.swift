@@ -145,7 +145,14 @@ let package = Package(
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking", "WireDates"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
         .testTarget(name: "PassEventsTests", dependencies: ["PassEvents", "PassProtocol"]),
-        .testTarget(name: "PassBackendTests", dependencies: ["PassBackend", "PassProtocol", "PassTestSupport", "MicroHTTP", "Locking"]),
+        .testTarget(
+            name: "PassBackendTests",
+            dependencies: [
+                "PassBackend", "PassProtocol", "PassTestSupport", "MicroHTTP", "Locking",
+                // The backend's recording, read back through a real console and history (BackendRecordingTests).
+                "PassEvents", "PassConsole", "PassHistory", "PassStorage",
+            ]
+        ),
         .testTarget(
             name: "PassHistoryTests",
             dependencies: [

@@ -82,7 +82,7 @@ public final class ExchangeRecorder: Sendable {
         let (client, sequence, key) = state.withLock { state -> (ClientKind, Int, String) in
             if state.sessions.count > Self.rememberedSessions { state.sessions = [:] }
             if state.callers.count > Self.rememberedSessions { state.callers = [:] }
-            if let issued = served.issuedClientID { state.callers["app:client " + issued] = named }
+            if let issued = served.issuedClientID { state.callers["app:" + issued] = named }
             let key = state.callers[named] ?? named
             let known = state.sessions[key]
             let client = known?.client ?? served.client ?? (request.path.hasPrefix("/admin/") ? ClientKind(rawValue: "admin") : .web)
@@ -102,7 +102,7 @@ public final class ExchangeRecorder: Sendable {
             status: response.status.code, responseBody: Self.body(response), failure: nil, durationMs: durationMs,
             serverDate: now, errorCode: response.header("Authzf-Error-Code"), served: facts)
         let event = EntitlementEvent(
-            sequence: sequence, timestamp: now, sessionID: Self.sessionID(key), deviceID: served.deviceID ?? key,
+            sequence: sequence, timestamp: now, sessionID: Self.sessionID(key), deviceID: served.deviceID ?? String(key.drop { $0 != ":" }.dropFirst()),
             app: AppIdentity(bundleID: client.rawValue, teamID: "", platform: client.sdkPlatform ?? .iOS),
             requestorID: served.requestorID ?? signIn?.requestorID, mvpdID: mvpd, kind: .httpExchange(exchange: exchange))
         sink.emit(event.redacted())

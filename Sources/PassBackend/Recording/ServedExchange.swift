@@ -78,7 +78,7 @@ struct ServedExchange {
         {
             deviceID = session.deviceID
         }
-        caller = Self.softwareStatement(request) ?? Self.nonEmpty(request.parameter("client_id")).map { "client " + $0 }
+        caller = Self.softwareStatement(request) ?? Self.nonEmpty(request.parameter("client_id"))
         if path == "/admin/sessions/revoke" {
             revoked = Self.revokedNow(request, service)
         }
@@ -155,7 +155,7 @@ struct ServedExchange {
             let json = try? JSONSerialization.jsonObject(with: request.body) as? [String: Any],
             let statement = json["software_statement"] as? String, !statement.isEmpty
         else { return nil }
-        return "statement " + String(statement.prefix(24))
+        return String(statement.prefix(64))
     }
 
     /// The sessions a revocation just ended: revoked now and matching its filter.

@@ -1,0 +1,170 @@
+import Foundation
+import Locking
+import MicroHTTP
+import PassBackend
+import PassConsole
+import PassEvents
+import PassHistory
+import PassProtocol
+import PassStorage
+import PassTestSupport
+import Testing
+
+/// Issue #25 part 1: every exchange the backend serves becomes events in a console's history, joined per device into
+/// sessions that support staff find by username, user ID, device ID and registration code, with the client's kind and a
+/// health card that names what happened. Real HTTP on loopback, a real console over a real SQLite history.
+@Suite("The backend's traffic becomes sessions")
+struct BackendRecordingTests {
+    /// A console (in-memory SQLite history, no demo apps) recording a backend served on 127.0.0.1.
+    static func with(_ body: (Console, HistoryDatabase, BackendService, TestHTTPClient) async throws -> Void) async throws {
+        let configuration = try BackendConfiguration.load(path: BackendFixture.configPath)
+        let service = BackendService(configuration: configuration, logger: TestServer.logger)
+        let relay = RelaySink()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("recording-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try await TestServer.with(PassBackend(service: service, recording: relay)) { server, client in
+            var settings = ConsoleConfiguration(device: DeviceFolder(root: root.appendingPathComponent("phone")), named: "phone")
+            settings.port = 0
+            settings.backendURL = server.baseURL
+            let history = try HistoryDatabase.inMemory()
+            let console = Console(configuration: settings, history: history, logger: TestServer.logger)
+            try await console.prepare()
+            relay.attach(console.servedEventSink)
+            do {
+                try await body(console, history, service, client)
+                await console.shutdown()
+            } catch {
+                await console.shutdown()
+                throw error
+            }
+        }
+    }
+
+    static func get(_ console: Console, _ path: String) async throws -> [String: Any] {
+        let parts = path.split(separator: "?", maxSplits: 1)
+        let request = Request(
+            method: "GET", path: String(parts[0]), queryItems: parts.count > 1 ? FormEncoding.decode(String(parts[1])) : [],
+            headers: [("Host", "127.0.0.1:8080")], body: Data(), remoteAddress: "127.0.0.1")
+        let response = await console.respond(to: request)
+        try #require(response.status.code == 200, "\(path): \(response.status.code) \(String(decoding: response.bodyData, as: UTF8.self))")
+        return try #require(try JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any])
+    }
+
+    /// The sessions a search finds, once it finds `count` (the recorder's events reach the history in batches).
+    static func sessions(_ console: Console, _ query: String, count: Int = 1, where ready: ([String: Any]) -> Bool = { _ in true })
+        async throws -> [[String: Any]]
+    {
+        var found: [[String: Any]] = []
+        for _ in 0..<Int(TestTime.seconds(100)) {
+            found = try await get(console, "/api/sessions?q=\(TestHTTPClient.escape(query))")["sessions"] as? [[String: Any]] ?? []
+            if found.count >= count, found.allSatisfy(ready) { return found }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the search '\(query)' found \(found.count) sessions: \(found)")
+        return found
+    }
+
+    @Test("a web sign-in (device, code, SAML pages, session, authorize, shortAuthorize) is one session found by username, device, user ID and MVPD; a revocation is the TV provider signing her out")
+    func webSignInIsOneSessionAndARevocationIsTheProvidersDoing() async throws {
+        try await Self.with { console, history, _, http in
+            var browser = WebVariantClient(http: http)
+            _ = try await browser.registerDevice()
+            _ = try await browser.registerClient()
+            let code = try await browser.regcode()
+            let media = try await browser.mediaToken(resource: "kids") { client in
+                _ = try await client.signIn(mvpd: "Cablevision", username: "alice", password: "alice123", regcode: code)
+            }
+            guard case .success = media else { Issue.record("no media token: \(media)"); return }
+            let guid = try #require(WebVariantClient.xmlText(browser.authn ?? "", "simpleTokenAuthenticationGuid"))
+
+            let byName = try await Self.sessions(console, "alice") { $0["userID"] as? String == guid }
+            try #require(byName.count == 1, "one session, not one per exchange: \(byName)")
+            let session = byName[0]
+            #expect(session["client"] as? String == "web")
+            #expect(session["clientLabel"] as? String == "Web (JS)")
+            #expect(session["mvpdID"] as? String == "Cablevision")
+            #expect(session["requestorID"] as? String == "REF30")
+            #expect(session["deviceID"] as? String == browser.deviceID)
+            let id = try #require(session["id"] as? String)
+            for term in [browser.deviceID, guid, code, "Cablevision"] {
+                let found = try await Self.sessions(console, term)
+                #expect(found.contains { $0["id"] as? String == id }, "search by \(term)")
+            }
+            // the password typed at the MVPD's page is never stored, not even redacted
+            var filter = HistoryFilter()
+            filter.sessionID = UUID(uuidString: id)
+            let events = try await history.page(matching: filter, after: nil, limit: 1000).events
+            let stored = events.map { $0.event.fastJSON() }.joined()
+            #expect(!stored.contains("alice123"))
+            #expect(!stored.contains(#""j_password":"#), "no password field among the recorded parameters")
+            #expect(stored.contains(#""j_username":"alice""#))
+
+            // Cablevision revokes the sign-in; the browser's next call is told pendingLogout
+            let revoked = try await http.post("/admin/sessions/revoke", json: Data(#"{"deviceId":"\#(browser.deviceID)"}"#.utf8))
+            #expect(revoked.status == 200)
+            let after = try await browser.session()
+            #expect(after.text.contains("<pendingLogout"))
+            var verdict: [String: Any]?
+            for _ in 0..<Int(TestTime.seconds(100)) {
+                let detail = try await Self.get(console, "/api/sessions/\(id)")
+                let health = detail["health"] as? [String: Any] ?? [:]
+                verdict = (health["verdicts"] as? [[String: Any]])?.first { $0["id"] as? String == "revoked_by_provider" }
+                if let text = verdict?["text"] as? String, text.contains("pendingLogout") {
+                    #expect((health["headline"] as? String)?.contains("Cablevision signed alice out") == true, "\(health)")
+                    break
+                }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            #expect(verdict?["title"] as? String == "Signed out by the TV provider")
+            #expect(verdict?["side"] as? String == "mvpd")
+                    }
+    }
+
+    @Test("a REST v1 box (regcode, activation in a browser, checkauthn, authorize, mediatoken) is one session found by its registration code and its device ID")
+    func restDeviceIsOneSessionFoundByCodeAndDevice() async throws {
+        try await Self.with { console, _, service, http in
+            let app = RESTApp(client: http, service: service)
+            let device = "living-room-\(UUID().uuidString.prefix(8))"
+            let code = try await app.regcode(device: device)
+            _ = try await app.activate(code: code, mvpd: "Dish", username: "carol", password: "carol123")
+            let check = try await app.get("/api/v1/checkauthn", [("requestor", "REF30"), ("deviceId", device)])
+            #expect(check.status == 200, "\(check.text)")
+            let authorize = try await app.get("/api/v1/authorize", [("requestor", "REF30"), ("deviceId", device), ("resource", "sports")])
+            #expect(authorize.status == 200, "\(authorize.text)")
+            let media = try await app.get("/api/v1/mediatoken", [("requestor", "REF30"), ("deviceId", device), ("resource", "sports")])
+            #expect(media.status == 200, "\(media.text)")
+
+            let byCode = try await Self.sessions(console, code) { ($0["eventCount"] as? Int ?? 0) >= 6 }
+            try #require(byCode.count == 1, "\(byCode)")
+            #expect(byCode[0]["client"] as? String == "rest-v1")
+            #expect(byCode[0]["deviceID"] as? String == device)
+            #expect(byCode[0]["mvpdID"] as? String == "Dish")
+            let byDevice = try await Self.sessions(console, device)
+            #expect(byDevice.map { $0["id"] as? String } == [byCode[0]["id"] as? String],
+                "the activation pages of the second screen joined the box's session")
+            let byUser = try await Self.sessions(console, "carol")
+            #expect(byUser.contains { $0["id"] as? String == byCode[0]["id"] as? String })
+        }
+    }
+
+    @Test("a wrong client secret and an unknown software statement are named on the registration's health card")
+    func registrationFailuresAreNamed() async throws {
+        try await Self.with { console, _, _, http in
+            let unknown = try await http.post("/o/client/register", json: Data(#"{"software_statement":"no-such-statement"}"#.utf8))
+            #expect(unknown.status == 400)
+            let found = try await Self.sessions(console, "no-such-statement")
+            let id = try #require(found.first?["id"] as? String)
+            let health = try await Self.get(console, "/api/sessions/\(id)")["health"] as? [String: Any] ?? [:]
+            let ids = (health["verdicts"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+            #expect(ids.contains("unknown_software_statement"), "\(health)")
+
+            let wrong = try await http.post("/o/client/token", form: [
+                ("grant_type", "client_credentials"), ("client_id", "no-such-client"), ("client_secret", "guess")])
+            #expect(wrong.status == 400)
+            let client = try #require(try await Self.sessions(console, "no-such-client").first?["id"] as? String)
+            let card = try await Self.get(console, "/api/sessions/\(client)")["health"] as? [String: Any] ?? [:]
+            #expect((card["verdicts"] as? [[String: Any]] ?? []).contains { $0["id"] as? String == "wrong_client_secret" }, "\(card)")
+        }
+    }
+}
