@@ -73,7 +73,6 @@ let package = Package(
             name: "AccessEnabler",
             dependencies: [
                 "PassEvents", "PassProtocol", "PassStorage", "WireDates", "Locking",
-                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -144,7 +143,7 @@ let package = Package(
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking", "WireDates"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
-        .testTarget(name: "PassEventsTests", dependencies: ["PassEvents", "PassProtocol"]),
+        .testTarget(name: "PassEventsTests", dependencies: ["PassEvents"]),
         .testTarget(
             name: "PassBackendTests",
             dependencies: [
@@ -177,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "AccessEnablerTests",
             dependencies: [
-                "AccessEnabler", "PassEvents", "PassSimulator", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking",
+                "AccessEnabler", "PassSimulator", "PassStorage", "PassBackend", "PassProtocol", "PassTestSupport", "Locking",
                 "MicroHTTP",
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]

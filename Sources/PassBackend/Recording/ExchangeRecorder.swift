@@ -102,7 +102,7 @@ public final class ExchangeRecorder: Sendable {
             status: response.status.code, responseBody: Self.body(response), failure: nil, durationMs: durationMs,
             serverDate: now, errorCode: response.header("Authzf-Error-Code"), served: facts)
         let event = EntitlementEvent(
-            sequence: sequence, timestamp: now, sessionID: Self.sessionID(key), deviceID: served.deviceID ?? String(key.drop { $0 != ":" }.dropFirst()),
+            sequence: sequence, timestamp: now, sessionID: Self.sessionID(key), deviceID: served.deviceID ?? (key.hasPrefix("app:") ? String(key.dropFirst(4)) : key),
             app: AppIdentity(bundleID: client.rawValue, teamID: "", platform: client.sdkPlatform ?? .iOS),
             requestorID: served.requestorID ?? signIn?.requestorID, mvpdID: mvpd, kind: .httpExchange(exchange: exchange))
         sink.emit(event.redacted())

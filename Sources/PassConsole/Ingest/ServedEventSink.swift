@@ -1,4 +1,5 @@
 import AccessEnabler
+import PassEvents
 import Foundation
 import PassHistory
 

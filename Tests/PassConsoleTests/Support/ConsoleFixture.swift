@@ -3,6 +3,7 @@ import Foundation
 import HistoryTestSupport
 import MicroHTTP
 import PassBackend
+import PassEvents
 import PassConsole
 import PassHistory
 import PassProtocol
@@ -41,7 +42,7 @@ struct ConsoleFixture {
 
     static func with(
         history backend: HistoryBackend = .sqlite, accessToken: String? = nil, host: String = "127.0.0.1",
-        publicURL: String? = nil, historyInMemory: Bool = false,
+        publicURL: String? = nil, historyInMemory: Bool = false, recordBackend: Bool = false,
         configure: (inout ConsoleConfiguration) -> Void = { _ in },
         _ body: (ConsoleFixture) async throws -> Void
     ) async throws {
@@ -51,7 +52,9 @@ struct ConsoleFixture {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("console-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        try await TestServer.with(PassBackend(service: service)) { server, _ async throws in
+        // With `recordBackend`, the backend records what it serves into this console, as under `passconsole serve`.
+        let relay = RelaySink()
+        try await TestServer.with(PassBackend(service: service, recording: recordBackend ? relay : nil)) { server, _ async throws in
             var settings = ConsoleConfiguration(
                 device: DeviceFolder(root: root.appendingPathComponent("phone")), named: "phone",
                 more: [ConsoleDevice(name: "tv", folder: DeviceFolder(root: root.appendingPathComponent("tv")))])
@@ -74,6 +77,7 @@ struct ConsoleFixture {
             let history: any EventHistory = historyInMemory
                 ? try HistoryDatabase.inMemory() : try await backend.open(sqlitePath: root.appendingPathComponent("history.sqlite").path)
             let console = Console(configuration: settings, history: history, catalog: catalog, logger: TestServer.logger)
+            if recordBackend { relay.attach(console.servedEventSink) }
             try await console.prepare()
             let provider = URL(string: server.baseURL + "/adobe-services")!
             let mvpds = { (requestor: String) in
