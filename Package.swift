@@ -3,7 +3,9 @@ import PackageDescription
 
 let package = Package(
     name: "PassConsole",
-    platforms: [.macOS(.v14)],
+    // iOS and tvOS: only PassConsoleReporter builds there (an app's debug dependency); the rest of the package is Linux
+    // and macOS.
+    platforms: [.macOS(.v14), .iOS(.v15), .tvOS(.v15)],
     products: [
         .executable(name: "passconsole", targets: ["passconsole"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
@@ -16,6 +18,7 @@ let package = Package(
         .library(name: "PassHistory", targets: ["PassHistory"]),
         .library(name: "PassHistoryPostgres", targets: ["PassHistoryPostgres"]),
         .library(name: "PassConsole", targets: ["PassConsole"]),
+        .library(name: "PassConsoleReporter", targets: ["PassConsoleReporter"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -129,6 +132,9 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
+        // What an app on the vendor's own SDK links in a debug build to send its calls and callbacks to a console:
+        // Foundation only, no module of this package (PassConsoleReporterTests holds it to that).
+        .target(name: "PassConsoleReporter"),
         .target(
             // Real faults of a history file (read-only, full, damaged) for the history's and the console's tests.
             name: "HistoryTestSupport",
@@ -166,6 +172,13 @@ let package = Package(
                 "PassConsole", "PassHistory", "PassEvents", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
                 "HistoryTestSupport", "MicroHTTP", "PassProtocol", "PassSimulator", "PassHistoryPostgres",
                 .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "PassConsoleReporterTests",
+            dependencies: [
+                "PassConsoleReporter", "AccessEnabler", "PassSimulator", "PassBackend", "PassConsole", "PassHistory",
+                "PassProtocol", "PassStorage", "PassTestSupport", "MicroHTTP", "Locking",
             ]
         ),
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport", "Locking"]),
