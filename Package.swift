@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "PassProtocol", targets: ["PassProtocol"]),
         .library(name: "PassBackend", targets: ["PassBackend"]),
+        .library(name: "PassProxy", targets: ["PassProxy"]),
         .library(name: "PassStorage", targets: ["PassStorage"]),
         .library(name: "PassEvents", targets: ["PassEvents"]),
         .library(name: "AccessEnabler", targets: ["AccessEnabler"]),
@@ -56,13 +57,26 @@ let package = Package(
         .target(
             name: "PassBackend",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "PassEvents", "WireDates", "Locking",
+                "MicroHTTP", "PassProtocol", "PassEvents", "PassRecording", "WireDates", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .target(name: "PassStorage", dependencies: ["Locking"]),
+        // The recording proxy in front of a real entitlement service: forwards to one upstream, records each exchange.
+        .target(
+            name: "PassProxy",
+            dependencies: ["MicroHTTP", "PassEvents", "PassRecording", "Locking"]
+        ),
+        // Exchanges as events: what the wire reveals (ExchangeReading) and the recorder the backend and the proxy share.
+        .target(
+            name: "PassRecording",
+            dependencies: [
+                "MicroHTTP", "PassEvents", "PassProtocol", "WireDates", "Locking",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
         // The one event model below everyone: the event, its wire codec, its summary and its secret rule. The SDK emits
         // these, the backend and the proxy record them, the history stores them, the console shows them.
         .target(
@@ -122,7 +136,7 @@ let package = Package(
         .executableTarget(
             name: "passconsole",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "PassBackend", "PassEvents", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory", "PassHistoryPostgres",
+                "MicroHTTP", "PassProtocol", "PassBackend", "PassEvents", "PassProxy", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory", "PassHistoryPostgres",
                 "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -179,6 +193,12 @@ let package = Package(
             dependencies: [
                 "PassConsoleReporter", "AccessEnabler", "PassSimulator", "PassBackend", "PassConsole", "PassHistory",
                 "PassProtocol", "PassStorage", "PassTestSupport", "MicroHTTP", "Locking",
+            ]
+        ),
+        .testTarget(
+            name: "PassProxyTests",
+            dependencies: [
+                "PassProxy", "PassBackend", "PassConsole", "PassEvents", "PassHistory", "PassStorage", "MicroHTTP", "PassTestSupport",
             ]
         ),
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport", "Locking"]),

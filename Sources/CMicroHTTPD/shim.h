@@ -44,13 +44,14 @@ static inline struct MHD_Daemon *pc_start_daemon(unsigned int flags, uint16_t po
                                                  pc_access_handler handler,
                                                  void *handler_cls, pc_completed_handler completed,
                                                  void *completed_cls, pc_uri_log_handler uri_log,
-                                                 pc_accept_policy accept_policy, pc_notify_connection notify) {
+                                                 pc_accept_policy accept_policy, pc_notify_connection notify,
+                                                 const char *tls_key_pem, const char *tls_cert_pem) {
     struct sockaddr_in addr;
     memset(&addr, 0, sizeof addr);
     addr.sin_family = AF_INET;
     addr.sin_port = htons(port);
     if (inet_pton(AF_INET, bind_address, &addr.sin_addr) != 1) return NULL;
-    struct MHD_OptionItem ops[12];
+    struct MHD_OptionItem ops[16];
     int i = 0;
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_SOCK_ADDR, 0, &addr};
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)completed, completed_cls};
@@ -60,10 +61,19 @@ static inline struct MHD_Daemon *pc_start_daemon(unsigned int flags, uint16_t po
     if (notify) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)notify, handler_cls};
     if (connection_memory > 0) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_CONNECTION_MEMORY_LIMIT, (intptr_t)connection_memory, NULL};
     if (thread_pool_size > 1) ops[i++] = (struct MHD_OptionItem){MHD_OPTION_THREAD_POOL_SIZE, thread_pool_size, NULL};
+    if (tls_key_pem && tls_cert_pem) {
+        // HTTPS: the PEM texts must outlive the daemon; copies kept for the life of the process (one per TLS server).
+        flags |= MHD_USE_TLS;
+        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_KEY, 0, strdup(tls_key_pem)};
+        ops[i++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, strdup(tls_cert_pem)};
+    }
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
     return MHD_start_daemon(flags, port, (MHD_AcceptPolicyCallback)accept_policy, handler_cls, handler, handler_cls,
                             MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
+
+/// Whether this libmicrohttpd was built with TLS (HTTPS) support.
+static inline int pc_tls_supported(void) { return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES; }
 
 /// The connection's socket (-1 when unknown).
 static inline int pc_connection_fd(struct MHD_Connection *connection) {

@@ -3,6 +3,7 @@ import WireDates
 import Logging
 import MicroHTTP
 import PassEvents
+import PassRecording
 import PassProtocol
 
 /// The local stand-in for the entitlement service and the MVPDs' login pages, as one HTTP responder.
@@ -32,7 +33,7 @@ public struct PassBackend: HTTPResponder {
     public init(service: BackendService, admin: AdminAccess = AdminAccess(), recording sink: (any EventSink)? = nil) {
         self.service = service
         self.admin = admin
-        self.recorder = sink.map { ExchangeRecorder(service: service, sink: $0) }
+        self.recorder = sink.map { ExchangeRecorder(.backend, sink: $0, context: BackendExchangeContext(service: service), now: service.now) }
         var router = Router()
         router.errorRenderer = { error, request in PassBackend.render(error, request) }
         SDKRoutes.register(in: &router, service: service)

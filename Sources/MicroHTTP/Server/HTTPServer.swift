@@ -54,7 +54,7 @@ public final class HTTPServer: Sendable {
     public var port: UInt16 { state.withLock { $0.port } }
 
     /// The base URL, e.g. `http://127.0.0.1:8080`.
-    public var baseURL: String { "http://\(configuration.host):\(port)" }
+    public var baseURL: String { "\(configuration.tls == nil ? "http" : "https")://\(configuration.host):\(port)" }
 
     /// Requests being handled right now (streams included).
     public var openRequestCount: Int { state.withLock { $0.openRequests } }
@@ -66,6 +66,9 @@ public final class HTTPServer: Sendable {
         let flags =
             MHD_USE_EPOLL_INTERNAL_THREAD.rawValue | MHD_ALLOW_SUSPEND_RESUME.rawValue | MHD_USE_ERROR_LOG.rawValue
         Self.prepareProcess()
+        if configuration.tls != nil, pc_tls_supported() == 0 {
+            throw HTTPServerError(message: "This libmicrohttpd was built without TLS: HTTPS cannot be served.")
+        }
         let this = Unmanaged.passRetained(self).toOpaque()
         let daemon = pc_start_daemon(
             UInt32(flags), configuration.port, configuration.host, UInt32(max(1, configuration.threadPoolSize)),
@@ -92,10 +95,11 @@ public final class HTTPServer: Sendable {
             { cls, connection, _, code in
                 let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
                 if pc_notify_is_start(code) != 0 { server.watch.opened(connection!) } else { server.watch.closed(connection!) }
-            })
+            }, configuration.tls?.privateKeyPEM, configuration.tls?.certificateChainPEM)
         guard let daemon else {
             Unmanaged<HTTPServer>.fromOpaque(this).release()
-            throw HTTPServerError(message: "Could not listen on \(configuration.host):\(configuration.port).")
+            throw HTTPServerError(message: "Could not listen on \(configuration.host):\(configuration.port)"
+                + (configuration.tls == nil ? "." : " (or the TLS key and certificate are not a matching PEM pair)."))
         }
         let port = pc_daemon_port(daemon)
         state.withLock {

@@ -37,6 +37,9 @@ public struct HTTPServerConfiguration: Sendable {
     public var bodyMemoryBudget: Int
 
     /// Creates a configuration.
+    /// Serve HTTPS with this key and certificate (libmicrohttpd's TLS, GnuTLS underneath); plain HTTP when `nil`.
+    public var tls: TLSIdentity?
+
     public init(
         host: String = "127.0.0.1", port: UInt16 = 0, threadPoolSize: Int = 2, connectionLimit: Int = 4096,
         connectionTimeout: Int = 30, maxBodySize: Int = 1 << 20, connectionMemory: Int = 16 * 1024,
@@ -54,6 +57,17 @@ public struct HTTPServerConfiguration: Sendable {
         self.connectionTimeout = connectionTimeout
         self.maxBodySize = maxBodySize
         self.connectionMemory = connectionMemory
+    }
+}
+
+/// A server's TLS identity: its private key and certificate chain (server certificate first), both PEM.
+public struct TLSIdentity: Sendable, Equatable {
+    public var privateKeyPEM: String
+    public var certificateChainPEM: String
+
+    public init(privateKeyPEM: String, certificateChainPEM: String) {
+        self.privateKeyPEM = privateKeyPEM
+        self.certificateChainPEM = certificateChainPEM
     }
 }
 

@@ -3,32 +3,33 @@ import MicroHTTP
 import PassEvents
 import PassProtocol
 
-/// What one exchange the backend served reveals, read from the request, the answer and the backend's state right
-/// after it: the protocol (``ClientKind``), the device, the Programmer and MVPD, the registration code, the user,
-/// and any change to the customer's sign-in. One rule for every route (``ExchangeRecorder`` turns it into an event).
-struct ServedExchange {
-    var client: ClientKind?
-    var operation: String
-    var deviceID: String?
+/// What one exchange reveals on the wire, read from the request and its answer alone: the protocol
+/// (``ClientKind``), the device, the Programmer and MVPD, the registration code, the username typed at an MVPD's page,
+/// and any change to the customer's sign-in the route and answer say happened. One rule for every recorder: the
+/// backend (which adds what its state knows, ``ExchangeContext``) and the proxy (which sees only the wire).
+public struct ExchangeReading: Sendable {
+    public var client: ClientKind?
+    public var operation: String
+    public var deviceID: String?
     /// When no device is named: who else the exchange belongs to (a registered app's client ID or software statement).
-    var caller: String?
-    var requestorID: String?
-    var mvpdID: String?
-    var registrationCode: String?
-    var passSFP: String?
-    var username: String?
-    var change: ServerChange?
+    public var caller: String?
+    public var requestorID: String?
+    public var mvpdID: String?
+    public var registrationCode: String?
+    public var passSFP: String?
+    public var username: String?
+    public var change: ServerChange?
     /// A client ID the answer issued (dynamic client registration): later calls with it are the same app's.
-    var issuedClientID: String?
-    /// Sessions an admin revocation ended (one event each, in its device's session).
-    var revoked: [AuthSession] = []
+    public var issuedClientID: String?
+    /// The device a registration code the answer issued belongs to.
+    public var issuedCode: (code: String, deviceID: String)?
 
     /// Form fields of MVPD login pages that hold the username (the password fields are never read).
     static let usernameFields = ["j_username", "IDToken1", "username", "user", "login_name"]
 
-    /// Reads `request` (as the routes saw it) and `response`; `nil` for what is not a customer's exchange (static
-    /// logos, CORS preflights, the admin pages' reads).
-    init?(_ request: Request, _ response: Response, service: BackendService) {
+    /// Reads `request` and `response`; `nil` for what is not a customer's exchange (static logos, CORS preflights, the
+    /// admin pages' reads).
+    public init?(_ request: Request, _ response: Response) {
         var request = request
         request.readLog = nil  // the recorder's reads are not the route's
         let path = request.path
@@ -43,20 +44,11 @@ struct ServedExchange {
         requestorID = Self.nonEmpty(request.parameter("requestor") ?? request.parameter("requestor_id"))
             ?? Self.requestorInPath(path)
         mvpdID = Self.nonEmpty(request.parameter("mso_id")) ?? Self.segment(after: "/mvpd/", in: path)
-        registrationCode = Self.nonEmpty(request.parameter("reg_code") ?? request.parameter("code"))
-            ?? Self.regcodeInPath(path)
+        registrationCode = Self.nonEmpty(request.parameter("reg_code") ?? request.parameter("code")) ?? Self.regcodeInPath(path)
         deviceID = Self.nonEmpty(request.parameter("deviceId") ?? request.parameter("device_id"))
             ?? Self.nonEmpty(request.header(WebHeader.deviceID.rawValue))
         if let sfp = Self.nonEmpty(request.header(WebHeader.serverFingerprint.rawValue) ?? request.cookies[WebHeader.serverFingerprint.rawValue]) {
             passSFP = sfp.count > 16 ? String(sfp.prefix(12)) + "…" : sfp
-            if deviceID == nil, let parsed = ServerFingerprint.parse(sfp, key: service.serverFingerprintKey) { deviceID = parsed.deviceID }
-        }
-        // A login in progress (MVPD pages, the SAML consumer's RelayState) names its device, Programmer and code.
-        if let loginID = Self.nonEmpty(request.parameter("login") ?? request.parameter("RelayState")), let login = service.login(loginID) {
-            deviceID = deviceID ?? login.deviceID
-            requestorID = requestorID ?? login.requestorID
-            mvpdID = mvpdID ?? login.mvpdID
-            registrationCode = registrationCode ?? login.regcode
         }
         if request.method == "POST", path.hasPrefix("/mvpd/") {
             username = Self.usernameFields.lazy.compactMap { Self.nonEmpty(request.parameter($0)) }.first
@@ -65,23 +57,14 @@ struct ServedExchange {
         if response.status.code < 300, let json = try? JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any] {
             registrationCode = registrationCode ?? (json["code"] as? String).flatMap(Self.nonEmpty)
             deviceID = deviceID ?? (json["deviceId"] as? String).flatMap(Self.nonEmpty)
-            if path.hasPrefix("/reggie/v1/"), request.method == "POST", json["code"] != nil { change = .registrationCodeIssued }
+            if path.hasPrefix("/reggie/v1/"), request.method == "POST", let code = (json["code"] as? String).flatMap(Self.nonEmpty) {
+                change = .registrationCodeIssued
+                let info = json["info"] as? [String: Any]
+                if let device = (info?["deviceId"] as? String).flatMap(Self.nonEmpty) ?? deviceID { issuedCode = (code, device) }
+            }
             if path == "/o/client/register" { issuedClientID = (json["client_id"] as? String).flatMap(Self.nonEmpty) }
         }
-        if let code = registrationCode, let record = service.regcode(code) {
-            registrationCode = record.code.code
-            deviceID = deviceID ?? Self.nonEmpty(record.code.info.deviceId)
-            requestorID = requestorID ?? record.code.requestor
-        }
-        if deviceID == nil, let guid = Self.nonEmpty(request.parameter("session_guid")),
-            let session = service.signIns.last(where: { $0.guid == guid })
-        {
-            deviceID = session.deviceID
-        }
         caller = Self.softwareStatement(request) ?? Self.nonEmpty(request.parameter("client_id"))
-        if path == "/admin/sessions/revoke" {
-            revoked = Self.revokedNow(request, service)
-        }
         if change == nil { change = Self.change(path, request.method, response) }
     }
 
@@ -91,6 +74,9 @@ struct ServedExchange {
         guard let text, !text.isEmpty else { return nil }
         return text
     }
+
+    /// `text` unless it is missing or empty.
+    public static func nonEmptyText(_ text: String?) -> String? { nonEmpty(text) }
 
     /// The protocol, from the path and the headers only the web variant sends; `nil` for pages any client's user
     /// visits (MVPD sign-in, SAML consumer, activation): those take the kind their device was seen with.
@@ -158,16 +144,6 @@ struct ServedExchange {
         return String(statement.prefix(64))
     }
 
-    /// The sessions a revocation just ended: revoked now and matching its filter.
-    static func revokedNow(_ request: Request, _ service: BackendService) -> [AuthSession] {
-        let filter = (try? JSONSerialization.jsonObject(with: request.body) as? [String: Any]) ?? [:]
-        let device = filter["deviceId"] as? String
-        let requestor = filter["requestor"] as? String
-        return service.sessions.filter {
-            $0.revoked && (device == nil || $0.deviceID == device) && (requestor == nil || $0.requestorID == requestor)
-        }
-    }
-
     /// A change to the sign-in that the route and its answer say happened.
     static func change(_ path: String, _ method: String, _ response: Response) -> ServerChange? {
         let status = response.status.code
@@ -176,5 +152,36 @@ struct ServedExchange {
             return status < 400 ? .signedIn : nil
         }
         return nil
+    }
+}
+
+/// What a recorder's own service knows beyond the wire (the backend: its logins in progress, registration codes,
+/// signed `pass_sfp` values and sign-ins). A proxy has none.
+public protocol ExchangeContext: Sendable {
+    /// Fills in what `reading` lacks from the service's state (the device of a code, a login, a `pass_sfp`, a user).
+    func complete(_ reading: inout ExchangeReading, _ request: Request)
+    /// The sign-in the exchange concerns, when the service knows it.
+    func signIn(device: String, requestor: String?) -> SignInFacts?
+    /// The sign-ins an admin request just ended (a revocation): one event each, in its device's session.
+    func revoked(by request: Request) -> [SignInFacts]
+}
+
+/// A sign-in as a recorder shows it.
+public struct SignInFacts: Sendable {
+    public var userID: String
+    public var username: String
+    public var deviceID: String
+    public var requestorID: String
+    public var mvpdID: String
+    /// The token in words (`authN token of alice at Cablevision for REF30, …: valid`).
+    public var token: String
+
+    public init(userID: String, username: String, deviceID: String, requestorID: String, mvpdID: String, token: String) {
+        self.userID = userID
+        self.username = username
+        self.deviceID = deviceID
+        self.requestorID = requestorID
+        self.mvpdID = mvpdID
+        self.token = token
     }
 }

@@ -1,0 +1,188 @@
+import Crypto
+import Foundation
+import Locking
+import MicroHTTP
+import PassEvents
+import PassProtocol
+
+/// Records exchanges as ``EntitlementEvent``s (an `httpExchange` with ``ServedFacts``) and hands them to a sink: a
+/// console's history in-process, or an ``EventReporter`` posting to a console's `/api/ingest`. The backend records
+/// what it serves (with its state as ``ExchangeContext``); the proxy records what it forwards (the wire alone).
+///
+/// **Sessions.** A customer's exchanges join into one session per device: the device the call names (`deviceId`,
+/// `device_id`, `ap_21`, a `pass_sfp`), or the device its registration code, its login in progress or its user ID
+/// belongs to. So the second screen's pages and activation land in the TV's session. Calls that name no device
+/// (dynamic client registration) are the session of the app registration (software statement, then its client ID).
+/// The session ID is a name-based UUID of that key: the same device gives the same session after a restart.
+///
+/// **Sequences** are milliseconds since 1970, kept increasing per session (the next is at least the last plus one),
+/// so a restarted recorder never reuses one the history holds (the history drops an event whose sequence it has).
+///
+/// **Secrets** never leave: every event is redacted by ``EntitlementEvent/redacted()`` here, a login form's password
+/// field is never read, and cookies and `Authorization` headers are not kept.
+public final class ExchangeRecorder: Sendable {
+    public let recorder: ServedFacts.Recorder
+    let sink: any EventSink
+    let context: (any ExchangeContext)?
+    let now: @Sendable () -> Date
+    private let state = Mutex(State())
+
+    struct State {
+        /// Per session key: the kind first seen and the last sequence given.
+        var sessions: [String: (client: ClientKind, sequence: Int)] = [:]
+        /// Client IDs registered by a software statement: their calls join the statement's session.
+        var callers: [String: String] = [:]
+        /// Registration codes the recorder saw issued, and their device (a proxy has no other way to know).
+        var codes: [String: String] = [:]
+    }
+
+    /// How the recording proxy names itself in `Via`.
+    public static let proxyVia = "passconsole-proxy"
+
+    /// How many session keys, callers and codes are remembered (each a few dozen bytes); past it the memory starts
+    /// again, which only costs pages of a device not seen since their kind.
+    static let remembered = 100_000
+
+    public init(
+        _ recorder: ServedFacts.Recorder, sink: any EventSink, context: (any ExchangeContext)? = nil,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.recorder = recorder
+        self.sink = sink
+        self.context = context
+        self.now = now
+    }
+
+    /// Records one exchange; `started` is when the request arrived, `rule` a rule of the recorder that acted on it.
+    public func record(_ request: Request, _ response: Response, started: ContinuousClock.Instant, rule: String? = nil) {
+        // A recording proxy in front records the exchange itself (it says so in `Via`): one record per exchange.
+        if recorder != .proxy, let via = request.header("Via"), via.contains(Self.proxyVia) { return }
+        let elapsed = ContinuousClock.now - started
+        guard var reading = ExchangeReading(request, response) else { return }
+        context?.complete(&reading, request)
+        if reading.deviceID == nil, let code = reading.registrationCode {
+            reading.deviceID = state.withLock { $0.codes[code.uppercased()] }
+        }
+        let durationMs = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        let now = now()
+        if request.path == "/admin/sessions/revoke", let context {
+            // One event per ended sign-in, in its device's session: the customer's timeline shows the revocation.
+            for signIn in context.revoked(by: request) {
+                var facts = reading
+                facts.deviceID = signIn.deviceID
+                facts.requestorID = signIn.requestorID
+                facts.mvpdID = signIn.mvpdID
+                facts.change = .revoked
+                emit(facts, request, response, durationMs: durationMs, at: now, signIn: signIn, rule: rule)
+            }
+            return
+        }
+        let signIn = reading.deviceID.flatMap { context?.signIn(device: $0, requestor: reading.requestorID) }
+        emit(reading, request, response, durationMs: durationMs, at: now, signIn: signIn, rule: rule)
+    }
+
+    private func emit(
+        _ reading: ExchangeReading, _ request: Request, _ response: Response, durationMs: Double, at now: Date,
+        signIn: SignInFacts?, rule: String?
+    ) {
+        let named: String
+        if let device = reading.deviceID {
+            named = "device:" + device
+        } else if let caller = reading.caller {
+            named = "app:" + caller
+        } else if request.path.hasPrefix("/admin/") {
+            named = "admin"
+        } else {
+            named = "address:" + request.remoteAddress
+        }
+        let (client, sequence, key) = state.withLock { state -> (ClientKind, Int, String) in
+            if state.sessions.count > Self.remembered { state.sessions = [:] }
+            if state.callers.count > Self.remembered { state.callers = [:] }
+            if state.codes.count > Self.remembered { state.codes = [:] }
+            if let issued = reading.issuedClientID { state.callers["app:" + issued] = named }
+            if let issued = reading.issuedCode { state.codes[issued.code.uppercased()] = issued.deviceID }
+            let key = state.callers[named] ?? named
+            let known = state.sessions[key]
+            let client = known?.client ?? reading.client ?? (request.path.hasPrefix("/admin/") ? ClientKind(rawValue: "admin") : .web)
+            let sequence = max((known?.sequence ?? 0) + 1, Int(now.timeIntervalSince1970 * 1000))
+            state.sessions[key] = (client, sequence)
+            return (client, sequence, key)
+        }
+        // The token the answer carries, decoded before the body is redacted; else the sign-in the service knows.
+        let token = response.status.code < 300 ? WireToken(in: response.bodyData) : nil
+        let facts = ServedFacts(
+            recorder: recorder, client: client, operation: reading.operation, registrationCode: reading.registrationCode,
+            passSFP: reading.passSFP, userID: signIn?.userID ?? token?.userID, username: reading.username ?? signIn?.username,
+            change: reading.change, pendingLogout: Self.pendingLogout(response) ? true : nil, token: token?.words ?? signIn?.token,
+            advancedStatus: Self.advancedStatus(response), rule: rule)
+        let exchange = HTTPExchange(
+            method: request.method, url: Self.url(request), parameters: Self.parameters(request),
+            headers: Dictionary(request.headers.filter { Self.keptHeaders.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }) { a, _ in a },
+            status: response.status.code, responseBody: Self.body(response), failure: nil, durationMs: durationMs,
+            serverDate: now, errorCode: response.header("Authzf-Error-Code"), served: facts)
+        let event = EntitlementEvent(
+            sequence: sequence, timestamp: now, sessionID: Self.sessionID(key),
+            deviceID: reading.deviceID ?? (key.hasPrefix("app:") ? String(key.dropFirst(4)) : key),
+            app: AppIdentity(bundleID: client.rawValue, teamID: "", platform: client.sdkPlatform ?? .iOS),
+            requestorID: reading.requestorID ?? signIn?.requestorID, mvpdID: reading.mvpdID ?? signIn?.mvpdID,
+            kind: .httpExchange(exchange: exchange))
+        sink.emit(event.redacted())
+    }
+
+    // MARK: - The exchange's parts
+
+    /// Request headers worth keeping (what the protocols reveal); cookies and authorization are not kept at all.
+    static let keptHeaders: Set<String> = [
+        "user-agent", "x-device-info", "ap-visitor-identifier", "ap-device-identifier", "ap_42", "ap_11", "ap_z", "ap_21",
+        "origin", "referer", "content-type",
+    ]
+
+    /// Query and form parameters, password fields left out entirely.
+    static func parameters(_ request: Request) -> [String: String] {
+        var result: [String: String] = [:]
+        for item in request.queryItems + request.formItems where !isPassword(item.name) {
+            result[item.name] = item.value
+        }
+        return result
+    }
+
+    static func isPassword(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return lower.contains("password") || lower.contains("passwd") || lower == "idtoken2"
+    }
+
+    static func url(_ request: Request) -> String {
+        request.queryItems.isEmpty ? request.path : request.path + "?" + FormEncoding.encode(request.queryItems)
+    }
+
+    /// Text answers, cut at 4,000 characters (``EntitlementEvent/redacted()`` cuts tokens out).
+    static func body(_ response: Response) -> String? {
+        let data = response.bodyData
+        guard !data.isEmpty else { return nil }
+        let type = response.header("Content-Type") ?? ""
+        guard type.isEmpty || type.contains("json") || type.contains("xml") || type.contains("text") else {
+            return "(\(data.count) bytes of \(type))"
+        }
+        return String(decoding: data.prefix(4001), as: UTF8.self)
+    }
+
+    static func pendingLogout(_ response: Response) -> Bool {
+        response.bodyData.range(of: Data("<pendingLogout".utf8)) != nil
+    }
+
+    /// An error answer's own code (REST's `code`, OAuth's `error`, the enhanced error format's `code`), when it gives one.
+    static func advancedStatus(_ response: Response) -> String? {
+        guard response.status.code >= 400, let json = try? JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any]
+        else { return nil }
+        return (json["code"] as? String) ?? (json["error"] as? String)
+    }
+
+    /// A name-based UUID of `key` (SHA-256, version 8 bits), stable across runs.
+    static func sessionID(_ key: String) -> UUID {
+        var bytes = Array(SHA256.hash(data: Data(("passbackend-session|" + key).utf8)).prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8], bytes[9],
+            bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+}
