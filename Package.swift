@@ -128,6 +128,7 @@ let package = Package(
             name: "PassConsole",
             dependencies: [
                 "AccessEnabler", "PassEvents", "PassSimulator", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage", "Locking",
+                "PassProxy",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -40,6 +40,11 @@ public struct RecordingProxy: HTTPResponder {
     /// The controls' prefix.
     public static let controlPrefix = "/_proxy/"
 
+    /// The one service every request goes to.
+    public var upstreamURL: URL { upstream.upstream }
+    /// Whether `GET /_proxy/ca.pem` offers a local CA's certificate.
+    public var offersCACertificate: Bool { caCertificatePEM != nil }
+
     public func judgeHead(_ head: Request) -> Response? {
         guard head.path.hasPrefix("/") else {
             return HTTPError(.badRequest, code: "absolute_target", message: "This proxy forwards to its one upstream only; send an origin-form target (/path).").response

@@ -7,6 +7,7 @@ import Prometheus
 import MicroHTTP
 import PassBackend
 import PassConsole
+import PassProxy
 import PassHistory
 import PassStorage
 
@@ -43,6 +44,12 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "PEM file with the P-256 key tokens are signed with (default: a new key each run).")
     var signingKey: String?
     @Flag(help: "Start no demo apps (only show the device folder and what other processes report).") var noDemo = false
+    @Option(help: ArgumentHelp(
+        "Also run a recording proxy in front of this service (https://api.auth.adobe.com, or another backend), recording into this console.",
+        discussion: "HTTPS with a certificate from a local CA kept in .passconsole/proxy-ca (devices trust it from /_proxy/ca.pem); rules are set in the console (PUT /api/proxy/rules)."))
+    var proxyUpstream: String?
+    @Option(help: "The recording proxy's port on 127.0.0.1 (with --proxy-upstream).") var proxyPort: UInt16 = 8443
+    @Flag(help: "Serve the recording proxy over plain HTTP instead of HTTPS.") var proxyPlain = false
     @Option(help: "Open a support bundle read-only (offline: no backend, no demo apps, nothing can be changed).")
     var bundle: String?
     @Option(help: "How the log is written to standard error: text, or json (one JSON object per line, for log shippers).")
@@ -104,6 +111,7 @@ struct ServeCommand: AsyncParsableCommand {
             await backend.shutdown()
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
         }
+        let proxyServer = try startProxy(console)
         let serviceProvider = URL(string: backend.baseURL + "/adobe-services")!
         if !noDemo {
             for (spec, deviceName, start) in try setup.specs(backend: backendConfiguration) {
@@ -124,12 +132,36 @@ struct ServeCommand: AsyncParsableCommand {
               History:     \(historyLocation)
               Demo users:  alice/alice123, bob/bob123, carol/carol123, dave/dave123 (swift run passconsole demo)
             """ + signIn + (loopback ? "" : "\n  Access token written to \(accessTokenFile)"
-                + (operators.isEmpty ? "" : " (for reporting apps' /api/ingest only)")))
+                + (operators.isEmpty ? "" : " (for reporting apps' /api/ingest only)"))
+            + (proxyServer.map { "\n  Proxy:       \($0.baseURL) → \(proxyUpstream ?? "")   (recording into this console)" } ?? ""))
         // Whoever reads stdout through a pipe or file (a script, a test) gets the URLs now, not at exit.
         fflush(nil)
         await Bootstrap.waitForTermination()
+        await proxyServer?.shutdown()
         await console.shutdown()
         await backend.shutdown()
+    }
+
+    /// The recording proxy of `--proxy-upstream`, recording into `console`, its rules set there.
+    func startProxy(_ console: Console) throws -> HTTPServer? {
+        guard let proxyUpstream else { return nil }
+        guard let upstream = URL(string: proxyUpstream), let scheme = upstream.scheme?.lowercased(), ["http", "https"].contains(scheme),
+            upstream.host != nil
+        else { throw ValidationError("--proxy-upstream wants a service's base URL, such as https://api.auth.adobe.com; got '\(proxyUpstream)'.") }
+        var configuration = HTTPServerConfiguration(port: proxyPort, threadPoolSize: ProcessInfo.processInfo.activeProcessorCount)
+        var caPEM: String?
+        if !proxyPlain {
+            let ca = try LocalCA.loadOrCreate(in: URL(fileURLWithPath: ".passconsole/proxy-ca"))
+            configuration.tls = try ca.issue(hosts: ["127.0.0.1", "localhost"])
+            caPEM = ca.certificatePEM
+        }
+        let proxy = RecordingProxy(upstream: upstream, recording: console.servedEventSink, caCertificatePEM: caPEM)
+        let server = HTTPServer(configuration: configuration, responder: proxy, logger: Bootstrap.logger("proxy"))
+        do { try server.start() } catch {
+            throw ValidationError("\(error) Is another program using port \(proxyPort)? Pick another with --proxy-port.")
+        }
+        console.attachProxy(proxy, url: server.baseURL)
+        return server
     }
 
     /// An offline console over a support bundle: its events in an in-memory history, its cards and storage as exported.

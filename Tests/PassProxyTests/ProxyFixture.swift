@@ -42,6 +42,7 @@ struct ProxyFixture {
             serverConfiguration.tls = try ca.issue(hosts: ["127.0.0.1", "localhost"])
             let server = HTTPServer(configuration: serverConfiguration, responder: proxy, logger: TestServer.logger)
             try server.start()
+            console.attachProxy(proxy, url: server.baseURL)
             let fixture = ProxyFixture(
                 console: console, history: history, proxy: proxy, proxyURL: server.baseURL, backendURL: backend.baseURL, ca: ca,
                 folder: folder)
@@ -95,6 +96,16 @@ struct ProxyFixture {
         }
         Issue.record("the recorded exchanges never got there: \(found.map { $0.1.url })")
         return found
+    }
+
+    /// A console API request (in-process), as the console's page sends it; returns the status and the JSON.
+    func send(_ method: String, _ path: String, json: String) async throws -> (status: Int, json: [String: Any]) {
+        let request = Request(
+            method: method, path: path, queryItems: [],
+            headers: [("Host", "127.0.0.1:8080"), ("X-PassConsole-CSRF", console.csrfToken), ("Content-Type", "application/json")],
+            body: Data(json.utf8), remoteAddress: "127.0.0.1")
+        let response = await console.respond(to: request)
+        return (response.status.code, (try? JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any]) ?? [:])
     }
 
     /// A console API answer (in-process).

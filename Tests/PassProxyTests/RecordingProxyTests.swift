@@ -108,6 +108,30 @@ struct RecordingProxyTests {
         }
     }
 
+    @Test("the console shows the proxy and sets its rules; the change is audited; a bad rule is refused with the reason")
+    func rulesFromTheConsole() async throws {
+        try await ProxyFixture.with { fixture in
+            let shown = try await fixture.get("/api/proxy")
+            #expect(shown["upstream"] as? String == fixture.backendURL)
+            #expect((shown["caCertificateURL"] as? String)?.hasSuffix("/_proxy/ca.pem") == true)
+            let set = try await fixture.send("PUT", "/api/proxy/rules", json: #"{"rules":[{"path":"mediatoken","requestor":"REF30","delayMs":50,"status":504}]}"#)
+            #expect(set.status == 200, "\(set.json)")
+            #expect(set.json["ruleWords"] as? [String] == ["hold 50 ms answer 504 on mediatoken for REF30"])
+            #expect(fixture.proxy.rules.all.count == 1)
+            let through = try await fixture.curl("/api/v1/mediatoken?requestor=REF30&deviceId=d&resource=news")
+            #expect(through.status == 504)
+            #expect(through.body.contains("proxy_rule"))
+            let other = try await fixture.curl("/api/v1/mediatoken?requestor=SPORTS1&deviceId=d&resource=news")
+            #expect(other.status != 504, "another Programmer's request is forwarded")
+            let bad = try await fixture.send("PUT", "/api/proxy/rules", json: #"{"rules":[{"path":"x"}]}"#)
+            #expect(bad.status == 400)
+            #expect((bad.json["message"] as? String)?.contains("must delay, or answer with a status") == true, "\(bad.json)")
+            #expect(fixture.proxy.rules.all.count == 1, "a refused change changes nothing")
+            let audit = try await fixture.history.auditEntries(limit: 10)
+            #expect(audit.contains { $0.action == "proxy-rules" && $0.detail.contains("answer 504 on mediatoken") })
+        }
+    }
+
     @Test("never an open proxy, and its controls want loopback or the token; a bad rule is refused with the reason")
     func controlsAndTargets() async throws {
         try await ProxyFixture.with { fixture in

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import PassHistory
+import PassProxy
 import PassProtocol
 import PassStorage
 import Prometheus
@@ -55,6 +56,8 @@ public final class Console: HTTPResponder, Sendable {
     private let fleet = Mutex<(newestEvent: Int64?, at: Date, alerts: [FleetDiagnosis.Alert])?>(nil)
 
     struct State {
+        /// The recording proxy this console runs (`serve --proxy-upstream`), if any.
+        var proxy: ProxyAttachment?
         var apps: [ConsoleApp] = []
         var server: HTTPServer?
         var remoteDropped = 0
@@ -340,6 +343,14 @@ public final class Console: HTTPResponder, Sendable {
         }
         return app
     }
+
+    /// Lets the console show and change `proxy`'s rules (`GET /api/proxy`, `PUT /api/proxy/rules`).
+    public func attachProxy(_ proxy: RecordingProxy, url: String) {
+        state.withLock { $0.proxy = ProxyAttachment(proxy: proxy, url: url) }
+    }
+
+    /// The recording proxy this console runs, if any.
+    var attachedProxy: ProxyAttachment? { state.withLock { $0.proxy } }
 
     /// Where an in-process backend records what it serves (``ServedEventSink``): this console's history, joined with
     /// its demo apps' sessions.

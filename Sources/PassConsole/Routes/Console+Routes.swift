@@ -14,5 +14,6 @@ extension Console {
         addTVProviderRoutes(to: &router, console)
         addOperationsRoutes(to: &router, console)
         addOperatorRoutes(to: &router, console)
+        addProxyRoutes(to: &router, console)
     }
 }
