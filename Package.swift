@@ -185,7 +185,7 @@ let package = Package(
             name: "PassConsoleTests",
             dependencies: [
                 "PassConsole", "PassHistory", "PassEvents", "AccessEnabler", "PassBackend", "PassStorage", "PassTestSupport", "Locking",
-                "HistoryTestSupport", "MicroHTTP", "PassProtocol", "PassSimulator", "PassHistoryPostgres",
+                "HistoryTestSupport", "MicroHTTP", "PassProtocol", "PassSimulator", "PassHistoryPostgres", "PassProxy",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

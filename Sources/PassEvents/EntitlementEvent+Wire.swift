@@ -50,59 +50,6 @@ extension EntitlementEvent {
             return writer.text
         }
 
-        /// Stored event JSON (dates as seconds since 2001, ``EntitlementEvent/fastJSON(dates:)`` with
-        /// `.referenceSeconds`) turned into the wire form by rewriting its dates — the top-level one, the last key of
-        /// the sorted object, and an HTTP exchange's `serverDate` — without decoding the event. `nil` when the text
-        /// does not end that way.
-        public static func fromStored(_ stored: String) -> String? {
-            // On the bytes: Foundation's `range(of:)` over every stored event was a quarter of a page's CPU.
-            var stored = stored
-            return stored.withUTF8 { bytes -> String? in
-                // The last `:` precedes the date (a number has none), and must follow `"timestamp"`.
-                guard bytes.last == UInt8(ascii: "}"), let colon = bytes.lastIndex(of: UInt8(ascii: ":")),
-                    colon >= timestampKey.count, bytes[(colon - timestampKey.count)..<colon].elementsEqual(timestampKey),
-                    let seconds = number(bytes[(colon + 1)..<(bytes.count - 1)])
-                else { return nil }
-                var out = ""
-                out.reserveCapacity(bytes.count + 40)
-                var head = bytes[...colon]
-                // An exchange's `,"serverDate":<seconds>`: inside a JSON string every quote is escaped, so this byte
-                // sequence with bare quotes can only be the key.
-                if let key = firstRange(of: serverDateKey, in: head) {
-                    var end = key.upperBound
-                    while end < head.endIndex, head[end] != UInt8(ascii: ","), head[end] != UInt8(ascii: "}") { end += 1 }
-                    if let server = number(head[key.upperBound..<end]) {
-                        out += String(decoding: head[..<key.upperBound], as: UTF8.self)
-                        out += jsonString(format(Date(timeIntervalSinceReferenceDate: server)))
-                        head = head[end...]
-                    }
-                }
-                out += String(decoding: head, as: UTF8.self)
-                out += jsonString(format(Date(timeIntervalSinceReferenceDate: seconds)))
-                out += "}"
-                return out
-            }
-        }
-
-        private static let timestampKey = Array("\"timestamp\"".utf8)
-        private static let serverDateKey = Array(",\"serverDate\":".utf8)
-
-        private static func number(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Double? {
-            Double(String(decoding: bytes, as: UTF8.self))
-        }
-
-        private static func firstRange(of needle: [UInt8], in haystack: Slice<UnsafeBufferPointer<UInt8>>) -> Range<Int>? {
-            guard needle.count <= haystack.count else { return nil }
-            var index = haystack.startIndex
-            let last = haystack.endIndex - needle.count
-            while index <= last {
-                guard let first = haystack[index...last].firstIndex(of: needle[0]) else { return nil }
-                if haystack[first..<(first + needle.count)].elementsEqual(needle) { return first..<(first + needle.count) }
-                index = first + 1
-            }
-            return nil
-        }
-
         /// `2026-11-23T14:32:05.120Z`.
         public static func format(_ date: Date) -> String {
             ISODate.format(date)

@@ -8,7 +8,7 @@ extension HistoryDatabase {
     /// exact time of an event reads back (the view's dates have milliseconds).
     ///
     /// Each stored event's JSON (dates as numbers) is turned into its view by rewriting its dates
-    /// (``EntitlementEvent/Wire/fromStored(_:)``, no decoding) with the HTTP fields SQLite reads from it and the row's
+    /// (``StoredEventForm/fromStored(_:)``, no decoding) with the HTTP fields SQLite reads from it and the row's
     /// ID, kind and summary around it; its exact time is the number the stored JSON ends with. A row that does not
     /// read that way is decoded and encoded again.
     static func migrateToStoredViews(_ db: Database) throws {
@@ -30,7 +30,7 @@ extension HistoryDatabase {
             for row in rows {
                 let id: Int64 = row[0], kind: String = row[1], summary: String = row[2], payload: String = row[4]
                 var view: String, seconds: Double
-                if let wire = EntitlementEvent.Wire.fromStored(payload), let time = storedTimestamp(payload) {
+                if let wire = StoredEventForm.fromStored(payload), let time = storedTimestamp(payload) {
                     var http = "null"
                     if let method: String = row[6] {
                         let status: Int? = row[3]

@@ -54,7 +54,10 @@ public struct ExchangeReading: Sendable {
             username = Self.usernameFields.lazy.compactMap { Self.nonEmpty(request.parameter($0)) }.first
         }
         // Answers that name what the request did not: a new registration code, a newly registered browser.
-        if response.status.code < 300, let json = try? JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any] {
+        // Parsed only where an answer names something new (a code, a browser, a client): not on the hot paths.
+        if response.status.code < 300, Self.answersName(path, request.method),
+            let json = try? JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any]
+        {
             registrationCode = registrationCode ?? (json["code"] as? String).flatMap(Self.nonEmpty)
             deviceID = deviceID ?? (json["deviceId"] as? String).flatMap(Self.nonEmpty)
             if path.hasPrefix("/reggie/v1/"), request.method == "POST", let code = (json["code"] as? String).flatMap(Self.nonEmpty) {
@@ -69,6 +72,12 @@ public struct ExchangeReading: Sendable {
     }
 
     // MARK: - Reading the request
+
+    /// Whether the answer to `method path` names what its request did not (a registration code, a registered
+    /// browser's device ID, a client ID).
+    static func answersName(_ path: String, _ method: String) -> Bool {
+        method == "POST" && (path.hasPrefix("/reggie/v1/") || path.hasPrefix("/indiv/") || path == "/o/client/register")
+    }
 
     static func nonEmpty(_ text: String?) -> String? {
         guard let text, !text.isEmpty else { return nil }

@@ -29,7 +29,7 @@ public final class ExchangeRecorder: Sendable {
 
     struct State {
         /// Per session key: the kind first seen and the last sequence given.
-        var sessions: [String: (client: ClientKind, sequence: Int)] = [:]
+        var sessions: [String: (client: ClientKind, sequence: Int, id: UUID)] = [:]
         /// Client IDs registered by a software statement: their calls join the statement's session.
         var callers: [String: String] = [:]
         /// Registration codes the recorder saw issued, and their device (a proxy has no other way to know).
@@ -95,7 +95,7 @@ public final class ExchangeRecorder: Sendable {
         } else {
             named = "address:" + request.remoteAddress
         }
-        let (client, sequence, key) = state.withLock { state -> (ClientKind, Int, String) in
+        let (client, sequence, key, sessionID) = state.withLock { state -> (ClientKind, Int, String, UUID) in
             if state.sessions.count > Self.remembered { state.sessions = [:] }
             if state.callers.count > Self.remembered { state.callers = [:] }
             if state.codes.count > Self.remembered { state.codes = [:] }
@@ -105,8 +105,9 @@ public final class ExchangeRecorder: Sendable {
             let known = state.sessions[key]
             let client = known?.client ?? reading.client ?? (request.path.hasPrefix("/admin/") ? ClientKind(rawValue: "admin") : .web)
             let sequence = max((known?.sequence ?? 0) + 1, Int(now.timeIntervalSince1970 * 1000))
-            state.sessions[key] = (client, sequence)
-            return (client, sequence, key)
+            let id = known?.id ?? Self.sessionID(key)
+            state.sessions[key] = (client, sequence, id)
+            return (client, sequence, key, id)
         }
         // The token the answer carries, decoded before the body is redacted; else the sign-in the service knows.
         let token = response.status.code < 300 ? WireToken(in: response.bodyData) : nil
@@ -121,7 +122,7 @@ public final class ExchangeRecorder: Sendable {
             status: response.status.code, responseBody: Self.body(response), failure: nil, durationMs: durationMs,
             serverDate: now, errorCode: response.header("Authzf-Error-Code"), served: facts)
         let event = EntitlementEvent(
-            sequence: sequence, timestamp: now, sessionID: Self.sessionID(key),
+            sequence: sequence, timestamp: now, sessionID: sessionID,
             deviceID: reading.deviceID ?? (key.hasPrefix("app:") ? String(key.dropFirst(4)) : key),
             app: AppIdentity(bundleID: client.rawValue, teamID: "", platform: client.sdkPlatform ?? .iOS),
             requestorID: reading.requestorID ?? signIn?.requestorID, mvpdID: reading.mvpdID ?? signIn?.mvpdID,

@@ -15,7 +15,7 @@ struct WireToken {
 
     /// The first token in `body`: raw, XML-escaped (`<authnToken>` answers) or Base64 (REST's `serializedToken`).
     init?(in body: Data) {
-        guard !body.isEmpty, body.count < 1 << 20 else { return nil }
+        guard !body.isEmpty, body.count < 1 << 20, Self.mayHoldToken(body) else { return nil }
         let text = String(decoding: body, as: UTF8.self)
         for candidate in Self.candidates(text) {
             if let token = Self.decode(candidate) {
@@ -27,6 +27,11 @@ struct WireToken {
     }
 
     static let marker = "<signatureInfo>"
+
+    /// A byte scan before any parsing: most answers hold no token.
+    static func mayHoldToken(_ body: Data) -> Bool {
+        body.range(of: Data("signatureInfo".utf8)) != nil || body.range(of: Data("serializedToken".utf8)) != nil
+    }
 
     /// Serialized tokens found in `text`, raw first.
     static func candidates(_ text: String) -> [String] {

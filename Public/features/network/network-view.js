@@ -12,6 +12,7 @@ import { createLiveTable } from '../../lib/live-table.js';
 import { exchangeDetail, exchangeOf, statusBadge } from '../../lib/exchange-detail.js';
 import { appLabel, loadAppNames } from '../../lib/apps.js';
 import { deviceCell, timeControls } from '../../lib/time-controls.js';
+import { proxyPanel } from './proxy-panel.js';
 
 const BASE = 'event:httpExchange';
 
@@ -70,7 +71,7 @@ export function mount(root, route, ctx) {
   const detail = h('aside.pane.inspector', { 'aria-label': 'Exchange details', hidden: true });
   fill(root,
     h('div.view-head', null, h('h2', null, 'Network'), bar.el, time.el,
-      h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), har, reveal.el)),
+      h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), har, reveal.el), proxyPanel()),
     h('div.two-pane', null, h('div.pane.center', null, message, table.el, older), detail));
 
   const countAll = debounce(async () => {

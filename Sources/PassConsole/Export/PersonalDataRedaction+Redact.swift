@@ -67,6 +67,13 @@ extension PersonalDataRedaction {
             exchange.headers = redact(exchange.headers)
             exchange.responseBody = exchange.responseBody.map { redact($0) }
             exchange.failure = exchange.failure.map { redact($0) }
+            if var served = exchange.served {
+                // What a recording server knew: the user, the username, the token in words (it names the user).
+                served.userID = served.userID.map { redact($0) }
+                served.username = served.username.map { redact($0) }
+                served.token = served.token.map { redact($0) }
+                exchange.served = served
+            }
             copy.kind = .httpExchange(exchange: exchange)
         case .storageChanged(let domain, let change):
             copy.kind = .storageChanged(domain: domain, change: redact(change))

@@ -154,6 +154,10 @@ public struct PersonalDataRedaction: Sendable {
                 for item in items { if let field = Field.named(item.name), let value = item.value { learn(value, as: field) } }
             }
             if let body = exchange.responseBody { learn(fromText: body) }
+            if let served = exchange.served {
+                if let user = served.userID { learn(user, as: .userID) }
+                if let name = served.username { learn(name, as: .username) }
+            }
         case .apiCall(_, let arguments):
             learn(named: arguments)
         case .callback(.setMetadataStatus(let metadata, _, _, let arguments)):

@@ -6,6 +6,23 @@ import AccessEnabler
 /// ``PersonalDataRedaction``: the one rule every export applies to user IDs, household IDs, usernames, emails and
 /// ZIP codes.
 struct PersonalDataRedactionTests {
+    /// What the backend or a proxy recorded of an exchange (the user it signed in, the username typed at the MVPD,
+    /// the token in words) leaves an export replaced, as an SDK event's personal data does.
+    @Test func aServedExchangesUserAndUsernameAreReplacedInExports() throws {
+        let served = ServedFacts(recorder: .backend, client: .web, userID: "92EAFB22-A373-491C-B895-6722669DD1DB",
+            username: "alice.smith", token: "authN token of alice.smith at Cablevision for REF30: valid")
+        let event = EntitlementEvent(
+            sequence: 1, timestamp: Date(), sessionID: UUID(), deviceID: "d", app: AppIdentity(bundleID: "web", teamID: ""),
+            requestorID: "REF30", mvpdID: "Cablevision",
+            kind: .httpExchange(exchange: HTTPExchange(method: "POST", url: "/mvpd/Cablevision/login", parameters: ["j_username": "alice.smith"],
+                status: 200, responseBody: nil, failure: nil, durationMs: 1, served: served)))
+        var redaction = PersonalDataRedaction(key: Self.key)
+        redaction.learn(from: [event])
+        let text = redaction.redact(event).fastJSON()
+        #expect(!text.contains("alice.smith"), "\(text)")
+        #expect(!text.contains("92EAFB22-A373-491C-B895-6722669DD1DB"), "\(text)")
+    }
+
     /// MVPD login pages' user-name fields (kept in the history, beside the redacted password) are personal data in
     /// exports.
     @Test func loginFormUserNameFieldsAreUsernames() {
