@@ -148,6 +148,42 @@ struct BackendRecordingTests {
         }
     }
 
+    @Test("a refusal is named by its side and rule, and an expired registration code in words, on the box's health card")
+    func refusalsAndAnExpiredCodeAreNamed() async throws {
+        try await Self.with { console, _, service, http in
+            let app = RESTApp(client: http, service: service)
+            let device = "box-\(UUID().uuidString.prefix(8))"
+            let code = try await app.regcode(device: device)
+            _ = try await app.activate(code: code, mvpd: "Dish", username: "dave", password: "dave123")
+            // dave's Dish package has kids only: the MVPD refuses news
+            let denied = try await app.get("/api/v1/authorize", [("requestor", "REF30"), ("deviceId", device), ("resource", "news")])
+            #expect(denied.status == 403, "\(denied.text)")
+            let id = try #require(try await Self.sessions(console, device).first?["id"] as? String)
+            var verdicts: [[String: Any]] = []
+            for _ in 0..<100 {
+                verdicts = ((try await Self.get(console, "/api/sessions/\(id)"))["health"] as? [String: Any])?["verdicts"] as? [[String: Any]] ?? []
+                if verdicts.contains(where: { $0["id"] as? String == "served_refusal" }) { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let refusal = try #require(verdicts.first { $0["id"] as? String == "served_refusal" }, "\(verdicts)")
+            #expect(refusal["side"] as? String == "mvpd")
+            #expect((refusal["title"] as? String)?.contains("REST v1 authorize") == true, "\(refusal)")
+
+            // a second code, used after it expired
+            let late = try await app.regcode(device: device)
+            service.clock.advance(by: 1800 + 60)  // past the code's 30 minutes (Config/demo.json), not yet forgotten
+            let gone = try await app.get("/reggie/v1/REF30/regcode/\(late)")
+            #expect(gone.status == 410, "\(gone.text)")
+            for _ in 0..<100 {
+                verdicts = ((try await Self.get(console, "/api/sessions/\(id)"))["health"] as? [String: Any])?["verdicts"] as? [[String: Any]] ?? []
+                if verdicts.contains(where: { $0["id"] as? String == "regcode_expired" }) { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let expired = try #require(verdicts.first { $0["id"] as? String == "regcode_expired" }, "\(verdicts)")
+            #expect((expired["title"] as? String)?.contains(late) == true)
+        }
+    }
+
     @Test("a wrong client secret and an unknown software statement are named on the registration's health card")
     func registrationFailuresAreNamed() async throws {
         try await Self.with { console, _, _, http in
