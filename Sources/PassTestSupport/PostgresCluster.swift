@@ -189,7 +189,7 @@ public final class PostgresCluster: Sendable {
     /// A new, empty database owned by ``user``, for one test; its name is returned.
     public func createDatabase() async throws -> String {
         let name = "test_\(getpid())_\(databaseCounter.withLock { count in count += 1; return count })"
-        try await BlockingWork.run { () throws(Failure) in
+        _ = try await BlockingWork.run { () throws(Failure) in
             try self.runTool("createdb", ["-h", self.socketDirectory, "-p", String(self.port), "-U", self.user, name])
         }
         return name
@@ -254,7 +254,7 @@ public final class PostgresCluster: Sendable {
         let password = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }.joined()
         // The password reaches initdb through a file in the private folder, never the command line.
         let passwordFile = folder.appendingPathComponent("password")
-        FileManager.default.createFile(atPath: passwordFile.path, contents: Data(password.utf8), attributes: [.posixPermissions: 0o600])
+        _ = FileManager.default.createFile(atPath: passwordFile.path, contents: Data(password.utf8), attributes: [.posixPermissions: 0o600])
         if let osUser, let entry = getpwnam(osUser) { chown(passwordFile.path, entry.pointee.pw_uid, entry.pointee.pw_gid) }
         let tlsFiles = tls ? try makeCertificates(in: folder, osUser: osUser) : nil
         var lastFailure = Failure(description: "no attempt")
@@ -374,7 +374,7 @@ public final class PostgresCluster: Sendable {
     func runTool(_ tool: String, _ arguments: [String]) throws(Failure) -> String {
         let output = folder.appendingPathComponent("\(tool)-\(UUID().uuidString).out")
         // Created by the test process, so the unprivileged user may write it.
-        FileManager.default.createFile(atPath: output.path, contents: nil, attributes: [.posixPermissions: 0o666])
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil, attributes: [.posixPermissions: 0o666])
         defer { try? FileManager.default.removeItem(at: output) }
         let program = binDirectory + "/" + tool
         let (executable, argv) = osUser.map { ("/usr/sbin/runuser", ["-u", $0, "--", program] + arguments) } ?? (program, arguments)

@@ -60,10 +60,10 @@ final class ConsoleMetrics: Sendable {
         let registry = PrometheusCollectorRegistry()
         self.registry = registry
         func counter(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Counter {
-            registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "passconsole", metricName: name, helpText: help), labels: labels)
+            registry.makeCounter(descriptor: MetricNameDescriptor(namespace: "passconsole", metricName: name, unitName: "", helpText: help), labels: labels)
         }
         func gauge(_ name: String, _ help: String, _ labels: [(String, String)] = []) -> Gauge {
-            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "passconsole", metricName: name, helpText: help), labels: labels)
+            registry.makeGauge(descriptor: MetricNameDescriptor(namespace: "passconsole", metricName: name, unitName: "", helpText: help), labels: labels)
         }
         let ingestedHelp = "Events written to the history, by source (reporters: POST /api/ingest; demo_apps: the console's own apps)."
         ingestedFromReporters = counter("events_ingested_total", ingestedHelp, [("source", "reporters")])

@@ -24,6 +24,12 @@ struct JSONLogHandler: LogHandler {
         set { metadata[key] = newValue }
     }
 
+    /// swift-log's current entry point: the same line as the older one.
+    func log(event: LogEvent) {
+        log(level: event.level, message: event.message, metadata: event.metadata, source: event.source, file: event.file,
+            function: event.function, line: event.line)
+    }
+
     func log(
         level: Logger.Level, message: Logger.Message, metadata explicit: Logger.Metadata?, source: String,
         file: String, function: String, line: UInt
