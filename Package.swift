@@ -29,6 +29,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     ],
     targets: [
         .systemLibrary(
@@ -84,6 +85,8 @@ let package = Package(
             dependencies: [
                 "PassProtocol", "WireDates", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The reporter's bounded queue: dropping the oldest of a full buffer must not move the rest.
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         .target(

@@ -60,10 +60,14 @@ extension HistoryDatabase {
 
     /// The backup with this ID, if kept.
     public func backup(_ id: String) async throws -> StorageBackup? {
-        let row = try await writer.read { db in try Row.fetchOne(db, sql: "SELECT * FROM backup WHERE id = ?", arguments: [id]) }
-        guard let row else { return nil }
-        let documents = try JSONDecoder().decode([StorageBackup.Document].self, from: Data((row["documents"] as String).utf8))
-        return StorageBackup(id: row["id"], at: Date(timeIntervalSince1970: row["at"]), reason: row["reason"], documents: documents)
+        // The row's values, not the row (a GRDB `Row` is not Sendable: the read would run synchronously).
+        let values = try await writer.read { db -> (id: String, at: Double, reason: String, documents: String)? in
+            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM backup WHERE id = ?", arguments: [id]) else { return nil }
+            return (row["id"], row["at"], row["reason"], row["documents"])
+        }
+        guard let values else { return nil }
+        let documents = try JSONDecoder().decode([StorageBackup.Document].self, from: Data(values.documents.utf8))
+        return StorageBackup(id: values.id, at: Date(timeIntervalSince1970: values.at), reason: values.reason, documents: documents)
     }
 
     /// Kept backups, newest first (without their documents' bytes).
