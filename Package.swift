@@ -30,6 +30,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
     ],
     targets: [
         .systemLibrary(
@@ -68,7 +71,14 @@ let package = Package(
         // The recording proxy in front of a real entitlement service: forwards to one upstream, records each exchange.
         .target(
             name: "PassProxy",
-            dependencies: ["MicroHTTP", "PassEvents", "PassRecording", "Locking"]
+            dependencies: [
+                "MicroHTTP", "PassEvents", "PassRecording", "Locking",
+                // The upstream client (see UpstreamClient: URLSession on Linux measured 0.03x of direct).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         // Exchanges as events: what the wire reveals (ExchangeReading) and the recorder the backend and the proxy share.
         .target(
