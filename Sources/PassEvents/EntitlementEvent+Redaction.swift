@@ -80,9 +80,18 @@ extension EntitlementEvent {
         return String(limited[..<start]) + "[token redacted]"
     }
 
+    /// Whether a query's text may hold a secret's name (``isSecret(_:)``'s words, any case): false rules it out.
+    static func mayNameSecret(_ query: Substring.UTF8View) -> Bool {
+        let lower = String(decoding: query, as: UTF8.self).lowercased()
+        // A percent-encoded name could spell any of them: parse those.
+        return lower.contains("%") || ["token", "secret", "signature", "password", "passwd", "samlresponse", "idtoken2"].contains { lower.contains($0) }
+    }
+
     /// The URL with secret query items shortened (a reporter may put a token in a GET's query).
     package static func redactQuery(_ url: String) -> String {
-        guard url.utf8.contains(UInt8(ascii: "?")), var components = URLComponents(string: url),
+        // Foundation's URL parsing is the costly part, and most queries name no secret: a byte check first.
+        guard let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")), mayNameSecret(url.utf8[mark...]),
+            var components = URLComponents(string: url),
             let items = components.queryItems, items.contains(where: { isSecret($0.name) })
         else { return url }
         components.queryItems = items.map {

@@ -109,8 +109,9 @@ public final class ExchangeRecorder: Sendable {
             state.sessions[key] = (client, sequence, id)
             return (client, sequence, key, id)
         }
-        // The token the answer carries, decoded before the body is redacted; else the sign-in the service knows.
-        let token = response.status.code < 300 ? WireToken(in: response.bodyData) : nil
+        // The sign-in the service knows; without a service (a proxy), the token the answer carries, decoded before the
+        // body is redacted.
+        let token = signIn == nil && context == nil && response.status.code < 300 ? WireToken(in: response.bodyData) : nil
         let facts = ServedFacts(
             recorder: recorder, client: client, operation: reading.operation, registrationCode: reading.registrationCode,
             passSFP: reading.passSFP, userID: signIn?.userID ?? token?.userID, username: reading.username ?? signIn?.username,

@@ -68,3 +68,21 @@ struct RedactionTests {
         #expect(once.redacted() == once)
     }
 }
+
+extension RedactionTests {
+    /// The byte check before parsing a query never lets a secret through: every secret name, in any case or
+    /// percent-encoded, is still shortened; a query naming none is left as it is.
+    @Test func theQuicklyCheckedQueryStillRedactsEverySecretName() {
+        let value = String(repeating: "S3cr3tValue", count: 4)
+        let names = ["authentication_token", "authz_token", "secret", "client_secret", "signature", "password", "SAMLResponse",
+                     "IDToken2", "user_passwd", "j_password"]
+        for name in names {
+            for spelling in [name, name.uppercased(), "%" + String(format: "%02X", name.utf8.first!) + name.dropFirst()] {
+                let url = "http://x/a?ok=1&\(spelling)=\(value)"
+                let redacted = EntitlementEvent.redactQuery(url)
+                #expect(!redacted.contains(value), "\(spelling) was not redacted: \(redacted)")
+            }
+        }
+        #expect(EntitlementEvent.redactQuery("http://x/a?requestor=REF30&deviceId=d&resource=news") == "http://x/a?requestor=REF30&deviceId=d&resource=news")
+    }
+}

@@ -25,7 +25,8 @@ final class ServedEventSink: EventSink {
     deinit { continuation.finish() }
 
     func emit(_ event: EntitlementEvent) {
-        guard let joined = Self.join(event.redacted(), apps: apps()) else { return }
+        // Redacted already: the recorder (``ExchangeRecorder``) applies the secret rule before anything leaves it.
+        guard let joined = Self.join(event, apps: apps()) else { return }
         continuation.yield(joined)
     }
 
