@@ -86,6 +86,7 @@ let package = Package(
             dependencies: [
                 "MicroHTTP", "PassEvents", "PassProtocol", "WireDates", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // The one event model below everyone: the event, its wire codec, its summary and its secret rule. The SDK emits

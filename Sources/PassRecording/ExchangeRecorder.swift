@@ -26,6 +26,23 @@ public final class ExchangeRecorder: Sendable {
     let context: (any ExchangeContext)?
     let now: @Sendable () -> Date
     private let state = Mutex(State())
+    /// What was answered, waiting to become events (off the answer's path).
+    private let queue: RecordingQueue<Captured>
+
+    /// The recorder the queue's thread works for, held weakly (the thread outlives no recorder's use of it).
+    private final class Target: @unchecked Sendable { weak var recorder: ExchangeRecorder? }
+
+    struct Captured: Sendable {
+        var request: Request
+        var response: Response
+        var durationMs: Double
+        var at: Date
+        var rule: String?
+    }
+
+    /// Exchanges not recorded because more than the queue's capacity waited (a service answering faster than its
+    /// recording keeps up, for longer than the queue holds).
+    public var droppedCount: Int { queue.droppedCount }
 
     struct State {
         /// Per session key: the kind first seen and the last sequence given.
@@ -51,20 +68,34 @@ public final class ExchangeRecorder: Sendable {
         self.sink = sink
         self.context = context
         self.now = now
+        let target = Target()
+        queue = RecordingQueue(capacity: Self.queueCapacity) { batch in
+            guard let recorder = target.recorder else { return }
+            for item in batch { recorder.process(item) }
+        }
+        target.recorder = self
     }
 
+    /// How many answered exchanges may wait for the recording thread.
+    static let queueCapacity = 100_000
+
     /// Records one exchange; `started` is when the request arrived, `rule` a rule of the recorder that acted on it.
+    /// Returns at once: the event is made on the recording thread.
     public func record(_ request: Request, _ response: Response, started: ContinuousClock.Instant, rule: String? = nil) {
         // A recording proxy in front records the exchange itself (it says so in `Via`): one record per exchange.
         if recorder != .proxy, let via = request.header("Via"), via.contains(Self.proxyVia) { return }
         let elapsed = ContinuousClock.now - started
+        let durationMs = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        queue.add(Captured(request: request, response: response, durationMs: durationMs, at: now(), rule: rule))
+    }
+
+    private func process(_ captured: Captured) {
+        let (request, response, durationMs, now, rule) = (captured.request, captured.response, captured.durationMs, captured.at, captured.rule)
         guard var reading = ExchangeReading(request, response) else { return }
         context?.complete(&reading, request)
         if reading.deviceID == nil, let code = reading.registrationCode {
             reading.deviceID = state.withLock { $0.codes[code.uppercased()] }
         }
-        let durationMs = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        let now = now()
         if request.path == "/admin/sessions/revoke", let context {
             // One event per ended sign-in, in its device's session: the customer's timeline shows the revocation.
             for signIn in context.revoked(by: request) {
