@@ -4,7 +4,7 @@
 // stream's url, `{type: 'status', url, status, reopened}`, `{type: 'events', url, data: [json…]}` (batched every few
 // ms) and `{type: 'resync', url, data}`.
 //
-// A filtered stream starts after a given event (`after=` in its URL: the newest one the page read). A tab joining such
+// A filtered stream starts after a given event (`lastEventId=` in its URL: the newest one the page read). A tab joining such
 // a stream after it opened is first sent what it already delivered (the last REPLAY events): the tab read its page
 // at the same point, so it needs them. When the worker opens such a stream again itself (after the server went away),
 // it resumes after the last event it got, as EventSource's own reconnections do with Last-Event-ID.
@@ -26,7 +26,7 @@ function setStatus(feed, status, reopened = false) {
 function resumeURL(feed) {
   if (!feed.replay || feed.lastId == null) return feed.url;
   const url = new URL(feed.url);
-  url.searchParams.set('after', feed.lastId);
+  url.searchParams.set('lastEventId', feed.lastId);
   return url.href;
 }
 
@@ -87,7 +87,7 @@ self.addEventListener('connect', (connection) => {
       let feed = feeds.get(data.url);
       const joining = Boolean(feed);
       if (!feed) {
-        const replay = new URL(data.url).searchParams.has('after') ? [] : null;
+        const replay = new URL(data.url).searchParams.has('lastEventId') ? [] : null;
         feed = { url: data.url, ports: new Set(), source: null, status: 'connecting', timer: null, pending: [], flush: null, replay, lastId: null };
         feeds.set(data.url, feed);
         open(feed);

@@ -1,7 +1,7 @@
 // The live connections: SSE `/api/events/stream`, shared by every tab of this console through a SharedWorker
 // (live-worker.js), or held by this tab where SharedWorker is missing. The main stream (every event) drives the
 // connection indicator and the pages that re-read on change; a filtered list subscribes to a stream of its own, with
-// the server's filter (`q=`) and starting after the newest event it read (`after=`), so it is sent exactly the
+// the server's filter (`q=`) and starting after the newest event it read (`lastEventId=`), so it is sent exactly the
 // events it shows. EventSource reconnects by itself and resumes with Last-Event-ID. Arrivals are handed to views in
 // batches, on an animation frame at most every 100 ms, so a burst of events costs a few renders a second, not one per
 // event. Views subscribe to batches of raw events (lists) or to debounced "something changed" (re-fetch).
@@ -66,9 +66,9 @@ function connectDirect(stream) {
   const open = () => {
     if (stream.closed) return;
     let url = stream.url;
-    if (stream.lastId != null && new URL(url).searchParams.has('after')) {
+    if (stream.lastId != null && new URL(url).searchParams.has('lastEventId')) {
       const resumed = new URL(url);
-      resumed.searchParams.set('after', stream.lastId);
+      resumed.searchParams.set('lastEventId', stream.lastId);
       url = resumed.href;
     }
     const source = new EventSource(url);
@@ -114,7 +114,7 @@ function workerPort() {
   return port;
 }
 
-/** Opens the stream of `query` (`{q, after}`); `onStatus(status, reopened)` follows its connection. */
+/** Opens the stream of `query` (`{q, lastEventId}`); `onStatus(status, reopened)` follows its connection. */
 function openStream(query, onStatus) {
   const url = new URL(streamURL(query), location.href).href;
   const existing = streams.get(url);
@@ -161,7 +161,7 @@ export function onEvents(listener) {
  * unsubscribe function, which closes the stream.
  */
 export function subscribe({ q, after }, listener) {
-  const stream = openStream({ q, after }, () => {});
+  const stream = openStream({ q, lastEventId: after }, () => {});
   stream.listeners.add(listener);
   return () => {
     stream.listeners.delete(listener);
