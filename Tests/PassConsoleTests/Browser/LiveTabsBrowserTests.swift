@@ -117,7 +117,8 @@ extension ConsoleBrowserTests {
 
     /// A filtered Events page follows the server's filter: during a burst in which two apps report, it shows the events
     /// of the app it is filtered to as they arrive, newest first, with their count, none of the other app's, and it
-    /// never asks `/api/events` again for them; paused, it holds what matches and counts it on the pill.
+    /// never asks `/api/events` again for them; paused, it holds what matches and counts it on the pill; a second tab
+    /// with the same filter shares its stream.
     @Test func aFilteredEventsPageShowsTheMatchingEventsLiveWithoutReadingThePageAgain() async throws {
         try await withBrowser { fixture, browser in
             let wanted = AppIdentity(bundleID: "com.wanted.app", teamID: "WANTED1")
@@ -162,6 +163,22 @@ extension ConsoleBrowserTests {
                 "return document.querySelector('.count-line')?.textContent.startsWith('108 events listed · 108 match');")
             #expect((try await browser.run("return \(rows)[0];") as? String)?.contains("wanted107") == true)
             #expect(try await browser.run("return window.__eventReads;") as? Int == 0)
+            // When a second tab opens the same filter, which read its page at a later event than the first
+            let first = try await browser.currentTab()
+            let second = try await browser.newTab()
+            try await browser.open(fixture.console.baseURL + "/#/events?q=app:com.wanted.app")
+            try await browser.waitUntil("the second tab's page",
+                "return document.querySelector('.count-line')?.textContent.startsWith('108 events listed · 108 match');")
+            try await fixture.console.history.append(Self.events(108..<109, session: wantedSession, name: "wanted", app: wanted)
+                + Self.events(108..<109, session: otherSession, name: "other", app: other))
+            // Then both tabs list the next matching event, and the server holds one stream for the filter besides the one
+            // for every event
+            for tab in [second, first] {
+                try await browser.switchTo(tab)
+                try await browser.waitUntil("the next event in both tabs",
+                    "return document.querySelector('.count-line')?.textContent.startsWith('109 events listed · 109 match');")
+            }
+            #expect(fixture.console.live.clientCount == 2, "\(fixture.console.live.clientCount) SSE clients")
         }
     }
 
