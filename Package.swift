@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v15), .tvOS(.v15)],
     products: [
         .executable(name: "passconsole", targets: ["passconsole"]),
+        .executable(name: "passconsole-bench", targets: ["passconsole-bench"]),
         .library(name: "MicroHTTP", targets: ["MicroHTTP"]),
         .library(name: "PassProtocol", targets: ["PassProtocol"]),
         .library(name: "PassBackend", targets: ["PassBackend"]),
@@ -148,16 +149,37 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ]
         ),
+        // What both executables read from the command line and the environment: the history's location
+        // (`--history`, PASSCONSOLE_HISTORY_URL) and the backend's admin token (PASSBACKEND_ADMIN_TOKEN).
+        .target(
+            name: "PassCommandLine",
+            dependencies: [
+                "PassHistory", "PassHistoryPostgres",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ]
+        ),
         .executableTarget(
             name: "passconsole",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "PassBackend", "PassEvents", "PassProxy", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory", "PassHistoryPostgres",
-                "Locking",
+                "MicroHTTP", "PassProtocol", "PassBackend", "PassEvents", "PassProxy", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory",
+                "PassCommandLine", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+            ]
+        ),
+        // The benchmarks `make bench` runs (bench-flow, bench-console, bench-live, bench-fleet): not in the product.
+        .executableTarget(
+            name: "passconsole-bench",
+            dependencies: [
+                "AccessEnabler", "PassProtocol", "PassSimulator", "PassStorage", "PassConsole", "PassHistory", "PassHistoryPostgres",
+                "PassCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),

@@ -1,21 +1,21 @@
 #!/usr/bin/env bash
 # PassConsole benchmarks: MicroHTTP static files vs nginx, the PassBackend REST v1 hot paths vs a bare
 # nginx round trip, and the SDK's time to media token vs the bare HTTP requests of the same flow
-# (`passconsole bench-flow`). Everything listens on 127.0.0.1 only and is stopped on exit.
+# (`passconsole-bench bench-flow`). Everything listens on 127.0.0.1 only and is stopped on exit.
 #
 #   make bench                       # builds release, then runs this script
 #   BUILD_DIR=/tmp/x/release Benchmarks/run.sh
 #
 # Environment knobs (defaults in brackets):
-#   BUILD_DIR [.build/release]   where the `passconsole` binary is
+#   BUILD_DIR [.build/release]   where the `passconsole` and `passconsole-bench` binaries are
 #   CONFIG    [Config/demo.json] backend configuration
 #   DURATION  [10s]              wrk duration per run
 #   THREADS   [2]  CONNECTIONS [64]   wrk -t / -c
 #   RESULTS   [Benchmarks/results.md] where the summary table is written (overwritten)
-#   FLOW_ITERATIONS [200]  FLOW_COLD_ITERATIONS [30]   `passconsole bench-flow` warm / cold iterations
+#   FLOW_ITERATIONS [200]  FLOW_COLD_ITERATIONS [30]   `passconsole-bench bench-flow` warm / cold iterations
 #   FLOW_DELAY_MS [5]  FLOW_DELAY_ITERATIONS [100]    the second bench-flow run, every answer held this long
-#   LIVE_CLIENTS [100]  LIVE_RATE [500]  LIVE_DURATION [60]   `passconsole bench-live`: SSE clients, events/s, seconds
-#   FLEET_APPS [1000]  FLEET_DEVICES [50]  FLEET_FLOWS [5]  FLEET_RATE [2000]  FLEET_DURATION [30]   `passconsole bench-fleet`
+#   LIVE_CLIENTS [100]  LIVE_RATE [500]  LIVE_DURATION [60]   `passconsole-bench bench-live`: SSE clients, events/s, seconds
+#   FLEET_APPS [1000]  FLEET_DEVICES [50]  FLEET_FLOWS [5]  FLEET_RATE [2000]  FLEET_DURATION [30]   `passconsole-bench bench-fleet`
 #   SECTIONS [1 2 3 4 5 6 7]     the numbered sections to run (e.g. SECTIONS=7 for PostgreSQL only; the summary
 #                                holds what ran)
 #   PG_* knobs: see section 7 (PostgreSQL: fleet on SQLite and PostgreSQL, pages at PG_HISTORY_EVENTS, live feed
@@ -27,6 +27,7 @@ ROOT=$(pwd)
 
 BUILD_DIR=${BUILD_DIR:-.build/release}
 BIN=$BUILD_DIR/passconsole
+BENCH=$BUILD_DIR/passconsole-bench   # the benchmarks' own executable (bench-flow, bench-console, bench-live, bench-fleet)
 CONFIG=${CONFIG:-Config/demo.json}
 DURATION=${DURATION:-10s}
 THREADS=${THREADS:-2}
@@ -44,7 +45,9 @@ BACKEND_PID=""
 die() { echo "run.sh: $*" >&2; exit 1; }
 log() { printf '==> %s\n' "$*"; }
 
-[[ -x $BIN ]] || die "no binary at $BIN (run 'swift build -c release' or set BUILD_DIR)"
+for binary in "$BIN" "$BENCH"; do
+    [[ -x $binary ]] || die "no binary at $binary (run 'swift build -c release --product ${binary##*/}' or set BUILD_DIR)"
+done
 [[ -f $CONFIG ]] || die "no configuration at $CONFIG"
 for tool in wrk nginx curl; do
     command -v "$tool" >/dev/null 2>&1 || die "$tool is missing (make bench-deps installs wrk; make deps installs nginx)"
@@ -550,11 +553,11 @@ fi
 
 fi
 
-# --- 3. SDK flow: time to media token, AccessEnabler vs the bare HTTP round trips (`passconsole bench-flow`) ---
+# --- 3. SDK flow: time to media token, AccessEnabler vs the bare HTTP round trips (`passconsole-bench bench-flow`) ---
 if want 3; then
 
 echo
-log "SDK flow: time to media token, AccessEnabler vs bare URLSession (warm and cold), passconsole bench-flow"
+log "SDK flow: time to media token, AccessEnabler vs bare URLSession (warm and cold), passconsole-bench bench-flow"
 if ! kill -0 "$BACKEND_PID" 2>/dev/null; then
     BACKEND_PORT=$(free_port)
     start backend-flow "$BIN" backend --port "$BACKEND_PORT" --config "$CONFIG"
@@ -563,7 +566,7 @@ if ! kill -0 "$BACKEND_PID" 2>/dev/null; then
     wait_http "$B/adobe-services/1.0/config/REF30" "$BACKEND_PID" backend-flow
 fi
 FLOW_TABLE=""
-if "$BIN" bench-flow --backend "$B" --iterations "${FLOW_ITERATIONS:-200}" \
+if "$BENCH" bench-flow --backend "$B" --iterations "${FLOW_ITERATIONS:-200}" \
     --cold-iterations "${FLOW_COLD_ITERATIONS:-30}" >"$WORK/flow.md" 2>"$WORK/flow.err"; then
     FLOW_TABLE=$(<"$WORK/flow.md")
     sed 's/^/  /' "$WORK/flow.md"
@@ -574,7 +577,7 @@ else
 fi
 # The same flows with every answer held ${FLOW_DELAY_MS:-5} ms by the backend (a fault rule), as across a network:
 # context for the loopback figures above, not a replacement for them.
-if "$BIN" bench-flow --backend "$B" --iterations "${FLOW_DELAY_ITERATIONS:-100}" --cold-iterations "${FLOW_COLD_ITERATIONS:-30}" \
+if "$BENCH" bench-flow --backend "$B" --iterations "${FLOW_DELAY_ITERATIONS:-100}" --cold-iterations "${FLOW_COLD_ITERATIONS:-30}" \
     --answer-delay-ms "${FLOW_DELAY_MS:-5}" >"$WORK/flow-delay.md" 2>"$WORK/flow-delay.err"; then
     FLOW_DELAY_TABLE=$(<"$WORK/flow-delay.md")
     sed 's/^/  /' "$WORK/flow-delay.md"
@@ -586,13 +589,13 @@ stop_pid "$BACKEND_PID"
 
 fi
 
-# --- 4. Console history: ingest, page queries at 1M events, live-feed latency (`passconsole bench-console`) ---
+# --- 4. Console history: ingest, page queries at 1M events, live-feed latency (`passconsole-bench bench-console`) ---
 if want 4; then
 
 echo
-log "Console history: SQLite ingest, page queries at ${HISTORY_EVENTS:-1000000} events, live feed latency (passconsole bench-console)"
+log "Console history: SQLite ingest, page queries at ${HISTORY_EVENTS:-1000000} events, live feed latency (passconsole-bench bench-console)"
 CONSOLE_TABLE=""
-if "$BIN" bench-console --history-events "${HISTORY_EVENTS:-1000000}" --folder "$WORK/console" >"$WORK/console.out" 2>"$WORK/console.err"; then
+if "$BENCH" bench-console --history-events "${HISTORY_EVENTS:-1000000}" --folder "$WORK/console" >"$WORK/console.out" 2>"$WORK/console.err"; then
     sed 's/^/  /' "$WORK/console.out"
     CONSOLE_TABLE=$(grep '^|' "$WORK/console.out")
 else
@@ -602,18 +605,18 @@ fi
 
 fi
 
-# --- 5. Live feed with a team watching: 100 SSE clients during a steady ingest (`passconsole bench-live`) ---------
+# --- 5. Live feed with a team watching: 100 SSE clients during a steady ingest (`passconsole-bench bench-live`) ---------
 if want 5; then
 
 echo
 LIVE_CLIENTS=${LIVE_CLIENTS:-100}
 LIVE_RATE=${LIVE_RATE:-500}
 LIVE_DURATION=${LIVE_DURATION:-60}
-log "Live feed: $LIVE_CLIENTS SSE clients (half filtered) while $LIVE_RATE events/s are ingested for ${LIVE_DURATION}s, beside one client (passconsole bench-live)"
+log "Live feed: $LIVE_CLIENTS SSE clients (half filtered) while $LIVE_RATE events/s are ingested for ${LIVE_DURATION}s, beside one client (passconsole-bench bench-live)"
 start_serve live
 LIVE_PID=$SERVE_PID
 LIVE_TABLE=""
-if "$BIN" bench-live --console "$SERVE_URL" --server-pid "$LIVE_PID" --clients "$LIVE_CLIENTS" \
+if "$BENCH" bench-live --console "$SERVE_URL" --server-pid "$LIVE_PID" --clients "$LIVE_CLIENTS" \
     --rate "$LIVE_RATE" --duration "$LIVE_DURATION" >"$WORK/live.out" 2>"$WORK/live.err"; then
     sed 's/^/  /' "$WORK/live.out"
     LIVE_TABLE=$(grep -E '^\||^Targets' "$WORK/live.out")
@@ -625,7 +628,7 @@ stop_pid "$LIVE_PID"
 
 fi
 
-# --- 6. A fleet reporting: 1,000 apps, each an EventReporter, to a console (`passconsole bench-fleet`) ----------
+# --- 6. A fleet reporting: 1,000 apps, each an EventReporter, to a console (`passconsole-bench bench-fleet`) ----------
 if want 6; then
 
 echo
@@ -634,11 +637,11 @@ FLEET_DEVICES=${FLEET_DEVICES:-50}
 FLEET_FLOWS=${FLEET_FLOWS:-5}
 FLEET_RATE=${FLEET_RATE:-2000}
 FLEET_DURATION=${FLEET_DURATION:-30}
-log "Fleet: $FLEET_APPS apps on $FLEET_DEVICES devices reporting to one console, flat out then $FLEET_RATE events/s for ${FLEET_DURATION}s (passconsole bench-fleet)"
+log "Fleet: $FLEET_APPS apps on $FLEET_DEVICES devices reporting to one console, flat out then $FLEET_RATE events/s for ${FLEET_DURATION}s (passconsole-bench bench-fleet)"
 start_serve fleet
 FLEET_PID=$SERVE_PID
 FLEET_TABLE=""
-if "$BIN" bench-fleet --console "$SERVE_URL" --server-pid "$FLEET_PID" --apps "$FLEET_APPS" \
+if "$BENCH" bench-fleet --console "$SERVE_URL" --server-pid "$FLEET_PID" --apps "$FLEET_APPS" \
     --devices "$FLEET_DEVICES" --flows "$FLEET_FLOWS" --rate "$FLEET_RATE" --duration "$FLEET_DURATION" >"$WORK/fleet.out" 2>"$WORK/fleet.err"; then
     sed 's/^/  /' "$WORK/fleet.out"
     FLEET_TABLE=$(grep -E '^\||^[0-9]+ console' "$WORK/fleet.out")
@@ -668,14 +671,14 @@ PG_FLEET_APPS=${PG_FLEET_APPS:-${FLEET_APPS:-1000}}
 PG_FLEET_FLOWS=${PG_FLEET_FLOWS:-${FLEET_FLOWS:-5}}
 PG_FLEET_RATE=${PG_FLEET_RATE:-${FLEET_RATE:-2000}}
 PG_FLEET_DURATION=${PG_FLEET_DURATION:-${FLEET_DURATION:-30}}
-PG_SUMMARY+="passconsole bench-fleet, $PG_FLEET_APPS apps on ${FLEET_DEVICES:-50} devices, flat out ($PG_FLEET_FLOWS flows each at once) then $PG_FLEET_RATE events/s for ${PG_FLEET_DURATION}s, against one \`serve --no-demo\` on SQLite, then one on PostgreSQL (the cluster's CPU per event below its table: postmaster and backends)."$'\n\n'
+PG_SUMMARY+="passconsole-bench bench-fleet, $PG_FLEET_APPS apps on ${FLEET_DEVICES:-50} devices, flat out ($PG_FLEET_FLOWS flows each at once) then $PG_FLEET_RATE events/s for ${PG_FLEET_DURATION}s, against one \`serve --no-demo\` on SQLite, then one on PostgreSQL (the cluster's CPU per event below its table: postmaster and backends)."$'\n\n'
 for store in sqlite postgres; do
     history=""
     if [[ $store == postgres ]]; then pg_createdb fleet; history=$PG_URL; fi
     log "Fleet on $store: $PG_FLEET_APPS apps"
     start_serve "pgfleet-$store" $history
     pg_before=$(pg_cpu_ticks)
-    if "$BIN" bench-fleet --console "$SERVE_URL" --server-pid "$SERVE_PID" --apps "$PG_FLEET_APPS" --devices "${FLEET_DEVICES:-50}" \
+    if "$BENCH" bench-fleet --console "$SERVE_URL" --server-pid "$SERVE_PID" --apps "$PG_FLEET_APPS" --devices "${FLEET_DEVICES:-50}" \
         --flows "$PG_FLEET_FLOWS" --rate "$PG_FLEET_RATE" --duration "$PG_FLEET_DURATION" >"$WORK/pgfleet-$store.out" 2>"$WORK/pgfleet-$store.err"; then
         sed 's/^/  /' "$WORK/pgfleet-$store.out"
         PG_SUMMARY+="History on $store (load average $(cut -d' ' -f1-3 /proc/loadavg)):"$'\n\n'"$(grep -E '^\|' "$WORK/pgfleet-$store.out")"$'\n\n'
@@ -694,12 +697,12 @@ done
 # 7b. Pages of 200 at PG_HISTORY_EVENTS events on PostgreSQL (bench-console --history postgres://…).
 PG_HISTORY_EVENTS=${PG_HISTORY_EVENTS:-1000000}
 PG_APPEND_EVENTS=${PG_APPEND_EVENTS:-1000000}
-log "PostgreSQL history: ingest through append, pages of 200 at $PG_HISTORY_EVENTS events ($PG_APPEND_EVENTS appended, the rest copies), live feed (passconsole bench-console)"
+log "PostgreSQL history: ingest through append, pages of 200 at $PG_HISTORY_EVENTS events ($PG_APPEND_EVENTS appended, the rest copies), live feed (passconsole-bench bench-console)"
 pg_createdb pages
-if "$BIN" bench-console --history "$PG_URL" --ingest-events "${PG_INGEST_EVENTS:-200000}" --history-events "$PG_HISTORY_EVENTS" --append-events "$PG_APPEND_EVENTS" \
+if "$BENCH" bench-console --history "$PG_URL" --ingest-events "${PG_INGEST_EVENTS:-200000}" --history-events "$PG_HISTORY_EVENTS" --append-events "$PG_APPEND_EVENTS" \
     --folder "$WORK/pgconsole" >"$WORK/pgconsole.out" 2>"$WORK/pgconsole.err"; then
     sed 's/^/  /' "$WORK/pgconsole.out"
-    PG_SUMMARY+="passconsole bench-console --history postgres://… (load average $(cut -d' ' -f1-3 /proc/loadavg)): $PG_APPEND_EVENTS events through append, the rest of $PG_HISTORY_EVENTS copies of them made in the database (new IDs, sessions, times; indexes rebuilt, ANALYZE)."$'\n\n'"$(grep '^|' "$WORK/pgconsole.out")"$'\n\n'
+    PG_SUMMARY+="passconsole-bench bench-console --history postgres://… (load average $(cut -d' ' -f1-3 /proc/loadavg)): $PG_APPEND_EVENTS events through append, the rest of $PG_HISTORY_EVENTS copies of them made in the database (new IDs, sessions, times; indexes rebuilt, ANALYZE)."$'\n\n'"$(grep '^|' "$WORK/pgconsole.out")"$'\n\n'
 else
     cat "$WORK/pgconsole.err" >&2
     PG_SUMMARY+="bench-console on PostgreSQL failed: $(tail -n1 "$WORK/pgconsole.err")"$'\n\n'
@@ -711,7 +714,7 @@ PG_LIVE_CONSOLES=${PG_LIVE_CONSOLES:-3 4}
 PG_LIVE_CLIENTS=${PG_LIVE_CLIENTS:-50}
 PG_LIVE_RATE=${PG_LIVE_RATE:-500}
 PG_LIVE_DURATION=${PG_LIVE_DURATION:-30}
-PG_SUMMARY+="passconsole bench-live on consoles sharing one PostgreSQL: $PG_LIVE_CLIENTS SSE clients on each (half filtered), events POSTed in commits of 25 to the consoles in turn at $PG_LIVE_RATE events/s for ${PG_LIVE_DURATION}s, beside one client on one console. Server CPU per event per console; PostgreSQL CPU per event is the cluster's (postmaster and backends). Goal: p99 < 250 ms."$'\n\n'
+PG_SUMMARY+="passconsole-bench bench-live on consoles sharing one PostgreSQL: $PG_LIVE_CLIENTS SSE clients on each (half filtered), events POSTed in commits of 25 to the consoles in turn at $PG_LIVE_RATE events/s for ${PG_LIVE_DURATION}s, beside one client on one console. Server CPU per event per console; PostgreSQL CPU per event is the cluster's (postmaster and backends). Goal: p99 < 250 ms."$'\n\n'
 for count in $PG_LIVE_CONSOLES; do
     pg_createdb "live$count"
     args=()
@@ -722,7 +725,7 @@ for count in $PG_LIVE_CONSOLES; do
         LIVE_PIDS+=("$SERVE_PID")
     done
     log "Live feed on $count consoles × $PG_LIVE_CLIENTS clients, one PostgreSQL"
-    if "$BIN" bench-live "${args[@]}" --postgres-pid "$PG_PID" --clients "$PG_LIVE_CLIENTS" --rate "$PG_LIVE_RATE" \
+    if "$BENCH" bench-live "${args[@]}" --postgres-pid "$PG_PID" --clients "$PG_LIVE_CLIENTS" --rate "$PG_LIVE_RATE" \
         --duration "$PG_LIVE_DURATION" >"$WORK/pglive$count.out" 2>"$WORK/pglive$count.err"; then
         sed 's/^/  /' "$WORK/pglive$count.out"
         PG_SUMMARY+="$count consoles (load average $(cut -d' ' -f1-3 /proc/loadavg)):"$'\n\n'"$(grep -E '^\||^Targets' "$WORK/pglive$count.out")"$'\n\n'
@@ -762,7 +765,7 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     if want 3; then
     echo "### SDK flow: time to media token"
     echo
-    echo "passconsole bench-flow, one process, SDK and bare interleaved per iteration: warm = getAuthorization with" \
+    echo "passconsole-bench bench-flow, one process, SDK and bare interleaved per iteration: warm = getAuthorization with" \
         "authN and authZ cached (one deviceShortAuthorize); cold = a new app on fresh device storage, setRequestor" \
         "through the picker, the Dish login page, sessionDevice, authorizeDevice and deviceShortAuthorize (bare: a new" \
         "URLSession for the app's requests, and the login pages on a browser session made before the flow, as the" \
@@ -780,7 +783,7 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     if want 4; then
     echo "### Console history"
     echo
-    echo "passconsole bench-console, one process, files on this machine's disk (WAL, synchronous=NORMAL): ingest in" \
+    echo "passconsole-bench bench-console, one process, files on this machine's disk (WAL, synchronous=NORMAL): ingest in" \
         "batches of 500 through HistoryDatabase.append vs bare prepared INSERTs of the same rows (the stored views," \
         "encoded beforehand) into the same event table with the same indexes (schema v7), and for scale into the table" \
         "without indexes, the three taking turns over 6 slices of the events so the machine's load weighs on each alike;" \
@@ -794,7 +797,7 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     if want 5; then
     echo "### Live feed with a team watching"
     echo
-    echo "passconsole bench-live against a \`passconsole serve --no-demo\` process: $LIVE_CLIENTS SSE clients on loopback (odd ones" \
+    echo "passconsole-bench bench-live against a \`passconsole serve --no-demo\` process: $LIVE_CLIENTS SSE clients on loopback (odd ones" \
         "filtered with q=app:…), events POSTed to /api/ingest in commits of 25 at $LIVE_RATE events/s for ${LIVE_DURATION}s, beside the" \
         "same run with one client. Latency is from the POST being sent (before the commit) to the client reading the event;" \
         "server CPU is the serve process's user+system time per event ingested (ingest included); RSS from /proc."
@@ -805,7 +808,7 @@ CPU=$(awk -F: '/^model name/ { sub(/^[ \t]+/, "", $2); print $2; exit }' /proc/c
     if want 6; then
     echo "### A fleet reporting"
     echo
-    echo "passconsole bench-fleet against a \`passconsole serve --no-demo\` process on a SQLite history: $FLEET_APPS apps" \
+    echo "passconsole-bench bench-fleet against a \`passconsole serve --no-demo\` process on a SQLite history: $FLEET_APPS apps" \
         "on $FLEET_DEVICES devices, each app an EventReporter of its own as an app links it, reporting flows of 40 events." \
         "Flat out: every app queues $FLEET_FLOWS flows at once (how fast the console takes them all); steady: $FLEET_RATE" \
         "events/s offered across the fleet for ${FLEET_DURATION}s. Console CPU is the serve process's user+system time per" \

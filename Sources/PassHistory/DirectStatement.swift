@@ -83,8 +83,8 @@ extension DirectStatement {
             scratch.append(contentsOf: text.utf8)
             return start..<scratch.count
         }
-        let kind = place(row.facets.kind.rawValue), requestor = place(row.facets.requestorID), mvpd = place(row.facets.mvpdID)
-        let summary = place(row.summary), device = place(session.deviceID), bundle = place(session.bundleID)
+        let kind = place(row.facts.kind.rawValue), requestor = place(row.facts.requestorID), mvpd = place(row.facts.mvpdID)
+        let summary = place(row.facts.summary), device = place(session.deviceID), bundle = place(session.bundleID)
         let viewStart = scratch.count
         row.view.write(id: id, to: &scratch)
         let view = viewStart..<scratch.count
@@ -93,8 +93,8 @@ extension DirectStatement {
         sqlite3_bind_int64(handle, 1, id)
         sqlite3_bind_int64(handle, 2, session.key)
         sqlite3_bind_int64(handle, 3, Int64(row.event.sequence))
-        sqlite3_bind_double(handle, 4, EventRecord.timestampColumn(row.event.timestamp))
-        if let status = row.facets.httpStatus {
+        sqlite3_bind_double(handle, 4, row.facts.timestamp)
+        if let status = row.facts.httpStatus {
             sqlite3_bind_int64(handle, 8, Int64(status))
         } else {
             sqlite3_bind_null(handle, 8)

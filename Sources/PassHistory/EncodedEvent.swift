@@ -2,24 +2,23 @@ import PassEvents
 import Foundation
 import Locking
 
-/// An event as a row: its stored JSON, its summary and its indexed column values, worked out before the write
-/// transaction.
+/// An event on its way into the history: its stored view, its column values and the identities it names, worked out
+/// before the write transaction (and on another thread than the writer's, ``EncodingPipeline``).
 package struct EncodedEvent: Sendable {
     package var event: EntitlementEvent
     /// The stored view (``EventView``) without the event's ID, handed out when it is written.
     package var view: EventView.Parts
-    package var summary: String
-    package var facets: EventFacets
+    /// The row's column values (`kind`, `requestorID`, `mvpdID`, `httpStatus`, `summary`, `timestamp`). Its device and
+    /// app are the event's own; the row takes its session's (the same unless a session's events disagree).
+    package var facts: EventFacts
     /// The user identities the event names (``EntitlementEvent/identityTerms``).
     package var terms: [SessionTerm]
 
     package init(_ event: EntitlementEvent) {
         self.event = event
-        summary = event.summary
+        let summary = event.summary
         view = EventView.parts(of: event, summary: summary)
-        var status: Int?
-        if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
-        facets = EventFacets(kind: EventKind(event.kind), requestorID: event.requestorID, mvpdID: event.mvpdID, httpStatus: status)
+        facts = EventFacts(event, summary: summary)
         terms = event.identityTerms
     }
 }
@@ -66,14 +65,4 @@ final class EncodingPipeline: Sendable {
             return rows
         }
     }
-}
-
-/// The indexed column values of one event (`kind`, `requestorID`, `mvpdID`, `httpStatus`), worked out when it is
-/// encoded.
-package struct EventFacets: Sendable {
-    package var kind: EventKind
-    package var requestorID: String?
-    package var mvpdID: String?
-    /// An HTTP exchange's status (0: no answer); `nil` for other kinds.
-    package var httpStatus: Int?
 }

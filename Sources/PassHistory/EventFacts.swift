@@ -3,7 +3,8 @@ import Foundation
 
 /// What a ``HistoryFilter`` decides on, as an event's row holds it: the indexed columns of the `event` row, its
 /// session's ID, device and app, and its summary. The live feed filters new events on these (read with the row,
-/// ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``) instead of decoding each event.
+/// ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``) instead of decoding each event; an append writes a
+/// new event's columns from them (``EncodedEvent``).
 public struct EventFacts: Sendable, Equatable {
     /// The session (app run) the event belongs to.
     public var sessionID: UUID
@@ -42,11 +43,15 @@ public struct EventFacts: Sendable, Equatable {
 
     /// The facts of a decoded event: the same values its row and session row hold (what the append writes).
     public init(_ stored: StoredEvent) {
-        let event = stored.event
+        self.init(stored.event, summary: stored.summary)
+    }
+
+    /// The facts of `event`, whose summary is `summary` (``EntitlementEvent/summary``).
+    init(_ event: EntitlementEvent, summary: String) {
         var status: Int?
         if case .httpExchange(let exchange) = event.kind { status = exchange.status ?? 0 }
         self.init(sessionID: event.sessionID, deviceID: event.deviceID, bundleID: event.app.bundleID,
-            requestorID: event.requestorID, mvpdID: event.mvpdID, kind: EventKind(event.kind), summary: stored.summary,
+            requestorID: event.requestorID, mvpdID: event.mvpdID, kind: EventKind(event.kind), summary: summary,
             timestamp: EventRecord.timestampColumn(event.timestamp), httpStatus: status)
     }
 }

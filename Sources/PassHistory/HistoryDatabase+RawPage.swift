@@ -3,31 +3,21 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// A stored event as its row holds it, for the live feed: its ID and its view (``EventView``), the bytes the API and
-/// the live feed send, passed through without decoding.
-public struct RawStoredEvent: Sendable, Equatable {
+/// A stored event as its row holds it, for the live feed (``EventHistory/newRawEvents(matching:after:upTo:limit:)``):
+/// its ID, its view (``EventView``: the bytes the API and the live feed send, passed through without decoding) and the
+/// facts a filter decides on.
+public struct RawEventRow: Sendable, Equatable {
     /// The event's ID in the history (its place in the order of arrival).
     public var id: Int64
     /// The event as the API sends it (``EventView``).
     public var view: String
+    /// What the clients' filters decide on.
+    public var facts: EventFacts
 
-    /// A stored event's ID and view.
-    public init(id: Int64, view: String) {
+    /// A row, its view and its facts.
+    public init(id: Int64, view: String, facts: EventFacts) {
         self.id = id
         self.view = view
-    }
-}
-
-/// A stored row for the live feed: the event as stored, and (when read with them) the facts a filter decides on.
-public struct RawEventRow: Sendable {
-    /// The event as stored.
-    public var event: RawStoredEvent
-    /// Read by ``HistoryDatabase/newRawEvents(matching:after:upTo:limit:)``.
-    public var facts: EventFacts?
-
-    /// A row and its facts.
-    public init(event: RawStoredEvent, facts: EventFacts?) {
-        self.event = event
         self.facts = facts
     }
 }
@@ -226,7 +216,7 @@ extension HistoryDatabase {
         let limit = max(1, limit)
         let rows = try await writer.read { db in try Self.rawRows(db, matching: filter, after: cursor, upTo: last, limit: limit) }
         // A short batch means nothing else matches up to `last`.
-        return (rows, rows.count < limit ? last : (rows.last?.event.id ?? last))
+        return (rows, rows.count < limit ? last : (rows.last?.id ?? last))
     }
 
     /// Up to `limit` rows matching `filter` with `cursor < id <= last`, in ID order, each with its ``EventFacts``
@@ -248,7 +238,7 @@ extension HistoryDatabase {
             }
             let owner = sessions[key] ?? (UUID(), "", "")
             let kind: String = row[2]
-            return RawEventRow(event: RawStoredEvent(id: row[0], view: row[1]), facts: EventFacts(
+            return RawEventRow(id: row[0], view: row[1], facts: EventFacts(
                 sessionID: owner.id, deviceID: owner.deviceID, bundleID: owner.bundleID, requestorID: row[6], mvpdID: row[7],
                 kind: EventKind(rawValue: kind) ?? .error, summary: row[3], timestamp: row[8], httpStatus: row[4]))
         }

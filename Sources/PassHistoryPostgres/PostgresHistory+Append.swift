@@ -113,9 +113,9 @@ extension PostgresHistory {
         for admitted in rows {
             let (row, id) = (admitted.row, admitted.id)
             var columns = [
-                query.bind(id), query.bind(admitted.key), query.bind(row.event.sequence), query.bind(EventRecord.timestampColumn(row.event.timestamp)),
-                query.bind(row.facets.kind.rawValue), query.bind(row.facets.requestorID), query.bind(row.facets.mvpdID),
-                query.bind(row.facets.httpStatus), query.bind(row.summary),
+                query.bind(id), query.bind(admitted.key), query.bind(row.event.sequence), query.bind(row.facts.timestamp),
+                query.bind(row.facts.kind.rawValue), query.bind(row.facts.requestorID), query.bind(row.facts.mvpdID),
+                query.bind(row.facts.httpStatus), query.bind(row.facts.summary),
                 query.bind(row.view.json(id: id)),
             ]
             if deviceApp { columns += [query.bind(admitted.deviceID), query.bind(admitted.bundleID)] }

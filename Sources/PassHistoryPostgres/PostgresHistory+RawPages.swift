@@ -65,12 +65,12 @@ extension PostgresHistory {
         for row in try await client.query(query, logger: logger) {
             let (id, payload, kind, summary, status, _, requestorID, mvpdID, timestamp, sessionID, deviceID, bundleID) = try row.decode(
                 (Int64, String, String, String, Int?, Int64, String?, String?, Double, UUID?, String?, String?).self)
-            rows.append(RawEventRow(event: RawStoredEvent(id: id, view: payload), facts: EventFacts(
+            rows.append(RawEventRow(id: id, view: payload, facts: EventFacts(
                 sessionID: sessionID ?? UUID(), deviceID: deviceID ?? "", bundleID: bundleID ?? "", requestorID: requestorID, mvpdID: mvpdID,
                 kind: EventKind(rawValue: kind) ?? .error, summary: summary, timestamp: timestamp, httpStatus: status)))
         }
         // A short batch means nothing else matches up to `last`.
-        return (rows, rows.count < limit ? last : (rows.last?.event.id ?? last))
+        return (rows, rows.count < limit ? last : (rows.last?.id ?? last))
     }
 
     // MARK: - Reads on one connection

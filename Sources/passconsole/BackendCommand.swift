@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MicroHTTP
 import PassBackend
+import PassCommandLine
 import PassEvents
 import PassConsole
 import PassProtocol
@@ -28,7 +29,7 @@ struct BackendCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = Bootstrap.logger("backend")
         // The admin API takes a token when PASSBACKEND_ADMIN_TOKEN names one, and always beyond loopback.
-        var adminToken = ProcessInfo.processInfo.environment["PASSBACKEND_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        var adminToken = AdminToken.fromEnvironment
         if !LocalAddresses.isLoopback(host) {
             adminToken = adminToken ?? AdminToken.random()
             try ServeCommand.writeSecret(adminToken!, to: adminTokenFile)
@@ -128,15 +129,9 @@ enum Bootstrap {
     }
 }
 
-/// Random admin tokens.
-enum AdminToken {
-    /// 32 random bytes as hex.
+extension AdminToken {
+    /// A new admin token: 32 random bytes as hex.
     static func random() -> String { Console.newAccessToken() }
-
-    /// `PASSBACKEND_ADMIN_TOKEN` when set and not empty: what tools send to a backend's `/admin`.
-    static var fromEnvironment: String? {
-        ProcessInfo.processInfo.environment["PASSBACKEND_ADMIN_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-    }
 }
 
 /// Keeps signal sources alive for the life of the process.

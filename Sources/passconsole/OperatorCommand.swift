@@ -1,6 +1,7 @@
 import AccessEnabler
 import ArgumentParser
 import Foundation
+import PassCommandLine
 import PassConsole
 import PassHistory
 

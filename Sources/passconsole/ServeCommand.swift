@@ -6,6 +6,7 @@ import Metrics
 import Prometheus
 import MicroHTTP
 import PassBackend
+import PassCommandLine
 import PassConsole
 import PassProxy
 import PassHistory

@@ -100,7 +100,7 @@ struct HistoryFilterMatchingTests {
             try #require(stored.count == events.count)
             // The rows the live feed reads carry the same facts as the decoded events.
             let rows = try await history.newRawEvents(after: 0, upTo: stored.last!.id, limit: 10_000).events
-            #expect(rows.map(\.event.id) == stored.map(\.id))
+            #expect(rows.map(\.id) == stored.map(\.id))
             #expect(rows.map(\.facts) == stored.map(EventFacts.init))
             var nonTrivial = 0
             for _ in 0..<150 {
@@ -108,7 +108,7 @@ struct HistoryFilterMatchingTests {
                 let expected = try await history.page(matching: filter, limit: 10_000).events.map(\.id)
                 let inMemory = stored.filter { filter.matches($0) }.map(\.id)
                 #expect(inMemory == expected, "seed \(seed), filter \(filter)")
-                let onRows = rows.filter { filter.matches($0.facts!) }.map(\.event.id)
+                let onRows = rows.filter { filter.matches($0.facts) }.map(\.id)
                 #expect(onRows == expected, "rows, seed \(seed), filter \(filter)")
                 if !expected.isEmpty && expected.count < stored.count { nonTrivial += 1 }
             }

@@ -9,7 +9,7 @@ import Testing
 /// gone, see `Sources/PassHistory/README.md`), and a file written before upgrades in place.
 @Suite("History indexes (schema v6)")
 struct HistoryIndexTests {
-    /// The filters of `passconsole bench-console`'s page table (text excepted: a `LIKE` walk in ID order), and the
+    /// The filters of `passconsole-bench bench-console`'s page table (text excepted: a `LIKE` walk in ID order), and the
     /// other status filters, with the index each must be read through.
     static func benchmarkFilters(session: UUID) -> [(String, HistoryFilter, [String])] {
         func status(_ status: HistoryFilter.StatusClass) -> HistoryFilter {

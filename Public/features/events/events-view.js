@@ -136,6 +136,8 @@ export function mount(root, route, ctx) {
   const feed = createFeed({
     query: feedQuery,
     direct: () => !query && !at,
+    // A jump to a moment shows the events before it: nothing new joins the list.
+    follow: () => !at,
     windowSeconds: () => time.windowSeconds(),
     onReset: ({ events, total, matching, capped, hasOlder, error }) => {
       loadError = error;

@@ -13,13 +13,12 @@ struct LiveEvent: Sendable {
     /// The stored view (the JSON in `bytes`'s data), for a client whose frames are rewritten (a viewer's, redacted).
     let view: String
 
-    /// `nil` for a row read without its facts.
-    init?(_ row: RawEventRow) {
-        guard let facts = row.facts else { return nil }
-        id = row.event.id
-        self.facts = facts
-        view = row.event.view
-        bytes = ServerSentEvent(id: UInt64(row.event.id), event: "entitlement", data: view).encoded
+    /// The live form of a row read for the feed.
+    init(_ row: RawEventRow) {
+        id = row.id
+        facts = row.facts
+        view = row.view
+        bytes = ServerSentEvent(id: UInt64(row.id), event: "entitlement", data: view).encoded
     }
 
     /// The SSE frame of this event with its view rewritten (`rewrite` returns the new JSON).

@@ -31,7 +31,7 @@ extension LiveFeed {
                 // The read is of the client's matches only: before each, the client has every match up to the last sent.
                 var sent = cursor
                 for row in read.events {
-                    guard let event = LiveEvent(row) else { continue }
+                    let event = LiveEvent(row)
                     let taken = subscription.send(encoded: rewrite.map { event.frame(rewritingView: $0) } ?? event.bytes) {
                         LiveEvent.resyncNotice(after: sent, retryMilliseconds: limits.resyncRetryMilliseconds)
                     }

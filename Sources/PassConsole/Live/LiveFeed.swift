@@ -177,7 +177,7 @@ public final class LiveFeed: Sendable {
                 try? await Task.sleep(for: .milliseconds(200))
                 continue
             }
-            let events = read.events.compactMap(LiveEvent.init)
+            let events = read.events.map(LiveEvent.init)
             publish(events, reached: read.reached)
         }
     }

@@ -8,11 +8,12 @@ import Testing
 /// The live feed in a real headless Chromium: many tabs of one console share one connection, and the Events page
 /// stays responsive through a burst. Part of the serialized browser suite: one Chromium at a time.
 extension ConsoleBrowserTests {
-    static func events(_ range: Range<Int>, session: UUID, name: String) -> [EntitlementEvent] {
+    static func events(
+        _ range: Range<Int>, session: UUID, name: String, app: AppIdentity = AppIdentity(bundleID: "com.burst.app", teamID: "BURST1")
+    ) -> [EntitlementEvent] {
         range.map { i in
             EntitlementEvent(sequence: i + 1, timestamp: Date(), sessionID: session, deviceID: "burst-device",
-                app: AppIdentity(bundleID: "com.burst.app", teamID: "BURST1"), requestorID: "REF30", mvpdID: nil,
-                kind: .apiCall(name: "\(name)\(i)", arguments: [:]))
+                app: app, requestorID: "REF30", mvpdID: nil, kind: .apiCall(name: "\(name)\(i)", arguments: [:]))
         }
     }
 
@@ -112,5 +113,86 @@ extension ConsoleBrowserTests {
                 "the page's main thread used \(spent("ThreadTime")) s of CPU in \(String(format: "%.1f", elapsed)) s")
             #expect(rows > 0 && rows < 300, "\(rows) rows in the DOM")
         }
+    }
+
+    /// A filtered Events page follows the server's filter: during a burst in which two apps report, it shows the events
+    /// of the app it is filtered to as they arrive, newest first, with their count, none of the other app's, and it
+    /// never asks `/api/events` again for them; paused, it holds what matches and counts it on the pill; a second tab
+    /// with the same filter shares its stream.
+    @Test func aFilteredEventsPageShowsTheMatchingEventsLiveWithoutReadingThePageAgain() async throws {
+        try await withBrowser { fixture, browser in
+            let wanted = AppIdentity(bundleID: "com.wanted.app", teamID: "WANTED1")
+            let other = AppIdentity(bundleID: "com.other.app", teamID: "OTHER1")
+            let (wantedSession, otherSession) = (UUID(), UUID())
+            // Given five events of each app, and the Events page filtered to one of them
+            try await fixture.console.history.append(Self.events(0..<5, session: wantedSession, name: "wanted", app: wanted)
+                + Self.events(0..<5, session: otherSession, name: "other", app: other))
+            try await browser.open(fixture.console.baseURL + "/#/events?q=app:com.wanted.app")
+            try await browser.waitUntil("the page to be live", Self.isLive)
+            try await browser.waitUntil("the five matching events",
+                "return document.querySelector('.count-line')?.textContent.startsWith('5 events listed · 5 match');")
+            // (every read of /api/events the page makes from here on is counted)
+            try await browser.run("""
+                window.__eventReads = 0;
+                const fetched = window.fetch;
+                window.fetch = (url, ...rest) => { if (String(url).includes('/api/events?')) window.__eventReads++; return fetched(url, ...rest); };
+                """)
+            // When 100 more of each arrive, in 20 commits mixing the two apps
+            for batch in 0..<20 {
+                let range = 5 + batch * 5..<5 + (batch + 1) * 5
+                try await fixture.console.history.append(Self.events(range, session: wantedSession, name: "wanted", app: wanted)
+                    + Self.events(range, session: otherSession, name: "other", app: other))
+            }
+            // Then the page lists the 105 events of the app it is filtered to, the newest on top, and counts every event
+            try await browser.waitUntil("the 105 matching events listed and counted", timeout: 30,
+                "return document.querySelector('.count-line')?.textContent.startsWith('105 events listed · 105 match · ');")
+            try await waitForTotal(fixture, browser)
+            let rows = "[...document.querySelectorAll('#events-table tr[data-event-id]')].map(r => r.innerText)"
+            #expect((try await browser.run("return \(rows)[0];") as? String)?.contains("wanted104") == true)
+            // And none of the other app's, without one more read of /api/events
+            #expect(try await browser.run("return \(rows).filter(t => /other\\d/.test(t)).length;") as? Int == 0)
+            #expect(try await browser.run("return window.__eventReads;") as? Int == 0)
+            // When the page is paused and three more of each arrive
+            try await browser.click("[data-action=pause]")
+            try await fixture.console.history.append(Self.events(105..<108, session: wantedSession, name: "wanted", app: wanted)
+                + Self.events(105..<108, session: otherSession, name: "other", app: other))
+            // Then the pill counts the three that match, and resuming lists them on top
+            try await browser.waitUntil("the pill", "return document.querySelector('#new-events-pill')?.textContent === '3 new events · show';")
+            try await browser.click("#new-events-pill")
+            try await browser.waitUntil("the held events listed",
+                "return document.querySelector('.count-line')?.textContent.startsWith('108 events listed · 108 match');")
+            #expect((try await browser.run("return \(rows)[0];") as? String)?.contains("wanted107") == true)
+            #expect(try await browser.run("return window.__eventReads;") as? Int == 0)
+            // When a second tab opens the same filter, which read its page at a later event than the first
+            let first = try await browser.currentTab()
+            let second = try await browser.newTab()
+            try await browser.open(fixture.console.baseURL + "/#/events?q=app:com.wanted.app")
+            try await browser.waitUntil("the second tab's page",
+                "return document.querySelector('.count-line')?.textContent.startsWith('108 events listed · 108 match');")
+            try await fixture.console.history.append(Self.events(108..<109, session: wantedSession, name: "wanted", app: wanted)
+                + Self.events(108..<109, session: otherSession, name: "other", app: other))
+            // Then both tabs list the next matching event, and the server holds one stream for the filter besides the one
+            // for every event
+            for tab in [second, first] {
+                try await browser.switchTo(tab)
+                try await browser.waitUntil("the next event in both tabs",
+                    "return document.querySelector('.count-line')?.textContent.startsWith('109 events listed · 109 match');")
+            }
+            #expect(fixture.console.live.clientCount == 2, "\(fixture.console.live.clientCount) SSE clients")
+        }
+    }
+
+    /// Waits until the Events page's count line ends with the history's total (the demo apps may still be reporting).
+    func waitForTotal(_ fixture: ConsoleFixture, _ browser: WebDriver) async throws {
+        let deadline = ContinuousClock.now + .seconds(20 * TestTime.scale)
+        var line = ""
+        var total = 0
+        while ContinuousClock.now < deadline {
+            total = try await fixture.console.history.count(matching: HistoryFilter())
+            line = try await browser.run("return document.querySelector('.count-line')?.textContent ?? '';") as? String ?? ""
+            if line.hasSuffix(" · \(total.formatted(.number.locale(Locale(identifier: "en_US")))) in total") { return }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        Issue.record("the count line \"\(line)\" never gave the history's total, \(total)")
     }
 }

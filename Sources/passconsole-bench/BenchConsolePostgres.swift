@@ -6,7 +6,7 @@ import PassHistory
 import PassHistoryPostgres
 import PostgresNIO
 
-/// `passconsole bench-console --history postgres://…`: the same page queries and live feed on a PostgreSQL history,
+/// `passconsole-bench bench-console --history postgres://…`: the same page queries and live feed on a PostgreSQL history,
 /// and its ingest through ``PostgresHistory/append(_:)``.
 ///
 /// Filling 10M events through `append` takes long on a shared machine, so `--append-events` events are written through

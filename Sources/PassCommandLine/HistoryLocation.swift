@@ -7,18 +7,18 @@ import PostgresNIO
 
 /// What `--history` (or `PASSCONSOLE_HISTORY_URL`) names: a SQLite file (a plain path, the embedded default) or a
 /// team's PostgreSQL database (a `postgres://user:password@host:5432/database` URL).
-enum HistoryLocation: Equatable, CustomStringConvertible {
+public enum HistoryLocation: Equatable, CustomStringConvertible, Sendable {
     case sqlite(path: String)
     case postgres(PostgresLocation)
 
     /// The environment variable naming the history when `--history` is not given.
-    static let environmentVariable = "PASSCONSOLE_HISTORY_URL"
+    public static let environmentVariable = "PASSCONSOLE_HISTORY_URL"
     /// The history when neither names one.
-    static let defaultPath = ".passconsole/history.sqlite"
+    public static let defaultPath = ".passconsole/history.sqlite"
 
     /// `option` when given, else `PASSCONSOLE_HISTORY_URL` when set and not empty, else ``defaultPath``. A value with a
     /// scheme (`name://`) must be a valid PostgreSQL URL: a mistyped URL is an error, never a file of that name.
-    init(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ValidationError) {
+    public init(option: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws(ValidationError) {
         let fromEnvironment = environment[Self.environmentVariable].flatMap { $0.isEmpty ? nil : $0 }
         let text = option ?? fromEnvironment ?? Self.defaultPath
         guard text.contains("://") else {
@@ -33,7 +33,7 @@ enum HistoryLocation: Equatable, CustomStringConvertible {
     }
 
     /// The file's path, or the URL without its password.
-    var description: String {
+    public var description: String {
         switch self {
         case .sqlite(let path): path
         case .postgres(let location): location.description
@@ -42,7 +42,7 @@ enum HistoryLocation: Equatable, CustomStringConvertible {
 
     /// Connects to the PostgreSQL history at `location` and migrates it; a server that cannot be reached or refuses
     /// the role is a ``ValidationError`` naming the location (never its password) and what to check.
-    static func openPostgres(_ location: PostgresLocation, leaseTimeout: Duration = PostgresHistory.defaultLeaseTimeout, logger: Logger)
+    public static func openPostgres(_ location: PostgresLocation, leaseTimeout: Duration = PostgresHistory.defaultLeaseTimeout, logger: Logger)
         async throws -> PostgresHistory
     {
         do {
@@ -61,7 +61,7 @@ enum HistoryLocation: Equatable, CustomStringConvertible {
 
     /// Why opening failed, in words: PostgreSQL's message, or the network's error (PostgresNIO's own description is
     /// deliberately empty).
-    static func reason(_ error: any Error) -> String {
+    public static func reason(_ error: any Error) -> String {
         guard let error = error as? PSQLError else { return tlsReason(error) ?? "\(error)" }
         if let message = error.serverInfo?[.message] {
             let state = error.serverInfo?[.sqlState].map { " (SQLSTATE \($0))" } ?? ""
@@ -76,7 +76,7 @@ enum HistoryLocation: Equatable, CustomStringConvertible {
     }
 
     /// TLS's failure in words (`nil`: not a TLS failure): above all a certificate that does not verify.
-    static func tlsReason(_ error: any Error) -> String? {
+    public static func tlsReason(_ error: any Error) -> String? {
         guard error is NIOSSLError || error is BoringSSLError || error is NIOSSLExtraError else { return nil }
         let text = "\(error)"
         if text.contains("CERTIFICATE_VERIFY_FAILED") || text.contains("certificate verify failed") {

@@ -5,7 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// `passconsole bench-live`: a team watching the live feed of a running `passconsole serve` — many SSE clients (half
+/// `passconsole-bench bench-live`: a team watching the live feed of a running `passconsole serve` — many SSE clients (half
 /// filtered with `q=app:…`) while events are ingested at a steady rate — beside the same run with one client. Reports
 /// whether every client got every event it matches (in order, once), commit-to-client latency, the server's CPU per
 /// event (read from /proc for `--server-pid`) and its RSS at start, peak and end.

@@ -3,11 +3,12 @@ import ArgumentParser
 import Foundation
 import GRDB
 import Logging
+import PassCommandLine
 import PassConsole
 import PassHistory
 import PassStorage
 
-/// `passconsole bench-console`: the console's history measured against its targets, each beside a baseline run in
+/// `passconsole-bench bench-console`: the console's history measured against its targets, each beside a baseline run in
 /// the same process — SQLite ingest (events/s, batched) vs bare prepared inserts of the same rows into the same table
 /// with the same indexes (and, for scale, without any); history page queries at 1M events; Server-Sent Events latency
 /// from a stored event to a connected client.

@@ -5,7 +5,7 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// `passconsole bench-fleet`: a fleet of apps reporting to running consoles, as a team's test devices do. Each of
+/// `passconsole-bench bench-fleet`: a fleet of apps reporting to running consoles, as a team's test devices do. Each of
 /// `--apps` simulated apps (spread over `--devices` devices and over every `--console`) has an ``EventReporter`` of
 /// its own, exactly as an app links it, and reports flows of 40 events (calls, state changes, HTTP exchanges,
 /// storage writes, callbacks, tracking, errors).

@@ -1,12 +1,13 @@
 import AccessEnabler
 import ArgumentParser
 import Foundation
+import PassCommandLine
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// `passconsole bench-flow`: time to media token through the SDK vs the bare HTTP round trips the same flow needs,
-/// measured in one process and interleaved per iteration (`make bench` runs it; hidden from the help list).
+/// `passconsole-bench bench-flow`: time to media token through the SDK vs the bare HTTP round trips the same flow needs,
+/// measured in one process and interleaved per iteration (`make bench` runs it).
 struct BenchFlowCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bench-flow",
@@ -21,8 +22,7 @@ struct BenchFlowCommand: AsyncParsableCommand {
             storage write lands after the flow, outside the time but inside the client CPU column. Prints median and p90 ms, SDK/bare \
             (median; target ≤ 1.10) and round trips per flow, counted on an untimed first flow (target: the SDK \
             sends no more than the bare flow).
-            """,
-        shouldDisplay: false)
+            """)
 
     @Option(help: "The backend's base URL (the service provider is <backend>/adobe-services).")
     var backend = "http://127.0.0.1:8081"
