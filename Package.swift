@@ -136,6 +136,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 // ConnectionPoolError: the pool's circuit breaker, a history that cannot be reached.
                 .product(name: "_ConnectionPoolModule", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -70,6 +70,11 @@ public struct RecordingProxy: HTTPResponder {
         if let rule = rules.first(matching: request, reading: reading) {
             acted = rule.words
             if let delay = rule.delayMs, delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+            if rule.drop == true {
+                recorder?.record(request, .closeWithoutAnswer, started: started, rule: acted,
+                    failure: "the proxy's rule dropped the connection without an answer")
+                return .closeWithoutAnswer
+            }
             if let status = rule.status {
                 answer = HTTPError(HTTPStatus(status), code: "proxy_rule",
                     message: "The recording proxy's rule “\(rule.words)” answered \(status) instead of the service.").response

@@ -38,6 +38,7 @@ public final class ExchangeRecorder: Sendable {
         var durationMs: Double
         var at: Date
         var rule: String?
+        var failure: String?
     }
 
     /// Exchanges not recorded because more than the queue's capacity waited (a service answering faster than its
@@ -81,16 +82,20 @@ public final class ExchangeRecorder: Sendable {
 
     /// Records one exchange; `started` is when the request arrived, `rule` a rule of the recorder that acted on it.
     /// Returns at once: the event is made on the recording thread.
-    public func record(_ request: Request, _ response: Response, started: ContinuousClock.Instant, rule: String? = nil) {
+    /// `failure` says why no answer went back (the exchange is recorded without a status).
+    public func record(
+        _ request: Request, _ response: Response, started: ContinuousClock.Instant, rule: String? = nil, failure: String? = nil
+    ) {
         // A recording proxy in front records the exchange itself (it says so in `Via`): one record per exchange.
         if recorder != .proxy, let via = request.header("Via"), via.contains(Self.proxyVia) { return }
         let elapsed = ContinuousClock.now - started
         let durationMs = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-        queue.add(Captured(request: request, response: response, durationMs: durationMs, at: now(), rule: rule))
+        queue.add(Captured(request: request, response: response, durationMs: durationMs, at: now(), rule: rule, failure: failure))
     }
 
     private func process(_ captured: Captured) {
         let (request, response, durationMs, now, rule) = (captured.request, captured.response, captured.durationMs, captured.at, captured.rule)
+        let failure = captured.failure
         guard var reading = ExchangeReading(request, response) else { return }
         context?.complete(&reading, request)
         if reading.deviceID == nil, let code = reading.registrationCode {
@@ -104,17 +109,17 @@ public final class ExchangeRecorder: Sendable {
                 facts.requestorID = signIn.requestorID
                 facts.mvpdID = signIn.mvpdID
                 facts.change = .revoked
-                emit(facts, request, response, durationMs: durationMs, at: now, signIn: signIn, rule: rule)
+                emit(facts, request, response, durationMs: durationMs, at: now, signIn: signIn, rule: rule, failure: failure)
             }
             return
         }
         let signIn = reading.deviceID.flatMap { context?.signIn(device: $0, requestor: reading.requestorID) }
-        emit(reading, request, response, durationMs: durationMs, at: now, signIn: signIn, rule: rule)
+        emit(reading, request, response, durationMs: durationMs, at: now, signIn: signIn, rule: rule, failure: failure)
     }
 
     private func emit(
         _ reading: ExchangeReading, _ request: Request, _ response: Response, durationMs: Double, at now: Date,
-        signIn: SignInFacts?, rule: String?
+        signIn: SignInFacts?, rule: String?, failure: String?
     ) {
         let named: String
         if let device = reading.deviceID {
@@ -151,7 +156,7 @@ public final class ExchangeRecorder: Sendable {
         let exchange = HTTPExchange(
             method: request.method, url: Self.url(request), parameters: Self.parameters(request),
             headers: Dictionary(request.headers.filter { Self.keptHeaders.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }) { a, _ in a },
-            status: response.status.code, responseBody: Self.body(response), failure: nil, durationMs: durationMs,
+            status: failure == nil ? response.status.code : nil, responseBody: Self.body(response), failure: failure, durationMs: durationMs,
             serverDate: now, errorCode: response.header("Authzf-Error-Code"), served: facts)
         let event = EntitlementEvent(
             sequence: sequence, timestamp: now, sessionID: sessionID,

@@ -125,10 +125,26 @@ struct RecordingProxyTests {
             #expect(other.status != 504, "another Programmer's request is forwarded")
             let bad = try await fixture.send("PUT", "/api/proxy/rules", json: #"{"rules":[{"path":"x"}]}"#)
             #expect(bad.status == 400)
-            #expect((bad.json["message"] as? String)?.contains("must delay, or answer with a status") == true, "\(bad.json)")
+            #expect((bad.json["message"] as? String)?.contains("must delay, answer with a status, or drop the request") == true, "\(bad.json)")
             #expect(fixture.proxy.rules.all.count == 1, "a refused change changes nothing")
             let audit = try await fixture.history.auditEntries(limit: 10)
             #expect(audit.contains { $0.action == "proxy-rules" && $0.detail.contains("answer 504 on mediatoken") })
+        }
+    }
+
+    @Test("a drop rule closes the connection without an answer, and the exchange is recorded with why")
+    func aDropRuleAnswersNothing() async throws {
+        try await ProxyFixture.with { fixture in
+            try fixture.proxy.rules.replace(with: [ProxyRule(path: "checkauthn", drop: true)])
+            let answer = try await fixture.curl("/api/v1/checkauthn?requestor=REF30&deviceId=dropped-box")
+            #expect(answer.status == 0, "no HTTP answer at all: \(answer)")
+            let recorded = try await fixture.served { $0.contains { $0.url.contains("checkauthn") } }
+            let exchange = try #require(recorded.first { $0.exchange.url.contains("checkauthn") }?.exchange)
+            #expect(exchange.status == nil)
+            #expect(exchange.failure?.contains("dropped the connection") == true)
+            #expect(exchange.served?.rule == "drop the connection on checkauthn")
+            // the rest of the service is untouched
+            #expect(try await fixture.curl("/api/v1/config/REF30").status != 0)
         }
     }
 
@@ -144,6 +160,8 @@ struct RecordingProxyTests {
             let bad = try await fixture.curl("/_proxy/rules", method: "PUT", body: #"{"rules":[{"path":"authorize","status":200}]}"#)
             #expect(bad.status == 400)
             #expect(bad.body.contains("status must be an error status"), "\(bad.body)")
+            let both = try await fixture.curl("/_proxy/rules", method: "PUT", body: #"{"rules":[{"status":503,"drop":true}]}"#)
+            #expect(both.status == 400)
             let slow = try await fixture.curl("/_proxy/rules", method: "PUT", body: #"{"rules":[{"delayMs":999999}]}"#)
             #expect(slow.status == 400)
             let ca = try await fixture.curl("/_proxy/ca.pem")

@@ -53,6 +53,7 @@ export function proxyPanel() {
         const status = String(data.get('status') ?? '').trim();
         if (delay) rule.delayMs = Number(delay);
         if (status) rule.status = Number(status);
+        if (data.get('drop') === 'on') rule.drop = true;
         save([...rules, rule], 'Rule added: the next matching request meets it.');
       },
     },
@@ -61,6 +62,8 @@ export function proxyPanel() {
       field('mvpd', 'MVPD', { placeholder: 'any', maxlength: 512 }),
       field('delayMs', 'Hold (ms)', { type: 'number', min: 0, max: 60000, placeholder: '0' }),
       field('status', 'Answer status', { type: 'number', min: 400, max: 599, placeholder: 'forward' }),
+      h('label.inline', { title: 'Close the connection without any answer, as a service that goes silent' },
+        h('input', { type: 'checkbox', name: 'drop' }), ' Drop (no answer)'),
       field('name', 'Name (optional)', { maxlength: 512 }),
       h('button', { type: 'submit', 'data-action': 'add-proxy-rule', ...needs('change') }, 'Add rule'));
     fill(body,

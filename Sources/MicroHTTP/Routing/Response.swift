@@ -10,7 +10,13 @@ public struct Response: Sendable {
         case file(path: String, size: UInt64)
         /// A Server-Sent Events stream that stays open until the client leaves or the server stops.
         case eventStream(EventStreamSubscription)
+        /// No answer at all: the connection is closed (a recording proxy's rule that drops a request, to see how a
+        /// client copes with a service that goes silent).
+        case closeWithoutAnswer
     }
+
+    /// A response that closes the connection without answering.
+    public static var closeWithoutAnswer: Response { Response(status: HTTPStatus(444), body: .closeWithoutAnswer) }
 
     /// The status code.
     public var status: HTTPStatus { didSet { prepared = nil } }

@@ -73,7 +73,9 @@ extension HTTPServer {
             if mhdResponse == nil { close(fd) }  // libmicrohttpd owns the descriptor only once the response exists
         case .eventStream(let subscription):
             mhdResponse = streamResponse(subscription, connection)
-
+        case .closeWithoutAnswer:
+            // libmicrohttpd closes a connection whose handler answers MHD_NO, sending nothing.
+            return .NO
         }
         guard let mhdResponse else { return .NO }
         for (name, value) in response.headers where !name.equalsIgnoringASCIICase("Content-Length") {

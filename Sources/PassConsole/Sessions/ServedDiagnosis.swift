@@ -48,7 +48,7 @@ enum ServedDiagnosis {
             if let rule = served.rule {
                 lastRefusal = Verdict(
                     id: "proxy_rule", title: "A proxy rule answered '\(what)'",
-                    text: "At \(when) the recording proxy's rule “\(rule)” acted on \(what) (status \(exchange.status.map(String.init) ?? "none")): "
+                    text: "At \(when) the recording proxy's rule “\(rule)” acted on \(what) (\(exchange.status.map { "status \($0)" } ?? "no answer")): "
                         + "the failure was made on purpose, not by the service.", severity: "warning", side: .network, rule: rule)
                 continue
             }
