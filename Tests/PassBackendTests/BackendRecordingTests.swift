@@ -65,6 +65,21 @@ struct BackendRecordingTests {
         return found
     }
 
+    /// The session's health card, once it holds the verdict `id` (events reach the history in batches).
+    static func card(
+        _ console: Console, _ session: String, holding id: String, where ready: ([String: Any]) -> Bool = { _ in true }
+    ) async throws -> (card: [String: Any], verdict: [String: Any]?) {
+        var card: [String: Any] = [:]
+        for _ in 0..<100 {
+            card = (try await get(console, "/api/sessions/\(session)"))["health"] as? [String: Any] ?? [:]
+            if let verdict = (card["verdicts"] as? [[String: Any]])?.first(where: { $0["id"] as? String == id }), ready(verdict) {
+                return (card, verdict)
+            }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+        return (card, nil)
+    }
+
     @Test("a web sign-in (device, code, SAML pages, session, authorize, shortAuthorize) is one session found by username, device, user ID and MVPD; a revocation is the TV provider signing her out")
     func webSignInIsOneSessionAndARevocationIsTheProvidersDoing() async throws {
         try await Self.with { console, history, _, http in
@@ -105,20 +120,14 @@ struct BackendRecordingTests {
             #expect(revoked.status == 200)
             let after = try await browser.session()
             #expect(after.text.contains("<pendingLogout"))
-            var verdict: [String: Any]?
-            for _ in 0..<Int(TestTime.seconds(100)) {
-                let detail = try await Self.get(console, "/api/sessions/\(id)")
-                let health = detail["health"] as? [String: Any] ?? [:]
-                verdict = (health["verdicts"] as? [[String: Any]])?.first { $0["id"] as? String == "revoked_by_provider" }
-                if let text = verdict?["text"] as? String, text.contains("pendingLogout") {
-                    #expect((health["headline"] as? String)?.contains("Cablevision signed alice out") == true, "\(health)")
-                    break
-                }
-                try await Task.sleep(for: .milliseconds(100))
+            let (health, verdict) = try await Self.card(console, id, holding: "revoked_by_provider") {
+                ($0["text"] as? String)?.contains("pendingLogout") == true
             }
+            #expect((verdict?["text"] as? String)?.contains("pendingLogout") == true, "\(health)")
+            #expect((health["headline"] as? String)?.contains("Cablevision signed alice out") == true, "\(health)")
             #expect(verdict?["title"] as? String == "Signed out by the TV provider")
             #expect(verdict?["side"] as? String == "mvpd")
-                    }
+        }
     }
 
     @Test("a REST v1 box (regcode, activation in a browser, checkauthn, authorize, mediatoken) is one session found by its registration code and its device ID")
@@ -159,13 +168,8 @@ struct BackendRecordingTests {
             let denied = try await app.get("/api/v1/authorize", [("requestor", "REF30"), ("deviceId", device), ("resource", "news")])
             #expect(denied.status == 403, "\(denied.text)")
             let id = try #require(try await Self.sessions(console, device).first?["id"] as? String)
-            var verdicts: [[String: Any]] = []
-            for _ in 0..<100 {
-                verdicts = ((try await Self.get(console, "/api/sessions/\(id)"))["health"] as? [String: Any])?["verdicts"] as? [[String: Any]] ?? []
-                if verdicts.contains(where: { $0["id"] as? String == "served_refusal" }) { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            let refusal = try #require(verdicts.first { $0["id"] as? String == "served_refusal" }, "\(verdicts)")
+            let refused = try await Self.card(console, id, holding: "served_refusal")
+            let refusal = try #require(refused.verdict, "\(refused.card)")
             #expect(refusal["side"] as? String == "mvpd")
             #expect((refusal["title"] as? String)?.contains("REST v1 authorize") == true, "\(refusal)")
 
@@ -174,12 +178,8 @@ struct BackendRecordingTests {
             service.clock.advance(by: 1800 + 60)  // past the code's 30 minutes (Config/demo.json), not yet forgotten
             let gone = try await app.get("/reggie/v1/REF30/regcode/\(late)")
             #expect(gone.status == 410, "\(gone.text)")
-            for _ in 0..<100 {
-                verdicts = ((try await Self.get(console, "/api/sessions/\(id)"))["health"] as? [String: Any])?["verdicts"] as? [[String: Any]] ?? []
-                if verdicts.contains(where: { $0["id"] as? String == "regcode_expired" }) { break }
-                try await Task.sleep(for: .milliseconds(100))
-            }
-            let expired = try #require(verdicts.first { $0["id"] as? String == "regcode_expired" }, "\(verdicts)")
+            let after = try await Self.card(console, id, holding: "regcode_expired")
+            let expired = try #require(after.verdict, "\(after.card)")
             #expect((expired["title"] as? String)?.contains(late) == true)
         }
     }
