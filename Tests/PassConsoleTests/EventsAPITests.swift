@@ -133,6 +133,43 @@ struct EventsAPITests {
         }
     }
 
+    /// The reporter's bounded queue: while the console is away the newest `capacity` events wait (the oldest go,
+    /// counted), and once it answers they arrive in order, each once, and the console is told how many were dropped.
+    @Test func aReporterPastItsBoundKeepsTheNewestAndSaysHowManyWent() async throws {
+        try await ConsoleFixture.with { fixture in
+            let session = UUID()
+            let app = AppIdentity(bundleID: "com.remote.bounded", teamID: "BOUND1")
+            // A console port nobody listens on yet: every send fails and the events wait
+            let reporter = EventReporter(console: URL(string: "http://127.0.0.1:1")!, capacity: 10, batchSize: 4,
+                interval: .milliseconds(10))
+            for i in 0..<25 {
+                reporter.add(EntitlementEvent(sequence: i, timestamp: Date(), sessionID: session, deviceID: "d", app: app,
+                    requestorID: nil, mvpdID: nil, kind: .apiCall(name: "c\(i)", arguments: [:])))
+            }
+            #expect(reporter.droppedCount == 15)
+            #expect(reporter.pendingCount == 10)
+            await reporter.finish(timeout: .milliseconds(100))
+            // The same events, to a console that answers: a reporter of the same queue bound, fed the same way
+            try fixture.console.start()
+            let live = EventReporter(console: URL(string: fixture.console.baseURL)!, capacity: 10, batchSize: 4,
+                interval: .milliseconds(10))
+            for i in 0..<25 {
+                live.add(EntitlementEvent(sequence: i, timestamp: Date(), sessionID: session, deviceID: "d", app: app,
+                    requestorID: nil, mvpdID: nil, kind: .apiCall(name: "c\(i)", arguments: [:])))
+            }
+            await live.finish()
+            #expect(live.sentCount + live.droppedCount == 25)
+            let stored = try await fixture.console.history.page(matching: HistoryFilter(sessionID: session), after: nil, limit: 100).events
+            let sequences = stored.map(\.event.sequence)
+            #expect(sequences == sequences.sorted(), "in order")
+            #expect(Set(sequences).count == sequences.count, "each once")
+            #expect(sequences.count == live.sentCount)
+            #expect(sequences.last == 24, "the newest always arrive")
+            let overview = try await TestHTTPClient(baseURL: fixture.console.baseURL).get("/api/overview").json["counts"] as? [String: Any]
+            #expect(overview?["ingestDropped"] as? Int == live.droppedCount)
+        }
+    }
+
     @Test(arguments: HistoryBackend.allCases) func aReporterSendsAFewEventsAfterAnIdleSpellWithoutWaitingForAFullBatchOrFinish(history: HistoryBackend) async throws {
         try await ConsoleFixture.with(history: history) { fixture in
             try fixture.console.start()
