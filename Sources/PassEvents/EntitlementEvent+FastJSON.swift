@@ -40,11 +40,6 @@ struct JSONBytes {
 
 /// Writes JSON objects with keys in byte order, as `JSONEncoder`'s `.sortedKeys` does.
 struct FastJSONWriter {
-    static func servedJSON(_ served: ServedFacts) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        return (try? encoder.encode(served)).map { String(decoding: $0, as: UTF8.self) } ?? "null"
-    }
 
     let dates: EntitlementEvent.JSONDates
     var output = JSONBytes()
@@ -128,10 +123,8 @@ struct FastJSONWriter {
                 string(body)
             }
             if let served = exchange.served {
-                // Rare (server-recorded exchanges only): Foundation's encoder, configured as the wire's, writes the
-                // same bytes a whole-event `JSONEncoder` would.
                 output += ",\"served\":"
-                output += Self.servedJSON(served)
+                servedFacts(served)
             }
             if let serverDate = exchange.serverDate {
                 output += ",\"serverDate\":"
@@ -264,6 +257,30 @@ struct FastJSONWriter {
         string(mvpd.logoURL)
         output += ",\"passiveAuthnEnabled\":" + (mvpd.passiveAuthnEnabled ? "true" : "false")
         output += ",\"useSVC\":" + (mvpd.useSVC ? "true" : "false")
+        output += "}"
+    }
+
+    /// ``ServedFacts`` with its keys in byte order, absent values left out (as its synthesized `Codable` does).
+    mutating func servedFacts(_ facts: ServedFacts) {
+        var first = true
+        func key(_ name: String) {
+            output += first ? "{\"" : ",\""
+            output += name
+            output += "\":"
+            first = false
+        }
+        if let value = facts.advancedStatus { key("advancedStatus"); string(value) }
+        if let value = facts.change { key("change"); string(value.rawValue) }
+        key("client"); string(facts.client.rawValue)
+        if let value = facts.operation { key("operation"); string(value) }
+        if let value = facts.passSFP { key("passSFP"); string(value) }
+        if let value = facts.pendingLogout { key("pendingLogout"); output += value ? "true" : "false" }
+        key("recorder"); string(facts.recorder.rawValue)
+        if let value = facts.registrationCode { key("registrationCode"); string(value) }
+        if let value = facts.rule { key("rule"); string(value) }
+        if let value = facts.token { key("token"); string(value) }
+        if let value = facts.userID { key("userID"); string(value) }
+        if let value = facts.username { key("username"); string(value) }
         output += "}"
     }
 

@@ -68,6 +68,9 @@ extension EntitlementEvent {
         return count <= 24 ? "[redacted]" : String(secret.prefix(16)) + "…[redacted \(count) chars]"
     }
 
+    static let ignatureInfo = Array("ignatureInfo".utf8)
+    static let base64Marker = Array("PHNpZ25hdHVyZUluZm8+".utf8)
+
     /// How a token starts wherever it is written: raw, XML-escaped, Base64 (REST's `serializedToken`), URL-encoded.
     package static let tokenMarkers = ["<signatureInfo>", "&lt;signatureInfo&gt;", "PHNpZ25hdHVyZUluZm8+", "%3CsignatureInfo%3E"]
 
@@ -75,6 +78,8 @@ extension EntitlementEvent {
     /// SDK gets.
     package static func redactBody(_ body: String) -> String {
         let limited = body.utf8.count > 4000 && body.count > 4000 ? String(body.prefix(4000)) + "…" : body
+        // One byte scan rules out most bodies: every marker holds `ignatureInfo` but the Base64 one.
+        guard limited.utf8.firstRange(of: ignatureInfo) != nil || limited.utf8.firstRange(of: base64Marker) != nil else { return limited }
         let starts = tokenMarkers.compactMap { HTMLText.range(of: $0, in: limited[...])?.lowerBound }
         guard let start = starts.min() else { return limited }
         return String(limited[..<start]) + "[token redacted]"
@@ -82,10 +87,14 @@ extension EntitlementEvent {
 
     /// Whether a query's text may hold a secret's name (``isSecret(_:)``'s words, any case): false rules it out.
     static func mayNameSecret(_ query: Substring.UTF8View) -> Bool {
-        let lower = String(decoding: query, as: UTF8.self).lowercased()
+        // Bytes, ASCII-lowercased: Foundation's `contains` on a String was a visible share of recording an exchange.
+        let lower = query.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
         // A percent-encoded name could spell any of them: parse those.
-        return lower.contains("%") || ["token", "secret", "signature", "password", "passwd", "samlresponse", "idtoken2"].contains { lower.contains($0) }
+        return lower.contains(UInt8(ascii: "%")) || secretWords.contains { lower.firstRange(of: $0) != nil }
     }
+
+    static let secretWords: [[UInt8]] = ["token", "secret", "signature", "password", "passwd", "samlresponse", "idtoken2"]
+        .map { Array($0.utf8) }
 
     /// The URL with secret query items shortened (a reporter may put a token in a GET's query).
     package static func redactQuery(_ url: String) -> String {
