@@ -45,9 +45,17 @@ public final class ExchangeRecorder: Sendable {
     /// recording keeps up, for longer than the queue holds).
     public var droppedCount: Int { queue.droppedCount }
 
+    /// A session the recorder gave events to (structs, not tuples, through the lock: see ``RecordingQueue``).
+    struct Session {
+        var client: ClientKind
+        var sequence: Int
+        var id: UUID
+        var key = ""
+    }
+
     struct State {
         /// Per session key: the kind first seen and the last sequence given.
-        var sessions: [String: (client: ClientKind, sequence: Int, id: UUID)] = [:]
+        var sessions: [String: Session] = [:]
         /// Client IDs registered by a software statement: their calls join the statement's session.
         var callers: [String: String] = [:]
         /// Registration codes the recorder saw issued, and their device (a proxy has no other way to know).
@@ -131,7 +139,7 @@ public final class ExchangeRecorder: Sendable {
         } else {
             named = "address:" + request.remoteAddress
         }
-        let (client, sequence, key, sessionID) = state.withLock { state -> (ClientKind, Int, String, UUID) in
+        let slot = state.withLock { state -> Session in
             if state.sessions.count > Self.remembered { state.sessions = [:] }
             if state.callers.count > Self.remembered { state.callers = [:] }
             if state.codes.count > Self.remembered { state.codes = [:] }
@@ -141,10 +149,11 @@ public final class ExchangeRecorder: Sendable {
             let known = state.sessions[key]
             let client = known?.client ?? reading.client ?? (request.path.hasPrefix("/admin/") ? ClientKind(rawValue: "admin") : .web)
             let sequence = max((known?.sequence ?? 0) + 1, Int(now.timeIntervalSince1970 * 1000))
-            let id = known?.id ?? Self.sessionID(key)
-            state.sessions[key] = (client, sequence, id)
-            return (client, sequence, key, id)
+            let session = Session(client: client, sequence: sequence, id: known?.id ?? Self.sessionID(key), key: key)
+            state.sessions[key] = session
+            return session
         }
+        let (client, sequence, key, sessionID) = (slot.client, slot.sequence, slot.key, slot.id)
         // The sign-in the service knows; without a service (a proxy), the token the answer carries, decoded before the
         // body is redacted.
         let token = signIn == nil && context == nil && response.status.code < 300 ? WireToken(in: response.bodyData) : nil
@@ -155,7 +164,7 @@ public final class ExchangeRecorder: Sendable {
             advancedStatus: Self.advancedStatus(response), rule: rule)
         let exchange = HTTPExchange(
             method: request.method, url: Self.url(request), parameters: Self.parameters(request),
-            headers: Dictionary(request.headers.filter { Self.keptHeaders.contains($0.name.lowercased()) }.map { ($0.name, $0.value) }) { a, _ in a },
+            headers: Self.keptHeaders(request),
             status: failure == nil ? response.status.code : nil, responseBody: Self.body(response), failure: failure, durationMs: durationMs,
             serverDate: now, errorCode: response.header("Authzf-Error-Code"), served: facts)
         let event = EntitlementEvent(
@@ -178,8 +187,17 @@ public final class ExchangeRecorder: Sendable {
     /// Query and form parameters, password fields left out entirely.
     static func parameters(_ request: Request) -> [String: String] {
         var result: [String: String] = [:]
-        for item in request.queryItems + request.formItems where !isPassword(item.name) {
-            result[item.name] = item.value
+        // Two loops, not a concatenated array: this runs for every exchange recorded.
+        for item in request.queryItems where !isPassword(item.name) { result[item.name] = item.value }
+        for item in request.formItems where !isPassword(item.name) { result[item.name] = item.value }
+        return result
+    }
+
+    /// The request headers worth keeping, the first of each name.
+    static func keptHeaders(_ request: Request) -> [String: String] {
+        var result: [String: String] = [:]
+        for header in request.headers where result[header.name] == nil && keptHeaders.contains(header.name.lowercased()) {
+            result[header.name] = header.value
         }
         return result
     }

@@ -28,17 +28,23 @@ final class RecordingQueue<Item: Sendable>: @unchecked Sendable {
     /// Exchanges dropped because more than ``capacity`` waited.
     var droppedCount: Int { dropped.withLock { $0 } }
 
+    private struct Added {
+        var wasEmpty: Bool
+        var overflow: Bool
+    }
+
     /// Queues `item`; never waits.
     func add(_ item: Item) {
-        let (wasEmpty, overflow) = items.withLock { items -> (Bool, Bool) in
+        // A struct, not a tuple: the lock's generic closure would look a tuple's metadata up on every request.
+        let added = items.withLock { items -> Added in
             let wasEmpty = items.isEmpty
             items.append(item)
-            guard items.count > capacity else { return (wasEmpty, false) }
+            guard items.count > capacity else { return Added(wasEmpty: wasEmpty, overflow: false) }
             items.removeFirst()
-            return (wasEmpty, true)
+            return Added(wasEmpty: wasEmpty, overflow: true)
         }
-        if overflow { dropped.withLock { $0 += 1 } }
-        if wasEmpty { wake.signal() }
+        if added.overflow { dropped.withLock { $0 += 1 } }
+        if added.wasEmpty { wake.signal() }
     }
 
     private func run() {
