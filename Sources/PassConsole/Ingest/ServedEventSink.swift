@@ -33,7 +33,9 @@ final class ServedEventSink: EventSink {
     /// `event` as stored: into the console app's session whose device it names, or as it is; `nil` when the app's
     /// SDK recorded the same exchange itself.
     static func join(_ event: EntitlementEvent, apps: [ConsoleApp]) -> EntitlementEvent? {
-        guard case .httpExchange(let exchange) = event.kind, let served = exchange.served, served.client.sdkPlatform != nil
+        // Only the local backend's record duplicates the demo apps' own: a proxy's traffic comes from elsewhere.
+        guard case .httpExchange(let exchange) = event.kind, let served = exchange.served, served.recorder == .backend,
+            served.client.sdkPlatform != nil
         else { return event }
         // The SDK's configuration call names no device: one of the console's apps of that Programmer made it.
         if event.deviceID.hasPrefix("address:"), apps.contains(where: { $0.isRunning && $0.spec.requestorID == event.requestorID }) {

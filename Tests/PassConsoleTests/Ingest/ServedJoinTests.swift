@@ -1,5 +1,6 @@
 import Foundation
 @testable import PassConsole
+import PassEvents
 import PassHistory
 import Testing
 
@@ -26,6 +27,24 @@ struct ServedJoinTests {
             let phone = sessions.filter { $0.deviceID == (fixture.console.apps.first { $0.spec.id == "news-ios" }?.runningSession?.deviceID) }
             #expect(phone.map(\.id) == [sessionID], "one session for the app on the phone: \(phone.map(\.bundleID))")
             #expect(!sessions.contains { $0.deviceID.hasPrefix("address:") || $0.bundleID == "ios" }, "\(sessions.map { "\($0.bundleID) \($0.deviceID) \($0.requestorID ?? "-")" })")
+        }
+    }
+
+    @Test("a proxy's record of an SDK call is kept, though a demo app of the same Programmer runs: it came from elsewhere")
+    func aProxysRecordIsNotTakenForADemoAppsOwn() async throws {
+        try await ConsoleFixture.with { fixture in
+            try await fixture.start("news-ios")
+            let app = try #require(fixture.console.apps.first { $0.spec.id == "news-ios" })
+            let exchange = HTTPExchange(method: "GET", url: "/adobe-services/1.0/config/REF30?client_type=ios", parameters: [:],
+                status: 200, responseBody: "<config/>", failure: nil, durationMs: 1,
+                served: ServedFacts(recorder: .proxy, client: .ios, operation: "adobe-services config"))
+            let event = EntitlementEvent(sequence: 1, timestamp: Date(), sessionID: UUID(), deviceID: "address:192.0.2.9",
+                app: AppIdentity(bundleID: "ios", teamID: ""), requestorID: "REF30", mvpdID: nil, kind: .httpExchange(exchange: exchange))
+            #expect(ServedEventSink.join(event, apps: [app]) == event)
+            var backend = event
+            backend.kind = .httpExchange(exchange: HTTPExchange(method: "GET", url: exchange.url, parameters: [:], status: 200,
+                responseBody: nil, failure: nil, durationMs: 1, served: ServedFacts(recorder: .backend, client: .ios)))
+            #expect(ServedEventSink.join(backend, apps: [app]) == nil, "the local backend's copy of a demo app's call is dropped")
         }
     }
 
