@@ -44,6 +44,7 @@ struct ReporterFailureAnswersTests {
             }
             let lowest = (1...4).map { policy.delay(afterFailures: $0, random: 0.999_999) }
             #expect(zip(waits, lowest).allSatisfy { $0 >= $1 - 0.005 }, "waits \(waits), lower bounds \(lowest)")
+            #expect(await waitUntil { reporter.counts.sent == 20 })
             #expect(reporter.counts == .init(sent: 20, queued: 0, dropped: 0, refused: 0, failures: 0))
             #expect(reporter.lastError == nil)
             #expect(received.allSatisfy { $0.dropped == "0" && $0.contentType == "application/x-ndjson" && $0.authorization == nil })

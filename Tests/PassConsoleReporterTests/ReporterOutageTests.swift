@@ -42,6 +42,8 @@ struct ReporterOutageTests {
         #expect(stored.compactMap { if case .apiCall(_, let arguments) = $0.kind { arguments["resource"] } else { nil } }
             == (1...30).map { "r\($0)" })
         #expect(stored.allSatisfy { $0.app.platform == .tvOS && $0.app.bundleID == "com.vendor.outage" })
+        // The console stores a batch before its answer reaches the reporter: wait for the reporter to hear it too.
+        #expect(await waitUntil { reporter.counts.sent == 30 })
         #expect(reporter.counts == .init(sent: 30, queued: 0, dropped: 0, refused: 0, failures: 0))
         #expect(reporter.lastError == nil)
         #expect(try await console.ingestDropped() == 0)
@@ -70,6 +72,7 @@ struct ReporterOutageTests {
         #expect(stored.map(\.sequence) == Array(16...25), "the oldest went, the newest stayed")
         #expect(try await waitUntil { try await console.ingestDropped() == 15 })
         #expect(try await console.ingestDropped() == 15)
+        #expect(await waitUntil { reporter.counts.sent == 10 }, "the reporter hears the console's answer after it stored the batch")
         #expect(reporter.counts == .init(sent: 10, queued: 0, dropped: 15, refused: 0, failures: 0))
         await reporter.finish()
         await console.stop()

@@ -111,6 +111,7 @@ struct ReporterSDKTests {
             let sessions = try await console.client.get("/api/sessions?q=com.vendor.news.ios").json["sessions"] as? [[String: Any]] ?? []
             #expect(sessions.contains { $0["id"] as? String == reporter.sessionID.uuidString && $0["bundleID"] as? String == app.bundleID },
                 "\(sessions)")
+            #expect(await waitUntil { reporter.counts.sent == stored.count }, "the reporter hears the console's last answer")
             #expect(reporter.counts == .init(sent: stored.count, queued: 0, dropped: 0, refused: 0, failures: 0))
             await reporter.finish()
             await console.stop()
