@@ -30,7 +30,9 @@ public struct RecordingProxy: HTTPResponder {
         upstream: URL, recording: (any EventSink)?, rules: ProxyRules = ProxyRules(), accessToken: String? = nil,
         caCertificatePEM: String? = nil, timeout: TimeInterval = 15, maxBodySize: Int = 16 << 20
     ) {
-        self.upstream = UpstreamClient(upstream: upstream, timeout: timeout, maxBodySize: maxBodySize)
+        // Bounded before it becomes milliseconds (1 ms to 1 hour; a non-number is the default).
+        let timeout = timeout.isFinite ? min(max(timeout, 0.001), 3600) : 15
+        self.upstream = UpstreamClient(upstream: upstream, timeout: timeout, maxBodySize: max(0, maxBodySize))
         self.recorder = recording.map { ExchangeRecorder(.proxy, sink: $0) }
         self.rules = rules
         self.accessToken = accessToken

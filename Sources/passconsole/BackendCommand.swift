@@ -34,14 +34,7 @@ struct BackendCommand: AsyncParsableCommand {
             adminToken = adminToken ?? AdminToken.random()
             try ServeCommand.writeSecret(adminToken!, to: adminTokenFile)
         }
-        var reporter: EventReporter?
-        if let reportTo {
-            guard let url = URL(string: reportTo), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
-                url.host != nil
-            else { throw ValidationError("--report-to wants a console's base URL, such as http://127.0.0.1:8080; got '\(reportTo)'.") }
-            let token = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
-            reporter = EventReporter(console: url, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
-        }
+        let reporter = try reportTo.map(Bootstrap.reporter(to:))
         let (server, _, _) = try Bootstrap.startBackend(
             configPath: options.config, host: host, port: port, signingKeyPath: signingKey,
             admin: AdminAccess(token: adminToken, boundHost: host), recording: reporter, logger: logger)
@@ -86,6 +79,16 @@ enum Bootstrap {
             throw ValidationError("\(error) Is another program using port \(port)? Pick another with --port.")
         }
         return (server, key.publicKey, service)
+    }
+
+    /// An ``EventReporter`` to the console at `consoleURL` (`--report-to`), with `PASSCONSOLE_TOKEN` as its bearer token
+    /// when set (a console beyond loopback wants it).
+    static func reporter(to consoleURL: String) throws -> EventReporter {
+        guard let url = URL(string: consoleURL), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            url.host != nil
+        else { throw ValidationError("--report-to wants a console's base URL, such as http://127.0.0.1:8080; got '\(consoleURL)'.") }
+        let token = ProcessInfo.processInfo.environment["PASSCONSOLE_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        return EventReporter(console: url, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
     }
 
     /// Returns when the process gets SIGINT or SIGTERM.

@@ -49,13 +49,7 @@ struct ProxyCommand: AsyncParsableCommand {
         if !LocalAddresses.isLoopback(host), token == nil {
             throw ValidationError("Listening on \(host) needs an access token for the proxy's controls: set PASSCONSOLE_TOKEN.")
         }
-        var reporter: EventReporter?
-        if let reportTo {
-            guard let url = URL(string: reportTo), url.scheme != nil, url.host != nil else {
-                throw ValidationError("--report-to wants a console's base URL, such as http://127.0.0.1:8080; got '\(reportTo)'.")
-            }
-            reporter = EventReporter(console: url, headers: token.map { ["Authorization": "Bearer \($0)"] } ?? [:])
-        }
+        let reporter = try reportTo.map(Bootstrap.reporter(to:))
         var configuration = HTTPServerConfiguration(
             host: host, port: port, threadPoolSize: ProcessInfo.processInfo.activeProcessorCount, maxBodySize: 4 << 20)
         var caPEM: String?
