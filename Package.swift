@@ -88,6 +88,9 @@ let package = Package(
                 "MicroHTTP", "PassEvents", "PassProtocol", "WireDates", "Locking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "DequeModule", package: "swift-collections"),
+                // Posting recorded events to a console (ConsolePoster: URLSession kept a dispatch source busy).
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
         // The one event model below everyone: the event, its wire codec, its summary and its secret rule. The SDK emits
@@ -164,7 +167,7 @@ let package = Package(
         .executableTarget(
             name: "passconsole",
             dependencies: [
-                "MicroHTTP", "PassProtocol", "PassBackend", "PassEvents", "PassProxy", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory",
+                "MicroHTTP", "PassProtocol", "PassBackend", "PassEvents", "PassProxy", "PassRecording", "PassStorage", "AccessEnabler", "PassSimulator", "PassConsole", "PassHistory",
                 "PassCommandLine", "Locking",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -237,6 +240,8 @@ let package = Package(
             name: "PassProxyTests",
             dependencies: [
                 "PassProxy", "PassBackend", "PassConsole", "PassEvents", "PassHistory", "PassStorage", "MicroHTTP", "PassTestSupport",
+                // Recording's own rules (RecordingDropsTests).
+                "PassRecording", "Locking",
             ]
         ),
         .testTarget(name: "PassStorageTests", dependencies: ["PassStorage", "PassTestSupport", "Locking"]),

@@ -472,7 +472,7 @@ rest_benchmarks() {
 
     for path in authorize mediatoken; do
         size=$(wc -c <"$WORK/$path.json")
-        SERVER_PIDS=$BACKEND_PID
+        SERVER_PIDS=${REST_SERVER_PIDS:-$BACKEND_PID}
         bench "GET /api/v1/$path ($size B)" "$B/api/v1/$path?$query" -H "$auth"
         local r
         r=$(ratio "$RPS" "$nginx_rps")
@@ -521,6 +521,12 @@ if [[ -z $REST_SKIPPED ]]; then
             echo "    $path with recording / without = ${r}x"
             NOTES+=("REST v1 $path with every exchange recorded into a console: ${r}x of the backend without recording (goal >= 0.8x).")
         done
+        # What the console kept of it: a console sharing the cores stores what it can, the rest is dropped and counted
+        # (never lost silently). Read once the reporter has had time to send what waits.
+        sleep 5
+        counts=$(curl -fsS "$RECORDING_CONSOLE/api/overview" | grep -o '"counts":{[^}]*}' || echo "?")
+        echo "    the console after the recording runs: $counts"
+        NOTES+=("Recording console after the runs (same 2 cores as the backend and wrk): $counts.")
     else
         NOTES+=("REST v1 with recording not run: $REST_SKIPPED.")
     fi
@@ -538,6 +544,7 @@ if [[ -z $REST_SKIPPED ]]; then
     B=http://127.0.0.1:$PROXY_PORT
     wait_http "$B/adobe-services/1.0/config/REF30" "$PROXY_PID" proxy
     REST_LABEL=" (via proxy)"
+    REST_SERVER_PIDS="$BACKEND_PID $PROXY_PID"
     if rest_benchmarks; then
         for path in authorize mediatoken; do
             r=$(ratio "${REST_RPS[$path (via proxy)]}" "${REST_RPS[$path]}")
@@ -548,6 +555,57 @@ if [[ -z $REST_SKIPPED ]]; then
         NOTES+=("REST v1 through the proxy not run: $REST_SKIPPED.")
     fi
     stop_pid "$PROXY_PID"
+
+    # The baseline for any proxy on this machine: nginx as a reverse proxy (keep-alive upstream, no buffering to
+    # disk, no recording) in front of the same backend. A second hop costs CPU on the same cores; this row says how
+    # much of the gap above any proxy pays, and how much is ours.
+    NGINX_PROXY_PORT=$(free_port)
+    mkdir -p "$WORK/nginx-proxy"
+    cat >"$WORK/nginx-proxy/nginx.conf" <<NGINX
+$NGINX_USER
+worker_processes $CORES;
+pid $WORK/nginx-proxy/nginx.pid;
+error_log $WORK/nginx-proxy/error.log warn;
+events { worker_connections 4096; }
+http {
+    access_log off;
+    client_body_temp_path $WORK/nginx-proxy/client_body;
+    proxy_temp_path $WORK/nginx-proxy/proxy;
+    fastcgi_temp_path $WORK/nginx-proxy/fastcgi;
+    uwsgi_temp_path $WORK/nginx-proxy/uwsgi;
+    scgi_temp_path $WORK/nginx-proxy/scgi;
+    keepalive_requests 1000000;
+    upstream backend { server 127.0.0.1:$BACKEND_PORT; keepalive 64; }
+    server {
+        listen 127.0.0.1:$NGINX_PROXY_PORT;
+        location / {
+            proxy_pass http://backend;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+            proxy_set_header Host \$http_host;
+            proxy_redirect off;
+        }
+    }
+}
+NGINX
+    start nginx-proxy nginx -p "$WORK/nginx-proxy" -e "$WORK/nginx-proxy/error.log" -c "$WORK/nginx-proxy/nginx.conf" -g "daemon off;"
+    NGINX_PROXY_PID=$LAST_PID
+    B=http://127.0.0.1:$NGINX_PROXY_PORT
+    wait_http "$B/adobe-services/1.0/config/REF30" "$NGINX_PROXY_PID" nginx-proxy
+    REST_LABEL=" (via nginx proxy)"
+    REST_SERVER_PIDS="$BACKEND_PID $NGINX_PROXY_PID $(pgrep -P "$NGINX_PROXY_PID" | tr '\n' ' ')"
+    if rest_benchmarks; then
+        for path in authorize mediatoken; do
+            r=$(ratio "${REST_RPS[$path (via nginx proxy)]}" "${REST_RPS[$path]}")
+            ours=$(ratio "${REST_RPS[$path (via proxy)]:-0}" "${REST_RPS[$path (via nginx proxy)]}")
+            echo "    $path through nginx as a proxy / direct = ${r}x, p99 ${REST_P99[$path (via nginx proxy)]}; our proxy / nginx's = ${ours}x"
+            NOTES+=("REST v1 $path through nginx as a plain reverse proxy: ${r}x of direct, p99 ${REST_P99[$path (via nginx proxy)]}; the recording proxy is ${ours}x of nginx's.")
+        done
+    else
+        NOTES+=("REST v1 through nginx as a proxy not run: $REST_SKIPPED.")
+    fi
+    REST_SERVER_PIDS=""
+    stop_pid "$NGINX_PROXY_PID"
     stop_pid "$SERVE_PID"
 fi
 

@@ -79,7 +79,7 @@ extension EntitlementEvent {
     package static func redactBody(_ body: String) -> String {
         let limited = body.utf8.count > 4000 && body.count > 4000 ? String(body.prefix(4000)) + "…" : body
         // One byte scan rules out most bodies: every marker holds `ignatureInfo` but the Base64 one.
-        guard limited.utf8.firstRange(of: ignatureInfo) != nil || limited.utf8.firstRange(of: base64Marker) != nil else { return limited }
+        guard ByteSearch.contains(ignatureInfo, in: limited) || ByteSearch.contains(base64Marker, in: limited) else { return limited }
         let starts = tokenMarkers.compactMap { HTMLText.range(of: $0, in: limited[...])?.lowerBound }
         guard let start = starts.min() else { return limited }
         return String(limited[..<start]) + "[token redacted]"
@@ -90,7 +90,7 @@ extension EntitlementEvent {
         // Bytes, ASCII-lowercased: Foundation's `contains` on a String was a visible share of recording an exchange.
         let lower = query.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
         // A percent-encoded name could spell any of them: parse those.
-        return lower.contains(UInt8(ascii: "%")) || secretWords.contains { lower.firstRange(of: $0) != nil }
+        return lower.contains(UInt8(ascii: "%")) || secretWords.contains { ByteSearch.contains($0, in: lower) }
     }
 
     static let secretWords: [[UInt8]] = ["token", "secret", "signature", "password", "passwd", "samlresponse", "idtoken2"]

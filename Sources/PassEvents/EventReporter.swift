@@ -2,10 +2,6 @@ import DequeModule
 import Foundation
 import Locking
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Streams an app's ``EntitlementEvent``s to a PassConsole (`POST /api/ingest`, NDJSON), so support staff see the
 /// sessions of several apps and devices in one console.
 ///
@@ -48,7 +44,7 @@ public final class EventReporter: Sendable {
         var sending = false
     }
     private let state = Mutex(State())
-    private let session: URLSession
+    private let poster: any EventPoster
     private let headers: [String: String]
     private let sender = Mutex<Task<Void, Never>?>(nil)
 
@@ -57,19 +53,14 @@ public final class EventReporter: Sendable {
     ///   - headers: extra request headers, e.g. `Authorization: Bearer <token>` for a console bound beyond loopback.
     public init(
         console: URL, capacity: Int = 10_000, batchSize: Int = 500, interval: Duration = .milliseconds(200),
-        headers: [String: String] = [:]
+        headers: [String: String] = [:], poster: (any EventPoster)? = nil
     ) {
         endpoint = console.appendingPathComponent("api/ingest")
         self.capacity = max(1, capacity)
         self.batchSize = max(1, batchSize)
         self.interval = interval
         self.headers = headers
-        let configuration = URLSessionConfiguration.ephemeral
-        // No URLCache: with one, cancelling a task can trap in swift-corelibs-foundation (the cache lookup runs on
-        // another queue, so the cancel's failure reaches a task already gone from the registry; seen in a make test run).
-        configuration.urlCache = nil
-        configuration.timeoutIntervalForRequest = 10
-        session = URLSession(configuration: configuration)
+        self.poster = poster ?? URLSessionPoster()
         sender.withLock { $0 = Task.detached { [weak self] in await self?.sendLoop() } }
     }
 
@@ -101,6 +92,16 @@ public final class EventReporter: Sendable {
             return state.wake
         }
         wake?.resume()
+    }
+
+    /// Counts `count` events dropped before they reached this reporter (a recorder's queue overflowed): told to the
+    /// console with the next batch, as the reporter's own drops are.
+    public func lost(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLock { state in
+            let (sum, overflow) = state.dropped.addingReportingOverflow(count)
+            state.dropped = overflow ? .max : sum
+        }
     }
 
     /// Events the console accepted.
@@ -196,15 +197,11 @@ public final class EventReporter: Sendable {
     }
 
     private func send(_ batch: (events: [EntitlementEvent], dropped: Int, end: Int)) async -> Bool {
-        var request = URLRequest(url: endpoint)
-        request.httpMethod = "POST"
-        request.setValue("application/x-ndjson", forHTTPHeaderField: "Content-Type")
-        request.setValue(String(batch.dropped), forHTTPHeaderField: "X-PassConsole-Dropped")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        var headers = headers
+        headers["Content-Type"] = "application/x-ndjson"
+        headers["X-PassConsole-Dropped"] = String(batch.dropped)
         do {
-            request.httpBody = try EntitlementEvent.Wire.ndjson(batch.events)
-            let (_, response) = try await session.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            let status = try await poster.post(try EntitlementEvent.Wire.ndjson(batch.events), to: endpoint, headers: headers)
             guard (200..<300).contains(status) else { throw ReportError(message: "the console answered \(status)") }
         } catch {
             state.withLock { $0.lastError = (error as? ReportError)?.message ?? "\(error)" }

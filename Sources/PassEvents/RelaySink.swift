@@ -31,13 +31,22 @@ public final class RelaySink: EventSink {
         target?.emit(event)
     }
 
-    /// From now on events go to `target`; the waiting ones first.
+    public func lost(_ count: Int) {
+        let target = state.withLock { state -> (any EventSink)? in
+            if state.target == nil { state.dropped += count }
+            return state.target
+        }
+        target?.lost(count)
+    }
+
+    /// From now on events go to `target`; the waiting ones first, and the count of those dropped meanwhile.
     public func attach(_ target: any EventSink) {
-        let waiting = state.withLock { state -> [EntitlementEvent] in
+        let (waiting, dropped) = state.withLock { state -> ([EntitlementEvent], Int) in
             state.target = target
             defer { state.waiting = [] }
-            return state.waiting
+            return (state.waiting, state.dropped)
         }
+        if dropped > 0 { target.lost(dropped) }
         for event in waiting { target.emit(event) }
     }
 }

@@ -91,6 +91,9 @@ public struct ServerChange: RawRepresentable, Codable, Hashable, Sendable {
 public protocol EventSink: Sendable {
     /// Takes one event; never waits.
     func emit(_ event: EntitlementEvent)
+    /// Hears that `count` events were dropped before they could be emitted (a source's bounded queue overflowed), so
+    /// the count reaches the console with the events that did arrive: nothing is lost without being counted.
+    func lost(_ count: Int)
 }
 
 extension EventReporter: EventSink {

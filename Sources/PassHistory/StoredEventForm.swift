@@ -47,17 +47,9 @@ enum StoredEventForm {
     }
 
     private static func firstRange(of needle: [UInt8], in haystack: Slice<UnsafeBufferPointer<UInt8>>) -> Range<Int>? {
-        guard needle.count <= haystack.count else { return nil }
-        var index = haystack.startIndex
-        let last = haystack.endIndex - needle.count
-        while index <= last {
-            guard let first = haystack[index...last].firstIndex(of: needle[0]) else { return nil }
-            if haystack[first..<(first + needle.count)].elementsEqual(needle) { return first..<(first + needle.count) }
-            index = first + 1
-        }
-        return nil
+        guard let offset = ByteSearch.offset(of: needle, in: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: haystack))) else { return nil }
+        return (haystack.startIndex + offset)..<(haystack.startIndex + offset + needle.count)
     }
-
 
     private static func jsonString(_ text: String) -> String { EntitlementEvent.Wire.jsonString(text) }
 

@@ -69,24 +69,28 @@ public final class ExchangeRecorder: Sendable {
     /// again, which only costs pages of a device not seen since their kind.
     static let remembered = 100_000
 
+    /// - Parameter queueCapacity: answered exchanges that may wait for the recording thread (``queueCapacity`` by
+    ///   default); past it the oldest are dropped and told to `sink` as a count (``EventSink/lost(_:)``).
     public init(
         _ recorder: ServedFacts.Recorder, sink: any EventSink, context: (any ExchangeContext)? = nil,
-        now: @escaping @Sendable () -> Date = { Date() }
+        now: @escaping @Sendable () -> Date = { Date() }, queueCapacity: Int = ExchangeRecorder.queueCapacity
     ) {
         self.recorder = recorder
         self.sink = sink
         self.context = context
         self.now = now
         let target = Target()
-        queue = RecordingQueue(capacity: Self.queueCapacity) { batch in
+        queue = RecordingQueue(capacity: queueCapacity) { batch, dropped in
             guard let recorder = target.recorder else { return }
+            // Exchanges the queue had to drop reach the console as a count, before the events that came after them.
+            if dropped > 0 { recorder.sink.lost(dropped) }
             for item in batch { recorder.process(item) }
         }
         target.recorder = self
     }
 
     /// How many answered exchanges may wait for the recording thread.
-    static let queueCapacity = 100_000
+    public static let queueCapacity = 100_000
 
     /// Records one exchange; `started` is when the request arrived, `rule` a rule of the recorder that acted on it.
     /// Returns at once: the event is made on the recording thread.
@@ -222,8 +226,10 @@ public final class ExchangeRecorder: Sendable {
         return String(decoding: data.prefix(4001), as: UTF8.self)
     }
 
+    static let pendingLogoutMarker = Array("<pendingLogout".utf8)
+
     static func pendingLogout(_ response: Response) -> Bool {
-        response.bodyData.range(of: Data("<pendingLogout".utf8)) != nil
+        ByteSearch.contains(pendingLogoutMarker, in: response.bodyData)
     }
 
     /// An error answer's own code (REST's `code`, OAuth's `error`, the enhanced error format's `code`), when it gives one.

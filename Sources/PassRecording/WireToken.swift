@@ -1,4 +1,5 @@
 import Foundation
+import PassEvents
 import PassProtocol
 import WireDates
 
@@ -27,10 +28,12 @@ struct WireToken {
     }
 
     static let marker = "<signatureInfo>"
+    static let signatureInfo = Array("signatureInfo".utf8)
+    static let serializedToken = Array("serializedToken".utf8)
 
     /// A byte scan before any parsing: most answers hold no token.
     static func mayHoldToken(_ body: Data) -> Bool {
-        body.range(of: Data("signatureInfo".utf8)) != nil || body.range(of: Data("serializedToken".utf8)) != nil
+        ByteSearch.contains(Self.signatureInfo, in: body) || ByteSearch.contains(Self.serializedToken, in: body)
     }
 
     /// Serialized tokens found in `text`, raw first.

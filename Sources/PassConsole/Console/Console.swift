@@ -356,7 +356,13 @@ public final class Console: HTTPResponder, Sendable {
     /// its demo apps' sessions.
     public var servedEventSink: any EventSink {
         let box = appsBox
-        return ServedEventSink(batcher: batcher, apps: { box() })
+        return ServedEventSink(batcher: batcher, apps: { box() }, lost: { [weak self] count in self?.countDropped(count) })
+    }
+
+    /// Adds `count` to the events lost before reaching the history (saturating: a counter never traps).
+    func countDropped(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLock { $0.remoteDropped = Self.saturatingSum($0.remoteDropped, count) }
     }
 
     private var appsBox: @Sendable () -> [ConsoleApp] { { [weak self] in self?.apps ?? [] } }
@@ -366,7 +372,7 @@ public final class Console: HTTPResponder, Sendable {
     /// - Throws: ``HTTPError`` saying why when the history cannot be written (read-only, disk full, damaged).
     func ingest(_ events: [EntitlementEvent], droppedByReporter: Int) async throws -> Int {
         // A counter: it saturates instead of trapping when a reporter announces absurd numbers batch after batch.
-        if droppedByReporter > 0 { state.withLock { $0.remoteDropped = Self.saturatingSum($0.remoteDropped, droppedByReporter) } }
+        countDropped(droppedByReporter)
         do {
             let written = try await history.append(events.map { $0.redacted() })
             health.writeSucceeded()

@@ -14,12 +14,20 @@ import PassHistory
 final class ServedEventSink: EventSink {
     private let continuation: AsyncStream<EntitlementEvent>.Continuation
     private let apps: @Sendable () -> [ConsoleApp]
+    private let counter: @Sendable (Int) -> Void
 
-    init(batcher: EventBatcher, apps: @escaping @Sendable () -> [ConsoleApp]) {
+    /// `lost` counts events dropped on the way (the recorder's queue, or this sink's own bound when the history
+    /// falls behind) into the console's dropped count.
+    init(batcher: EventBatcher, apps: @escaping @Sendable () -> [ConsoleApp], lost: @escaping @Sendable (Int) -> Void) {
         let (stream, continuation) = AsyncStream<EntitlementEvent>.makeStream(bufferingPolicy: .bufferingNewest(100_000))
         self.continuation = continuation
         self.apps = apps
+        counter = lost
         Task.detached { await batcher.consume(stream) }
+    }
+
+    func lost(_ count: Int) {
+        if count > 0 { counter(count) }
     }
 
     deinit { continuation.finish() }
@@ -27,7 +35,7 @@ final class ServedEventSink: EventSink {
     func emit(_ event: EntitlementEvent) {
         // Redacted already: the recorder (``ExchangeRecorder``) applies the secret rule before anything leaves it.
         guard let joined = Self.join(event, apps: apps()) else { return }
-        continuation.yield(joined)
+        if case .dropped = continuation.yield(joined) { counter(1) }
     }
 
     /// `event` as stored: into the console app's session whose device it names, or as it is; `nil` when the app's

@@ -48,6 +48,15 @@ struct ServedJoinTests {
         }
     }
 
+    @Test("exchanges the recorder dropped are counted in the overview's dropped events, beside what reporters dropped")
+    func droppedExchangesAreCountedInTheOverview() async throws {
+        try await ConsoleFixture.with { fixture in
+            fixture.console.servedEventSink.lost(7)
+            try await fixture.console.ingest([], droppedByReporter: 5)
+            #expect(await fixture.console.droppedCount() == 12)
+        }
+    }
+
     struct StoredEventSummary: CustomStringConvertible {
         var sequence: Int
         var change: String?
