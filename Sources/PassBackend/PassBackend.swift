@@ -107,6 +107,8 @@ public struct PassBackend: HTTPResponder {
             return RESTFormat(request).render(error)
         case let error as HTTPError:
             return error.response
+        case let error as EnhancedError:
+            return error.response
         default:
             return Router.defaultErrorResponse(error, request)
         }
@@ -114,6 +116,12 @@ public struct PassBackend: HTTPResponder {
 
     static func injectedFailure(status: Int, request: Request) -> Response {
         let error = RESTError(status: status, message: "Injected fault", details: "A fault rule answered \(status) for \(request.path).")
+        if request.path.hasPrefix("/api/v2/") {
+            // REST API v2 clients read the enhanced error format; the fault's status is kept.
+            var enhanced = EnhancedError(status >= 500 ? .internalServerError : .networkConnectionTimeout, details: error.details)
+            enhanced.status = status
+            return enhanced.response
+        }
         if request.path.hasPrefix("/adobe-services") {
             return .xml(SDKResponses.error(details: error.details ?? error.message), status: HTTPStatus(status))
         }

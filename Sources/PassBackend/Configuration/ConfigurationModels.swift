@@ -118,14 +118,23 @@ public struct RegisteredApp: Codable, Sendable, Equatable {
     public var secret: String
     /// The software statement for dynamic client registration (`/o/client/register`), if it has one.
     public var softwareStatement: String?
+    /// The APIs its access tokens open (`api:client:v1`, `api:client:v2`); both when not given.
+    public var scopes: [String]?
+
+    /// The scopes granted: ``scopes``, or every API when the configuration names none.
+    public var grantedScopes: [String] { scopes ?? Self.allScopes }
+    public static let allScopes = ["api:client:v1", "api:client:v2"]
 
     /// Creates a registered app.
-    public init(name: String, requestorID: String, publicKey: String, secret: String, softwareStatement: String? = nil) {
+    public init(
+        name: String, requestorID: String, publicKey: String, secret: String, softwareStatement: String? = nil, scopes: [String]? = nil
+    ) {
         self.name = name
         self.requestorID = requestorID
         self.publicKey = publicKey
         self.secret = secret
         self.softwareStatement = softwareStatement
+        self.scopes = scopes
     }
 }
 

@@ -46,7 +46,7 @@ enum ClientRegistrationRoutes {
             "client_id": .string(client.clientID), "client_secret": .string(client.secret),
             "client_id_issued_at": .number(Double(EpochMilliseconds.from(service.now()))),
             "redirect_uris": .array(body.redirect_uri.map { [.string($0)] } ?? []),
-            "grant_types": .array([.string("client_credentials")]), "scopes": .array([.string("api:client:v2")]),
+            "grant_types": .array([.string("client_credentials")]), "scopes": .array(app.grantedScopes.map(JSONValue.string)),
         ]
         return .json(answer, status: .created)
     }

@@ -11,6 +11,7 @@ enum RESTRoutes {
         RESTAuthenticationRoutes.register(in: &router, service: service)
         RESTAuthorizationRoutes.register(in: &router, service: service)
         ClientRegistrationRoutes.register(in: &router, service: service)
+        V2Routes.register(in: &router, service: service)
     }
 
     static func config(_ request: Request, _ service: BackendService) throws -> Response {

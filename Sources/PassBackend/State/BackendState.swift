@@ -63,6 +63,25 @@ struct RegistrationRecord: Sendable, Equatable {
     var expires: Date
 }
 
+/// A REST API v2 authentication session: what the app gave so far, until the user signs in with its code.
+struct V2AuthenticationSession: Sendable, Equatable {
+    var code: String
+    var sessionID: String
+    var serviceProvider: String
+    var deviceID: String
+    var deviceInfo: DeviceInfo?
+    var mvpd: String?
+    var domainName: String?
+    var redirectURL: String?
+    var created: Date
+    var expires: Date
+
+    /// The parameters still needed before the user can sign in, with the names the vendor's answers use.
+    var missingParameters: [String] {
+        (mvpd == nil ? ["mvpd"] : []) + (domainName == nil ? ["domainName"] : []) + (redirectURL == nil ? ["redirectUrl"] : [])
+    }
+}
+
 /// The MVPD's own sign-in (its identity-provider cookie), which passive authentication reuses.
 struct IdPSession: Sendable, Equatable {
     var mvpdID: String
@@ -87,6 +106,8 @@ struct BackendState: Sendable {
     static let keptSignIns = 1000
     var authorizations: [String: AuthZRecord] = [:]
     var regcodes: [String: RegistrationRecord] = [:]
+    /// REST API v2 authentication sessions by code (their code is also a registration code in ``regcodes``).
+    var v2Sessions: [String: V2AuthenticationSession] = [:]
     /// Second-screen uses of codes, oldest first (at most ``BackendService/keptActivationAttempts``).
     var activationAttempts: [ActivationAttempt] = []
     var usedMediaTokens: [String: Date] = [:]
@@ -135,6 +156,7 @@ struct BackendState: Sendable {
         usedMediaTokens = usedMediaTokens.filter { $0.value > now }
         nonces = nonces.filter { $0.value > now }
         regcodes = regcodes.filter { $0.value.expires > now.addingTimeInterval(-3600) }
+        v2Sessions = v2Sessions.filter { regcodes[$0.key] != nil }
         logins = logins.filter { $0.value.created > now.addingTimeInterval(-3600) }
     }
 }

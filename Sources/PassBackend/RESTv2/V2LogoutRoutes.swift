@@ -1,0 +1,35 @@
+import Foundation
+import MicroHTTP
+import PassProtocol
+
+/// REST API v2 logout (docs/rest-api-v2.md §3.12): ends the device's profile at one MVPD and says what the app must
+/// still do: open the MVPD's logout in a user agent (`logout`), nothing (`complete`), or nothing was there (`invalid`).
+enum V2LogoutRoutes {
+    static func register(in router: inout Router, service: BackendService) {
+        router.get("/api/v2/{serviceProvider}/logout/{mvpd}") { request in try logout(request, service) }
+    }
+
+    static func logout(_ request: Request, _ service: BackendService) throws(EnhancedError) -> Response {
+        let call = try V2Call(request, service)
+        let deviceID = try call.deviceID
+        _ = try call.deviceInfo
+        let mvpd = try call.mvpd()
+        guard let redirect = RESTCall.nonEmpty(request.parameter("redirectUrl")), redirect.utf8.count <= 2048,
+            URL(string: redirect)?.scheme != nil
+        else { throw EnhancedError(.invalidParameterRedirectURL, details: "redirectUrl (an absolute, URL-encoded URL) is required.") }
+        let live = call.session(deviceID: deviceID).map { $0.mvpdID == mvpd.id && !$0.revoked && $0.expires > service.now() } ?? false
+        let ended = service.state.withLock { state -> Bool in
+            guard let session = state.session(call.serviceProvider, deviceID), session.mvpdID == mvpd.id else { return false }
+            return state.endSessions(deviceID: deviceID, requestorID: call.serviceProvider) > 0
+        }
+        let action: V2.Logout
+        if !live || !ended {
+            action = V2.Logout(actionName: "invalid", actionType: "none", mvpd: mvpd.id)
+        } else {
+            let url = "/adobe-services/logout?mso_id=\(FormEncoding.escape(mvpd.id))&requestor_id=\(FormEncoding.escape(call.serviceProvider))"
+                + "&redirect_url=\(FormEncoding.escape(redirect))"
+            action = V2.Logout(actionName: "logout", actionType: "interactive", mvpd: mvpd.id, url: url)
+        }
+        return V2Call.json(V2.Logouts(logouts: [mvpd.id: action]))
+    }
+}

@@ -1,0 +1,204 @@
+import Foundation
+
+/// The answers of REST API v2 (docs/rest-api-v2.md §3), shaped as the vendor's samples: the backend writes them, the
+/// SDK's v2 transport and the console read them. Timestamps are epoch milliseconds: strings in session answers,
+/// numbers in profiles and decisions, as in the samples.
+public enum V2 {
+    /// `POST /api/v2/{sp}/sessions` and `POST …/sessions/{code}`.
+    public struct Session: Codable, Sendable, Equatable {
+        public var actionName: String
+        public var actionType: String
+        public var reasonType: String
+        public var url: String?
+        public var missingParameters: [String]?
+        public var code: String?
+        public var sessionId: String
+        public var mvpd: String?
+        public var serviceProvider: String
+        public var notBefore: String?
+        public var notAfter: String?
+
+        public init(
+            actionName: String, actionType: String, reasonType: String, url: String?, missingParameters: [String]? = nil,
+            code: String?, sessionId: String, mvpd: String?, serviceProvider: String, notBefore: String?, notAfter: String?
+        ) {
+            self.actionName = actionName
+            self.actionType = actionType
+            self.reasonType = reasonType
+            self.url = url
+            self.missingParameters = missingParameters
+            self.code = code
+            self.sessionId = sessionId
+            self.mvpd = mvpd
+            self.serviceProvider = serviceProvider
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+        }
+    }
+
+    /// `GET /api/v2/{sp}/sessions/{code}`.
+    public struct SessionInfo: Codable, Sendable, Equatable {
+        public var existingParameters: [String: String]
+        public var missingParameters: [String]?
+        public var device: DeviceInfo
+        public var notBefore: String
+        public var notAfter: String
+
+        public init(existingParameters: [String: String], missingParameters: [String]?, device: DeviceInfo, notBefore: String, notAfter: String) {
+            self.existingParameters = existingParameters
+            self.missingParameters = missingParameters
+            self.device = device
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+        }
+    }
+
+    /// One attribute of a profile: its value and whether it is encrypted (`plain` or `enc`).
+    public struct Attribute: Codable, Sendable, Equatable {
+        public var value: String
+        public var state: String
+        public init(value: String, state: String = "plain") {
+            self.value = value
+            self.state = state
+        }
+    }
+
+    /// A profile: what an authentication is on v2.
+    public struct Profile: Codable, Sendable, Equatable {
+        public var notBefore: Int64
+        public var notAfter: Int64
+        public var issuer: String
+        public var type: String
+        public var attributes: [String: Attribute]
+        public init(notBefore: Int64, notAfter: Int64, issuer: String, type: String, attributes: [String: Attribute]) {
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+            self.issuer = issuer
+            self.type = type
+            self.attributes = attributes
+        }
+    }
+
+    /// `GET /api/v2/{sp}/profiles[/{mvpd}|/code/{code}]`.
+    public struct Profiles: Codable, Sendable, Equatable {
+        public var profiles: [String: Profile]
+        public init(profiles: [String: Profile]) { self.profiles = profiles }
+    }
+
+    /// The media token of a permitted decision.
+    public struct Token: Codable, Sendable, Equatable {
+        public var notBefore: Int64
+        public var notAfter: Int64
+        public var serializedToken: String
+        public init(notBefore: Int64, notAfter: Int64, serializedToken: String) {
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+            self.serializedToken = serializedToken
+        }
+    }
+
+    /// One decision of `decisions/authorize` or `decisions/preauthorize`.
+    public struct Decision: Codable, Sendable, Equatable {
+        public var resource: String
+        public var serviceProvider: String
+        public var mvpd: String
+        public var source: String
+        public var authorized: Bool
+        public var token: Token?
+        public var error: EnhancedError?
+        public var notBefore: Int64?
+        public var notAfter: Int64?
+        public init(
+            resource: String, serviceProvider: String, mvpd: String, source: String, authorized: Bool, token: Token? = nil,
+            error: EnhancedError? = nil, notBefore: Int64? = nil, notAfter: Int64? = nil
+        ) {
+            self.resource = resource
+            self.serviceProvider = serviceProvider
+            self.mvpd = mvpd
+            self.source = source
+            self.authorized = authorized
+            self.token = token
+            self.error = error
+            self.notBefore = notBefore
+            self.notAfter = notAfter
+        }
+    }
+
+    public struct Decisions: Codable, Sendable, Equatable {
+        public var decisions: [Decision]
+        public init(decisions: [Decision]) { self.decisions = decisions }
+    }
+
+    /// What the app must do to finish a logout at one MVPD.
+    public struct Logout: Codable, Sendable, Equatable {
+        public var actionName: String
+        public var actionType: String
+        public var mvpd: String
+        public var url: String?
+        public init(actionName: String, actionType: String, mvpd: String, url: String? = nil) {
+            self.actionName = actionName
+            self.actionType = actionType
+            self.mvpd = mvpd
+            self.url = url
+        }
+    }
+
+    public struct Logouts: Codable, Sendable, Equatable {
+        public var logouts: [String: Logout]
+        public init(logouts: [String: Logout]) { self.logouts = logouts }
+    }
+
+    /// `GET /api/v2/{sp}/configuration`.
+    public struct Configuration: Codable, Sendable, Equatable {
+        public struct Domain: Codable, Sendable, Equatable {
+            public var name: String
+            public var mvpdInitiated: Bool
+            public init(name: String, mvpdInitiated: Bool = false) {
+                self.name = name
+                self.mvpdInitiated = mvpdInitiated
+            }
+        }
+        public struct MVPD: Codable, Sendable, Equatable {
+            public var id: String
+            public var displayName: String
+            public var logoUrl: String
+            public var authPerAggregator: Bool?
+            public var isTempPass: Bool?
+            public var isProxy: Bool?
+            public var passiveAuthnEnabled: Bool?
+            public var enablePlatformServices: Bool?
+            public var displayInPlatformPicker: Bool?
+            public var boardingStatus: String?
+            public var platformMappingId: String?
+            public init(id: String, displayName: String, logoUrl: String, authPerAggregator: Bool? = nil, passiveAuthnEnabled: Bool? = nil) {
+                self.id = id
+                self.displayName = displayName
+                self.logoUrl = logoUrl
+                self.authPerAggregator = authPerAggregator
+                self.passiveAuthnEnabled = passiveAuthnEnabled
+            }
+        }
+        public struct Requestor: Codable, Sendable, Equatable {
+            public var id: String
+            public var name: String
+            public var domains: [Domain]
+            public var mvpds: [MVPD]
+            public init(id: String, name: String, domains: [Domain], mvpds: [MVPD]) {
+                self.id = id
+                self.name = name
+                self.domains = domains
+                self.mvpds = mvpds
+            }
+        }
+        public var device: String
+        public var clientType: String
+        public var os: String
+        public var requestor: Requestor
+        public init(device: String, clientType: String, os: String, requestor: Requestor) {
+            self.device = device
+            self.clientType = clientType
+            self.os = os
+            self.requestor = requestor
+        }
+    }
+}
