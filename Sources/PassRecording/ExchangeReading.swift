@@ -67,9 +67,50 @@ public struct ExchangeReading: Sendable {
             }
             if path == "/o/client/register" { issuedClientID = (json["client_id"] as? String).flatMap(Self.nonEmpty) }
         }
+        if path.hasPrefix("/api/v2/") { readV2(request, response) }
         caller = Self.softwareStatement(request) ?? Self.nonEmpty(request.parameter("client_id"))
         if change == nil { change = Self.change(path, request.method, response) }
     }
+
+    /// REST API v2: the device of `AP-Device-Identifier`, the service provider, MVPD and code of the path
+    /// (`/api/v2/{sp}/decisions/authorize/{mvpd}`, `…/sessions/{code}`, `/api/v2/authenticate/{sp}/{code}`), and the
+    /// code a new authentication session's answer issues for its device.
+    mutating func readV2(_ request: Request, _ response: Response) {
+        let parts = request.path.split(separator: "/").dropFirst(2).map(String.init)  // after "api", "v2"
+        deviceID = deviceID ?? request.header(V2.deviceIdentifierHeader).flatMap(V2.deviceIdentifier)
+        guard let first = parts.first else { return }
+        switch first {
+        case "authenticate", "sessions":  // /api/v2/authenticate/{sp}/{code}, the samples' /api/v2/sessions/{sp}/{code}
+            requestorID = requestorID ?? parts.dropFirst().first
+            registrationCode = registrationCode ?? parts.dropFirst(2).first
+            return
+        default: requestorID = requestorID ?? first
+        }
+        let rest = Array(parts.dropFirst())
+        switch rest.first {
+        case "sessions":
+            registrationCode = registrationCode ?? rest.dropFirst().first
+            mvpdID = mvpdID ?? Self.nonEmpty(request.parameter("mvpd"))
+            if request.method == "POST", rest.count == 1, response.status.code < 300,
+                let json = try? JSONSerialization.jsonObject(with: response.bodyData) as? [String: Any],
+                let code = (json["code"] as? String).flatMap(Self.nonEmpty)
+            {
+                registrationCode = code
+                change = .registrationCodeIssued
+                if let deviceID { issuedCode = (code, deviceID) }
+            }
+        case "profiles":
+            if rest.count >= 3, rest[1] == "code" { registrationCode = registrationCode ?? rest[2] }
+            else if rest.count == 2 { mvpdID = mvpdID ?? rest[1] }
+        case "decisions": mvpdID = mvpdID ?? rest.dropFirst(2).first
+        case "logout":
+            mvpdID = mvpdID ?? rest.dropFirst().first
+            if response.status.code < 300, ByteSearch.contains(Self.v2LogoutMarker, in: response.bodyData) { change = .loggedOut }
+        default: break
+        }
+    }
+
+    static let v2LogoutMarker = Array("\"actionName\":\"logout\"".utf8)
 
     // MARK: - Reading the request
 

@@ -157,6 +157,43 @@ struct BackendRecordingTests {
         }
     }
 
+    @Test("a REST API v2 device (session, sign-in in a browser, profiles, decision, logout) is one session of kind rest-v2, found by its code and its device")
+    func restV2DeviceIsOneSessionFoundByCodeAndDevice() async throws {
+        try await Self.with { console, _, _, http in
+            let registered = try await http.post("/o/client/register", json: Data(#"{"software_statement":"demo-software-statement"}"#.utf8))
+            let clientID = try #require(registered.json["client_id"] as? String, "\(registered.text)")
+            let secret = try #require(registered.json["client_secret"] as? String)
+            let issued = try await http.post("/o/client/token", form: [("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", secret)])
+            let token = try #require(issued.json["access_token"] as? String, "\(issued.text)")
+            let device = "v2-box-\(UUID().uuidString.prefix(8))"
+            let headers = ["Authorization": "Bearer \(token)", "AP-Device-Identifier": "fingerprint \(Data(device.utf8).base64EncodedString())"]
+            let session = try await http.post("/api/v2/REF30/sessions",
+                form: [("mvpd", "Dish"), ("domainName", "adobe.com"), ("redirectUrl", "myapp://signed-in")], headers: headers)
+            let code = try #require(session.json["code"] as? String, "\(session.text)")
+            let login = WebLogin(client: http)
+            let (page, _) = try await login.follow("/api/v2/authenticate/REF30/\(code)")
+            let (_, end) = try await login.submit(page, username: "carol", password: "carol123")
+            #expect(end == "myapp://signed-in")
+            let profiles = try await http.get("/api/v2/REF30/profiles", headers: headers)
+            #expect((profiles.json["profiles"] as? [String: Any])?["Dish"] != nil, "\(profiles.text)")
+            let decision = try await http.post("/api/v2/REF30/decisions/authorize/Dish", json: Data(#"{"resources":["sports"]}"#.utf8), headers: headers)
+            #expect(decision.status == 200, "\(decision.text)")
+            let logout = try await http.get("/api/v2/REF30/logout/Dish?redirectUrl=myapp%3A%2F%2Fout", headers: headers)
+            #expect(logout.status == 200, "\(logout.text)")
+
+            let byCode = try await Self.sessions(console, code) { ($0["eventCount"] as? Int ?? 0) >= 6 }
+            try #require(byCode.count == 1, "\(byCode)")
+            #expect(byCode[0]["client"] as? String == "rest-v2")
+            #expect(byCode[0]["deviceID"] as? String == device, "the device of AP-Device-Identifier, decoded")
+            #expect(byCode[0]["mvpdID"] as? String == "Dish")
+            let byDevice = try await Self.sessions(console, device)
+            #expect(byDevice.map { $0["id"] as? String } == [byCode[0]["id"] as? String],
+                "the browser's sign-in pages joined the device's session")
+            let byUser = try await Self.sessions(console, "carol")
+            #expect(byUser.contains { $0["id"] as? String == byCode[0]["id"] as? String })
+        }
+    }
+
     @Test("a refusal is named by its side and rule, and an expired registration code in words, on the box's health card")
     func refusalsAndAnExpiredCodeAreNamed() async throws {
         try await Self.with { console, _, service, http in

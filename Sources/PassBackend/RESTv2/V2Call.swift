@@ -42,7 +42,7 @@ struct V2Call {
     /// The device of `AP-Device-Identifier: fingerprint <Base64>`: the decoded identifier.
     var deviceID: String {
         get throws(EnhancedError) {
-            guard let header = request.header("AP-Device-Identifier") else {
+            guard let header = request.header(V2.deviceIdentifierHeader) else {
                 throw EnhancedError(.invalidHeaderDeviceIdentifier, details: "The AP-Device-Identifier header is missing.")
             }
             return try Self.deviceID(header)
@@ -50,14 +50,9 @@ struct V2Call {
     }
 
     static func deviceID(_ header: String) throws(EnhancedError) -> String {
-        let parts = header.split(separator: " ", omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "fingerprint" else {
-            throw EnhancedError(.invalidHeaderDeviceIdentifier, details: "Write it as AP-Device-Identifier: fingerprint <Base64 of the device identifier>.")
-        }
-        guard parts[1].utf8.count <= 1024, let data = Data(base64Encoded: String(parts[1])), !data.isEmpty,
-            let id = String(data: data, encoding: .utf8), !id.contains(where: { $0.isNewline || $0 == "\0" })
-        else {
-            throw EnhancedError(.invalidHeaderDeviceIdentifier, details: "The device identifier is not Base64 of a UTF-8 text of at most 768 bytes.")
+        guard let id = V2.deviceIdentifier(header) else {
+            throw EnhancedError(.invalidHeaderDeviceIdentifier,
+                details: "Write it as AP-Device-Identifier: fingerprint <Base64 of the device identifier (UTF-8, at most 768 bytes)>.")
         }
         return id
     }
