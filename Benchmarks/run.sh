@@ -489,6 +489,34 @@ rest_benchmarks() {
             NOTES+=("Media token: $RPS req/s on $CORES cores ($verdict).")
         fi
     done
+
+    # REST API v2's authorize decision (a media token per permitted resource) for the same device and sign-in: the
+    # sign-in above is the device's profile on v2 too (issue #26: goal >= 0.5x of the bare nginx round trip).
+    if [[ -z $REST_LABEL ]]; then
+        local fingerprint v2url="$B/api/v2/REF30/decisions/authorize/Dish"
+        fingerprint=$(printf bench-device | base64)
+        cat >"$WORK/v2.lua" <<LUA
+wrk.method = "POST"
+wrk.body = '{"resources":["news"]}'
+wrk.headers["Content-Type"] = "application/json"
+wrk.headers["AP-Device-Identifier"] = "fingerprint $fingerprint"
+LUA
+        if curl -fs -o "$WORK/v2.json" -X POST -H "$auth" -H "AP-Device-Identifier: fingerprint $fingerprint" \
+            -H 'Content-Type: application/json' -d '{"resources":["news"]}' "$v2url" && grep -q '"authorized":true' "$WORK/v2.json"; then
+            size=$(wc -c <"$WORK/v2.json")
+            SERVER_PIDS=$BACKEND_PID
+            bench "POST /api/v2/…/decisions/authorize ($size B)" "$v2url" -s "$WORK/v2.lua" -H "$auth"
+            local v2ratio
+            v2ratio=$(ratio "$RPS" "$nginx_rps")
+            echo "    vs bare nginx round trip = ${v2ratio}x; vs REST v1 authorize = $(ratio "$RPS" "${REST_RPS[authorize]}")x"
+            row "REST v2 POST decisions/authorize ($size B)" "passconsole backend" "$RPS" "$v2ratio" "$NON2XX" "$SOCKERR"
+            local verdict="meets the 0.5x target"
+            at_least "$v2ratio" 0.5 || verdict="BELOW the 0.5x target"
+            NOTES+=("REST v2 authorize decision: ${v2ratio}x of the bare nginx round trip ($verdict), $(ratio "$RPS" "${REST_RPS[authorize]}")x of REST v1 authorize.")
+        else
+            NOTES+=("REST v2 decision not run: $(head -c 300 "$WORK/v2.json" 2>/dev/null).")
+        fi
+    fi
 }
 
 REST_SKIPPED=""

@@ -7,8 +7,13 @@ import PassProtocol
 /// request that cannot be decided (no profile, a bad body) is a top-level error.
 enum V2DecisionRoutes {
     static func register(in router: inout Router, service: BackendService) {
-        router.post("/api/v2/{serviceProvider}/decisions/authorize/{mvpd}") { request in try decide(request, service, preauthorize: false) }
-        router.post("/api/v2/{serviceProvider}/decisions/preauthorize/{mvpd}") { request in try decide(request, service, preauthorize: true) }
+        // Inline (answered on the server's thread, no task hop) like REST v1's authorize: nothing here waits.
+        router.on("POST", "/api/v2/{serviceProvider}/decisions/authorize/{mvpd}", inline: { request in
+            try decide(request, service, preauthorize: false)
+        })
+        router.on("POST", "/api/v2/{serviceProvider}/decisions/preauthorize/{mvpd}", inline: { request in
+            try decide(request, service, preauthorize: true)
+        })
     }
 
     /// How many resources one call may ask about (the vendor's `too_many_resources` past a configured limit).
