@@ -34,7 +34,9 @@ import Testing
             #expect(token.status == 201, "token (§7.2 answers 201): \(token.text)")
             let access = try #require(token.json["access_token"] as? String, "\(token.text)")
             #expect((token.json["token_type"] as? String)?.lowercased() == "bearer", "\(token.text)")
-            #expect(Self.millisNumber(token.json["expires_in"]) ?? 0 > 0, "expires_in is a number of seconds: \(token.text)")
+            #expect(
+                Self.millisNumber(token.json["expires_in"]) ?? 0 > 0, "expires_in is a number of seconds: \(token.text)"
+            )
 
             let tv = V2Client(http: client, bearer: access, device: "tv-dcr")
             let configuration = try await tv.get("/api/v2/REF30/configuration")
@@ -49,22 +51,31 @@ import Testing
             #expect(answer.status == 200, "\(answer.text)")
             #expect(answer.header("Content-Type")?.contains("application/json") == true, "\(answer.headers)")
             for key in ["device", "clientType", "os"] {
-                #expect(answer.json[key] as? String != nil, "\(key) is a string, as in the §3.1 sample: \(answer.text)")
+                #expect(answer.json[key] as? String != nil, "\(key) is a string (§3.1 sample): \(answer.text)")
             }
             let requestor = try #require(answer.json["requestor"] as? [String: Any], "\(answer.text)")
             #expect(requestor["id"] as? String == "REF30", "\(answer.text)")
             #expect(requestor["name"] as? String == "Reference Network", "\(answer.text)")
-            let domains = try #require(requestor["domains"] as? [[String: Any]], "domains is a list of objects: \(answer.text)")
-            #expect(Set(domains.compactMap { $0["name"] as? String }) == ["adobe.com", "reference.example"], "\(answer.text)")
-            #expect(domains.allSatisfy { $0["mvpdInitiated"] as? Bool != nil }, "each domain has mvpdInitiated: \(answer.text)")
+            let domains = try #require(
+                requestor["domains"] as? [[String: Any]], "domains is a list of objects: \(answer.text)")
+            #expect(
+                Set(domains.compactMap { $0["name"] as? String }) == ["adobe.com", "reference.example"],
+                "\(answer.text)")
+            #expect(
+                domains.allSatisfy { $0["mvpdInitiated"] as? Bool != nil },
+                "each domain has mvpdInitiated: \(answer.text)")
 
-            let mvpds = try #require(requestor["mvpds"] as? [[String: Any]], "mvpds sit inside requestor (§3.1 sample): \(answer.text)")
-            #expect(Set(mvpds.compactMap { $0["id"] as? String }) == ["Cablevision", "Spectrum", "Dish"], "\(answer.text)")
+            let mvpds = try #require(
+                requestor["mvpds"] as? [[String: Any]], "mvpds sit inside requestor (§3.1 sample): \(answer.text)")
+            #expect(
+                Set(mvpds.compactMap { $0["id"] as? String }) == ["Cablevision", "Spectrum", "Dish"], "\(answer.text)")
             for mvpd in mvpds {
                 #expect(!(mvpd["displayName"] as? String ?? "").isEmpty, "displayName: \(mvpd)")
                 #expect(!(mvpd["logoUrl"] as? String ?? "").isEmpty, "logoUrl (spelled so in §3.1): \(mvpd)")
             }
-            #expect(mvpds.first(where: { $0["id"] as? String == "Dish" })?["displayName"] as? String == "DISH", "\(answer.text)")
+            #expect(
+                mvpds.first(where: { $0["id"] as? String == "Dish" })?["displayName"] as? String == "DISH",
+                "\(answer.text)")
 
             // Another service provider's app sees that provider's integrations.
             let sportsBearer = try await Self.register(client, statement: "sports1-software-statement")
@@ -100,7 +111,8 @@ import Testing
 
             // B.3: create the session with every parameter (§3.2 Sample 1).
             let created = try await tv.post("/api/v2/REF30/sessions", form: sessionForm(mvpd: "Dish"))
-            let code = try checkAuthenticateAction(created, mvpd: "Dish", now: Self.millis(service.now()), "create session")
+            let code = try checkAuthenticateAction(
+                created, mvpd: "Dish", now: Self.millis(service.now()), "create session")
 
             // The code's session, as the API lists it: Authorization only (§3.4).
             let session = try await tv.withoutDevice.get("/api/v2/REF30/sessions/\(code)")
@@ -112,7 +124,8 @@ import Testing
             #expect(
                 (existing["domainName"] ?? existing["domain"]) as? String == Self.domain,
                 "the samples name it domainName or domain: \(session.text)")
-            #expect((session.json["missingParameters"] as? [String] ?? []).isEmpty, "nothing is missing: \(session.text)")
+            #expect(
+                (session.json["missingParameters"] as? [String] ?? []).isEmpty, "nothing is missing: \(session.text)")
             #expect(session.json["device"] as? [String: Any] != nil, "device is an object (§3.4): \(session.text)")
             #expect(session.json["notBefore"] as? String == created.json["notBefore"] as? String, "\(session.text)")
             #expect(session.json["notAfter"] as? String == created.json["notAfter"] as? String, "\(session.text)")
@@ -125,11 +138,13 @@ import Testing
             // B.3 scenario 1: the app opens the session's url in a browser.
             let url = try #require(created.json["url"] as? String)
             let end = try await V2Browser(client: client).signIn(url, username: "carol", password: "carol123")
-            #expect(end?.hasPrefix(Self.redirectUrl) == true, "the browser ends at the redirectUrl, not \(end ?? "a page")")
+            #expect(
+                end?.hasPrefix(Self.redirectUrl) == true, "the browser ends at the redirectUrl, not \(end ?? "a page")")
 
             let now = Self.millis(service.now())
             let byCode = try await tv.withoutDevice.get("/api/v2/REF30/profiles/code/\(code)")
-            checkProfiles(byCode, ["Dish"], ttl: Self.dishAuthnTTL, now: now, "GET profiles/code/{code} (no device headers)")
+            checkProfiles(
+                byCode, ["Dish"], ttl: Self.dishAuthnTTL, now: now, "GET profiles/code/{code} (no device headers)")
             let all = try await tv.get("/api/v2/REF30/profiles")
             checkProfiles(all, ["Dish"], ttl: Self.dishAuthnTTL, now: now, "GET profiles")
             let dish = try await tv.get("/api/v2/REF30/profiles/Dish")
@@ -138,7 +153,8 @@ import Testing
             checkProfiles(cablevision, [], now: now, "GET profiles/Cablevision (signed in with Dish only)")
             let profile = (all.json["profiles"] as? [String: Any])?["Dish"] as? [String: Any]
             let attributes = profile?["attributes"] as? [String: Any] ?? [:]
-            #expect(attributes["householdID"] != nil, "carol's metadata (householdID) is among the attributes: \(all.text)")
+            #expect(
+                attributes["householdID"] != nil, "carol's metadata (householdID) is among the attributes: \(all.text)")
 
             // A new session now finds the profile: go straight to decisions (§3.2 Sample 3).
             let again = try await tv.post("/api/v2/REF30/sessions", form: sessionForm(mvpd: "Dish"))
@@ -184,7 +200,8 @@ import Testing
             // The second screen: an app of its own (own registration, own device) validates the code...
             let phoneBearer = try await Self.register(client)
             let phone = V2Client(
-                http: client, bearer: phoneBearer, device: "phone-\(UUID().uuidString)", deviceInfo: V2Client.phoneDeviceInfo)
+                http: client, bearer: phoneBearer, device: "phone-\(UUID().uuidString)",
+                deviceInfo: V2Client.phoneDeviceInfo)
             let check = try await phone.get("/api/v2/REF30/sessions/\(code)")
             #expect(check.status == 200, "GET sessions/{code} from the second screen: \(check.text)")
             #expect((check.json["missingParameters"] as? [String] ?? []).contains("mvpd"), "\(check.text)")
@@ -194,12 +211,14 @@ import Testing
 
             // ...provides the missing parameters...
             let resumed = try await phone.post("/api/v2/REF30/sessions/\(code)", form: sessionForm(mvpd: "Dish"))
-            _ = try checkAuthenticateAction(resumed, mvpd: "Dish", code: code, now: Self.millis(service.now()), "resume session")
+            _ = try checkAuthenticateAction(
+                resumed, mvpd: "Dish", code: code, now: Self.millis(service.now()), "resume session")
 
             // ...and opens the self-computed url in its browser.
             let end = try await V2Browser(client: client).signIn(
                 "/api/v2/authenticate/REF30/\(code)", username: "carol", password: "carol123")
-            #expect(end?.hasPrefix(Self.redirectUrl) == true, "the browser ends at the redirectUrl, not \(end ?? "a page")")
+            #expect(
+                end?.hasPrefix(Self.redirectUrl) == true, "the browser ends at the redirectUrl, not \(end ?? "a page")")
 
             // The TV's poll finds the profile; its own profiles list has it; it can play.
             let now = Self.millis(service.now())
@@ -208,7 +227,7 @@ import Testing
             let profiles = try await tv.get("/api/v2/REF30/profiles")
             checkProfiles(profiles, ["Dish"], ttl: Self.dishAuthnTTL, now: now, "TV GET profiles")
             let authorized = try await tv.decisions("authorize", mvpd: "Dish", resources: ["news"])
-            if let decision = decision(authorized, "news", "TV authorize news") {
+            if let decision = findDecision(authorized, "news", "TV authorize news") {
                 checkPermit(decision, mvpd: "Dish", mediaToken: true, "TV authorize news: \(authorized.text)")
             }
 
@@ -226,7 +245,8 @@ import Testing
             #expect(created.status == 200, "\(created.text)")
             #expect(created.json["actionName"] as? String == "resume", "\(created.text)")
             #expect(created.json["actionType"] as? String == "direct", "\(created.text)")
-            let code = try #require(created.json["code"] as? String, "without mvpd there is still a code: \(created.text)")
+            let code = try #require(
+                created.json["code"] as? String, "without mvpd there is still a code: \(created.text)")
             #expect(created.json["url"] as? String == "/api/v2/REF30/sessions/\(code)", "\(created.text)")
             #expect(created.json["missingParameters"] as? [String] == ["mvpd"], "\(created.text)")
             #expect(created.json["mvpd"] == nil, "\(created.text)")
@@ -242,7 +262,8 @@ import Testing
 
             // The session already holds domainName and redirectUrl: the mvpd completes it.
             let resumed = try await tv.withoutDevice.post("/api/v2/REF30/sessions/\(code)", form: [("mvpd", "Dish")])
-            _ = try checkAuthenticateAction(resumed, mvpd: "Dish", code: code, now: Self.millis(service.now()), "resume with mvpd")
+            _ = try checkAuthenticateAction(
+                resumed, mvpd: "Dish", code: code, now: Self.millis(service.now()), "resume with mvpd")
 
             let after = try await tv.withoutDevice.get("/api/v2/REF30/sessions/\(code)")
             #expect((after.json["existingParameters"] as? [String: Any])?["mvpd"] as? String == "Dish", "\(after.text)")
@@ -305,14 +326,15 @@ import Testing
             let preauthorized = try await tv.decisions("preauthorize", mvpd: "Dish", resources: ["news", "sports"])
             #expect((preauthorized.json["decisions"] as? [[String: Any]])?.count == 2, "\(preauthorized.text)")
             for resource in ["news", "sports"] {
-                if let decision = decision(preauthorized, resource, "preauthorize") {
-                    checkPermit(decision, mvpd: "Dish", mediaToken: false, "preauthorize \(resource): \(preauthorized.text)")
+                if let decision = findDecision(preauthorized, resource, "preauthorize") {
+                    checkPermit(
+                        decision, mvpd: "Dish", mediaToken: false, "preauthorize \(resource): \(preauthorized.text)")
                 }
             }
 
             let authorized = try await tv.decisions("authorize", mvpd: "Dish", resources: ["news"])
             #expect((authorized.json["decisions"] as? [[String: Any]])?.count == 1, "\(authorized.text)")
-            let permit = try #require(decision(authorized, "news", "authorize"))
+            let permit = try #require(findDecision(authorized, "news", "authorize"))
             checkPermit(permit, mvpd: "Dish", mediaToken: true, "authorize news: \(authorized.text)")
 
             // The serialized token is the signed short media token: the verifier takes it, once.
@@ -329,21 +351,24 @@ import Testing
             try await signIn(tv, username: "dave", password: "dave123")
 
             let kids = try await tv.decisions("authorize", mvpd: "Dish", resources: ["kids"])
-            if let decision = decision(kids, "kids", "authorize kids") {
+            if let decision = findDecision(kids, "kids", "authorize kids") {
                 checkPermit(decision, mvpd: "Dish", mediaToken: true, "dave may watch kids: \(kids.text)")
             }
             let news = try await tv.decisions("authorize", mvpd: "Dish", resources: ["news"])
-            if let decision = decision(news, "news", "authorize news") {
-                checkDeny(decision, mvpd: "Dish", code: "authorization_denied_by_mvpd", "dave may not watch news: \(news.text)")
+            if let decision = findDecision(news, "news", "authorize news") {
+                checkDeny(
+                    decision, mvpd: "Dish", code: "authorization_denied_by_mvpd",
+                    "dave may not watch news: \(news.text)")
             }
 
             let preauthorized = try await tv.decisions("preauthorize", mvpd: "Dish", resources: ["kids", "news"])
-            if let decision = decision(preauthorized, "kids", "preauthorize") {
+            if let decision = findDecision(preauthorized, "kids", "preauthorize") {
                 checkPermit(decision, mvpd: "Dish", mediaToken: false, "preauthorize kids: \(preauthorized.text)")
             }
-            if let decision = decision(preauthorized, "news", "preauthorize") {
+            if let decision = findDecision(preauthorized, "news", "preauthorize") {
                 checkDeny(
-                    decision, mvpd: "Dish", code: "preauthorization_denied_by_mvpd", "preauthorize news: \(preauthorized.text)")
+                    decision, mvpd: "Dish", code: "preauthorization_denied_by_mvpd",
+                    "preauthorize news: \(preauthorized.text)")
             }
         }
     }
@@ -399,7 +424,8 @@ import Testing
             expectError(authorize, status: 400, codes: codes, "authorize without AP-Device-Identifier")
             let preauthorize = try await tv.decisions("preauthorize", mvpd: "Dish", resources: ["news"])
             expectError(preauthorize, status: 400, codes: codes, "preauthorize without AP-Device-Identifier")
-            let logout = try await tv.get("/api/v2/REF30/logout/Dish?redirectUrl=\(TestHTTPClient.escape(Self.redirectUrl))")
+            let logout = try await tv.get(
+                "/api/v2/REF30/logout/Dish?redirectUrl=\(TestHTTPClient.escape(Self.redirectUrl))")
             expectError(logout, status: 400, codes: codes, "logout without AP-Device-Identifier")
 
             let base64 = Data("tv-malformed".utf8).base64EncodedString()
@@ -418,7 +444,8 @@ import Testing
             let profiles = try await tv.get("/api/v2/REF30/profiles")
             expectError(profiles, status: 400, codes: ["invalid_header_device_info"], "X-Device-Info not Base64")
             let session = try await tv.post("/api/v2/REF30/sessions", form: sessionForm(mvpd: "Dish"))
-            expectError(session, status: 400, codes: ["invalid_header_device_info"], "POST sessions, X-Device-Info not Base64")
+            expectError(
+                session, status: 400, codes: ["invalid_header_device_info"], "POST sessions, X-Device-Info not Base64")
 
             // The docs' own sample value decodes to JSON with a missing comma (§2.4): it must still be taken.
             tv.deviceInfo = V2Client.docsSampleDeviceInfo
@@ -435,8 +462,8 @@ import Testing
 
     @Test func missingUnknownOrExpiredBearerIs401() async throws {
         try await BackendFixture.with { service, client async throws in
-            let token = try await Self.token(client)
-            let access = try #require(token.json["access_token"] as? String, "\(token.text)")
+            let issued = try await Self.token(client)
+            let access = try #require(issued.json["access_token"] as? String, "\(issued.text)")
             let tv = V2Client(http: client, bearer: access, device: "tv-bearer")
             for authorization in [nil, "Bearer not-a-token", "Basic ZGVtbzpkZW1v", "Bearer"] as [String?] {
                 var app = tv
@@ -448,7 +475,7 @@ import Testing
             }
             let before = try await tv.get("/api/v2/REF30/profiles")
             #expect(before.status == 200, "the real bearer works: \(before.text)")
-            let lifetime = try #require(Self.millisNumber(token.json["expires_in"]), "\(token.text)")
+            let lifetime = try #require(Self.millisNumber(issued.json["expires_in"]), "\(issued.text)")
             service.clock.advance(by: TimeInterval(lifetime + 1))
             let expired = try await tv.get("/api/v2/REF30/profiles")
             expectError(expired, status: 401, codes: [], "GET profiles after the token's expires_in")
@@ -519,7 +546,8 @@ import Testing
             for kind in ["authorize", "preauthorize"] {
                 for body in bodies {
                     let answer = try await tv.post("/api/v2/REF30/decisions/\(kind)/Dish", json: body)
-                    expectError(answer, status: 400, codes: ["invalid_parameter_resources"], "\(kind) with body \(body)")
+                    expectError(
+                        answer, status: 400, codes: ["invalid_parameter_resources"], "\(kind) with body \(body)")
                 }
             }
         }
@@ -532,13 +560,15 @@ import Testing
             let unknown = "ZZZZ999"
             let session = try await tv.withoutDevice.get("/api/v2/REF30/sessions/\(unknown)")
             expectError(session, status: 400, codes: codes, "GET sessions/\(unknown)")
-            let resume = try await tv.withoutDevice.post("/api/v2/REF30/sessions/\(unknown)", form: sessionForm(mvpd: "Dish"))
+            let resume = try await tv.withoutDevice.post(
+                "/api/v2/REF30/sessions/\(unknown)", form: sessionForm(mvpd: "Dish"))
             expectError(resume, status: 400, codes: codes, "POST sessions/\(unknown)")
             let poll = try await tv.withoutDevice.get("/api/v2/REF30/profiles/code/\(unknown)")
             expectError(poll, status: 400, codes: codes, "GET profiles/code/\(unknown)")
             // The browser endpoint answers 400 too, though not in the JSON error format (§3.5).
             let browser = try await client.get("/api/v2/authenticate/REF30/\(unknown)")
-            #expect(browser.status == 400, "GET /api/v2/authenticate/REF30/\(unknown): \(browser.status) \(browser.text)")
+            #expect(
+                browser.status == 400, "GET /api/v2/authenticate/REF30/\(unknown): \(browser.status) \(browser.text)")
 
             // A REF30 code is not SPORTS1's.
             let created = try await tv.post("/api/v2/REF30/sessions", form: sessionForm(mvpd: "Dish"))
@@ -555,7 +585,9 @@ import Testing
             let expired = try await tv.withoutDevice.get("/api/v2/REF30/sessions/\(code)")
             expectError(expired, status: 400, codes: codes, "GET sessions/{code} after notAfter")
             let expiredBrowser = try await client.get("/api/v2/authenticate/REF30/\(code)")
-            #expect(expiredBrowser.status == 400, "authenticate after notAfter: \(expiredBrowser.status) \(expiredBrowser.text)")
+            #expect(
+                expiredBrowser.status == 400,
+                "authenticate after notAfter: \(expiredBrowser.status) \(expiredBrowser.text)")
         }
     }
 
@@ -570,10 +602,10 @@ import Testing
     @Test func wrongMethodIs405() async throws {
         try await BackendFixture.with { _, client async throws in
             let tv = try await tvApp(client)
-            let delete = try await tv.delete("/api/v2/REF30/profiles")
-            #expect(delete.status == 405, "DELETE profiles: \(delete.status) \(delete.text)")
-            let get = try await tv.get("/api/v2/REF30/decisions/authorize/Dish")
-            #expect(get.status == 405, "GET decisions/authorize: \(get.status) \(get.text)")
+            let deleted = try await tv.delete("/api/v2/REF30/profiles")
+            #expect(deleted.status == 405, "DELETE profiles: \(deleted.status) \(deleted.text)")
+            let fetched = try await tv.get("/api/v2/REF30/decisions/authorize/Dish")
+            #expect(fetched.status == 405, "GET decisions/authorize: \(fetched.status) \(fetched.text)")
         }
     }
 }
@@ -601,20 +633,21 @@ private struct V2Client {
     static func fingerprint(_ device: String) -> String { "fingerprint " + Data(device.utf8).base64EncodedString() }
 
     /// A set-top box's `X-Device-Info` (§2.4, with every key marked required).
-    static let tvDeviceInfo = Data(
-        #"{"primaryHardwareType":"SetTopBox","model":"AppleTV","version":"4K","manufacturer":"Apple","vendor":"Apple","osName":"tvOS","osVersion":"17.0","connectionType":"WiFi"}"#
-            .utf8
-    ).base64EncodedString()
+    static let tvDeviceInfo = base64(
+        #"{"primaryHardwareType":"SetTopBox","model":"AppleTV","version":"4K","manufacturer":"Apple","#
+            + #""vendor":"Apple","osName":"tvOS","osVersion":"17.0","connectionType":"WiFi"}"#)
 
     /// A phone's `X-Device-Info`.
-    static let phoneDeviceInfo = Data(
-        #"{"primaryHardwareType":"MobilePhone","model":"SM-S901U","version":"r0q","manufacturer":"samsung","osName":"Android","osVersion":"14","connectionType":"WiFi"}"#
-            .utf8
-    ).base64EncodedString()
+    static let phoneDeviceInfo = base64(
+        #"{"primaryHardwareType":"MobilePhone","model":"SM-S901U","version":"r0q","manufacturer":"samsung","#
+            + #""osName":"Android","osVersion":"14","connectionType":"WiFi"}"#)
 
     /// The `X-Device-Info` of every §3 sample, verbatim (its JSON lacks a comma after `"osName": "tvOS"`).
     static let docsSampleDeviceInfo =
-        "ewoJInByaW1hcnlIYXJkd2FyZVR5cGUiOiAiU2V0VG9wQm94IiwKCSJtb2RlbCI6ICJUViA1dGggR2VuIiwKCSJtYW51ZmFjdHVyZXIiOiAiQXBwbGUiLAoJIm9zTmFtZSI6ICJ0dk9TIgoJIm9zVmVuZG9yIjogIkFwcGxlIiwKCSJvc1ZlcnNpb24iOiAiMTEuMCIKfQ=="
+        "ewoJInByaW1hcnlIYXJkd2FyZVR5cGUiOiAiU2V0VG9wQm94IiwKCSJtb2RlbCI6ICJUViA1dGggR2VuIiwKCSJtYW51ZmFjdHVyZXIiOiAi"
+        + "QXBwbGUiLAoJIm9zTmFtZSI6ICJ0dk9TIgoJIm9zVmVuZG9yIjogIkFwcGxlIiwKCSJvc1ZlcnNpb24iOiAiMTEuMCIKfQ=="
+
+    static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
 
     /// The same application on a call the docs list with `Authorization` only (§2.1: sessions/{code}, profiles/code).
     var withoutDevice: V2Client {
@@ -660,17 +693,23 @@ private struct V2Browser {
     /// returns the URL the browser was sent to off the backend.
     func signIn(_ path: String, username: String, password: String) async throws -> String? {
         let first = try await client.get(path)
-        #expect(first.status == 302, "GET \(path) redirects toward the MVPD (§3.5): \(first.status) \(first.text.prefix(300))")
+        #expect(
+            first.status == 302,
+            "GET \(path) redirects toward the MVPD (§3.5): \(first.status) \(first.text.prefix(300))")
         let (page, left) = try await walk(first)
         #expect(left == nil, "the browser left the backend before the login page, for \(left ?? "")")
         #expect(page.status == 200, "the MVPD login page: \(page.status) \(page.text.prefix(300))")
         let (last, end) = try await submit(page, username: username, password: password)
-        if end == nil { Issue.record("the sign-in never left the backend; last page: \(last.status) \(last.text.prefix(300))") }
+        if end == nil {
+            Issue.record("the sign-in never left the backend; last page: \(last.status) \(last.text.prefix(300))")
+        }
         return end
     }
 
     /// Posts the MVPD login form of `page` with the credentials, in the MVPD's own field names, then walks on.
-    func submit(_ page: HTTPResult, username: String, password: String) async throws -> (page: HTTPResult, left: String?) {
+    func submit(_ page: HTTPResult, username: String, password: String) async throws -> (
+        page: HTTPResult, left: String?
+    ) {
         let html = page.text
         guard let action = WebLogin.capture(html, #"<form method="post" action="([^"]+)""#),
             let login = WebLogin.capture(html, #"name="login" value="([^"]+)""#),
@@ -693,7 +732,8 @@ private struct V2Browser {
                 next = location
             } else if let refresh = WebLogin.capture(result.text, #"http-equiv="refresh" content="0; url=([^"]+)""#) {
                 next = refresh
-            } else if result.text.contains("document.forms[0].submit()") || (pressResume && result.text.contains(">Resume<")),
+            } else if result.text.contains("document.forms[0].submit()")
+                || (pressResume && result.text.contains(">Resume<")),
                 let post = WebLogin.hiddenForm(result.text)
             {
                 guard let target = onBackend(post.action) else { return (result, post.action) }
@@ -721,7 +761,8 @@ private struct V2Browser {
 private extension RESTv2CookbookTests {
     /// The v2 codes used here with the action §4.3 gives them.
     static let documentedActions: [String: String] = [
-        "invalid_parameter_service_provider": "none", "invalid_parameter_mvpd": "none", "invalid_parameter_code": "none",
+        "invalid_parameter_service_provider": "none", "invalid_parameter_mvpd": "none",
+        "invalid_parameter_code": "none",
         "invalid_parameter_resources": "none", "invalid_parameter_redirect_url": "none",
         "invalid_header_device_info": "none", "invalid_header_device_identifier": "none", "invalid_integration": "none",
         "invalid_authentication_session": "none", "authorization_denied_by_mvpd": "none",
@@ -738,35 +779,42 @@ private extension RESTv2CookbookTests {
 
     /// Epoch milliseconds written as a JSON string of digits, as the session samples show (`"1733735289035"`).
     static func millisString(_ value: Any?) -> Int64? {
-        guard let text = value as? String, !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        guard let text = value as? String, !text.isEmpty, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+            return nil
+        }
         return Int64(text)
     }
 
     /// A JSON number (not a string), as the profile and decision samples write timestamps (`1752149281000`).
     static func millisNumber(_ value: Any?) -> Int64? {
         if value as? String != nil { return nil }
-        return (value as? NSNumber)?.int64Value
+        if let number = value as? NSNumber { return number.int64Value }
+        if let number = value as? Int { return Int64(number) }
+        if let number = value as? Double { return Int64(number) }
+        return nil
     }
 
     /// DCR (§7): software statement → client credentials → the token answer.
-    static func token(_ http: TestHTTPClient, statement: String = "demo-software-statement") async throws -> HTTPResult {
+    static func token(_ http: TestHTTPClient, statement: String = "demo-software-statement") async throws -> HTTPResult
+    {
         let body = try JSONSerialization.data(withJSONObject: ["software_statement": statement])
-        let registered = try await http.post("/o/client/register", json: body, headers: ["X-Device-Info": V2Client.tvDeviceInfo])
+        let registered = try await http.post(
+            "/o/client/register", json: body, headers: ["X-Device-Info": V2Client.tvDeviceInfo])
         #expect(registered.status == 201, "register: \(registered.text)")
         let clientID = try #require(registered.json["client_id"] as? String, "register: \(registered.text)")
         let secret = try #require(registered.json["client_secret"] as? String, "register: \(registered.text)")
-        let token = try await http.post(
+        let issued = try await http.post(
             "/o/client/token",
             form: [("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", secret)],
             headers: ["X-Device-Info": V2Client.tvDeviceInfo])
-        #expect(token.status == 201, "token: \(token.text)")
-        return token
+        #expect(issued.status == 201, "token: \(issued.text)")
+        return issued
     }
 
     /// DCR (§7): a fresh access token for an app of `statement`.
     static func register(_ http: TestHTTPClient, statement: String = "demo-software-statement") async throws -> String {
-        let token = try await token(http, statement: statement)
-        return try #require(token.json["access_token"] as? String, "token: \(token.text)")
+        let answer = try await token(http, statement: statement)
+        return try #require(answer.json["access_token"] as? String, "token: \(answer.text)")
     }
 
     /// A TV app of REF30: registered afresh, on a device of its own.
@@ -786,8 +834,11 @@ private extension RESTv2CookbookTests {
     {
         let created = try await app.post("/api/v2/REF30/sessions", form: sessionForm(mvpd: "Dish"))
         #expect(created.status == 200, "create session: \(created.text)", sourceLocation: sourceLocation)
-        #expect(created.json["actionName"] as? String == "authenticate", "create session: \(created.text)", sourceLocation: sourceLocation)
-        let code = try #require(created.json["code"] as? String, "create session: \(created.text)", sourceLocation: sourceLocation)
+        #expect(
+            created.json["actionName"] as? String == "authenticate", "create session: \(created.text)",
+            sourceLocation: sourceLocation)
+        let code = try #require(
+            created.json["code"] as? String, "create session: \(created.text)", sourceLocation: sourceLocation)
         let end = try await V2Browser(client: app.http).signIn(
             "/api/v2/authenticate/REF30/\(code)", username: username, password: password)
         #expect(
@@ -810,26 +861,37 @@ private extension RESTv2CookbookTests {
         let code = try #require(json["code"] as? String, "code: \(context)", sourceLocation: sourceLocation)
         #expect(!code.isEmpty, "code: \(context)", sourceLocation: sourceLocation)
         if let expected { #expect(code == expected, "the path's code: \(context)", sourceLocation: sourceLocation) }
-        #expect(json["url"] as? String == "/api/v2/authenticate/REF30/\(code)", "url: \(context)", sourceLocation: sourceLocation)
+        #expect(
+            json["url"] as? String == "/api/v2/authenticate/REF30/\(code)", "url: \(context)",
+            sourceLocation: sourceLocation)
         #expect(!(json["sessionId"] as? String ?? "").isEmpty, "sessionId: \(context)", sourceLocation: sourceLocation)
         #expect(json["mvpd"] as? String == mvpd, "mvpd: \(context)", sourceLocation: sourceLocation)
-        #expect(json["serviceProvider"] as? String == "REF30", "serviceProvider: \(context)", sourceLocation: sourceLocation)
-        #expect(json["missingParameters"] == nil, "nothing missing: \(context)", sourceLocation: sourceLocation)
+        #expect(
+            json["serviceProvider"] as? String == "REF30", "serviceProvider: \(context)", sourceLocation: sourceLocation
+        )
+        #expect(
+            (json["missingParameters"] as? [String] ?? []).isEmpty, "nothing missing: \(context)",
+            sourceLocation: sourceLocation)
         checkCodeWindow(json, now: now, context, sourceLocation: sourceLocation)
         return code
     }
 
-    /// A code's `notBefore`/`notAfter`: strings of epoch milliseconds (§3.2 samples), 30 minutes apart, from about now.
-    func checkCodeWindow(_ json: [String: Any], now: Int64, _ context: String, sourceLocation: SourceLocation = #_sourceLocation) {
+    /// A code's `notBefore`/`notAfter`: strings of epoch milliseconds (§3.2 samples), 30 minutes apart, from now.
+    func checkCodeWindow(
+        _ json: [String: Any], now: Int64, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let notBefore = Self.millisString(json["notBefore"])
         let notAfter = Self.millisString(json["notAfter"])
         #expect(
             notBefore != nil && notAfter != nil, "notBefore/notAfter are strings of milliseconds: \(context)",
             sourceLocation: sourceLocation)
         guard let notBefore, let notAfter else { return }
-        #expect(abs(notBefore - now) < 120_000, "notBefore is about now, in milliseconds: \(context)", sourceLocation: sourceLocation)
         #expect(
-            abs(notAfter - notBefore - 1_800_000) <= 1_000, "the code lives 30 minutes (every sample; regcodeTTL 1800): \(context)",
+            abs(notBefore - now) < 120_000, "notBefore is about now, in milliseconds: \(context)",
+            sourceLocation: sourceLocation)
+        #expect(
+            abs(notAfter - notBefore - 1_800_000) <= 1_000,
+            "the code lives 30 minutes (every sample; regcodeTTL 1800): \(context)",
             sourceLocation: sourceLocation)
     }
 
@@ -845,7 +907,8 @@ private extension RESTv2CookbookTests {
             Issue.record("no profiles map: \(context)", sourceLocation: sourceLocation)
             return
         }
-        #expect(Set(profiles.keys) == mvpds, "profiles for \(mvpds.sorted()): \(context)", sourceLocation: sourceLocation)
+        #expect(
+            Set(profiles.keys) == mvpds, "profiles for \(mvpds.sorted()): \(context)", sourceLocation: sourceLocation)
         for mvpd in mvpds {
             guard let profile = profiles[mvpd] as? [String: Any] else { continue }
             #expect(profile["issuer"] as? String == mvpd, "issuer: \(context)", sourceLocation: sourceLocation)
@@ -856,29 +919,35 @@ private extension RESTv2CookbookTests {
                 notBefore != nil && notAfter != nil, "notBefore/notAfter are numbers of milliseconds: \(context)",
                 sourceLocation: sourceLocation)
             if let notBefore, let notAfter {
-                #expect(abs(notBefore - now) < 300_000, "notBefore is the sign-in, in milliseconds: \(context)", sourceLocation: sourceLocation)
                 #expect(
-                    abs(notAfter - notBefore - ttl * 1000) < 5_000, "the profile lives the MVPD's authN TTL (\(ttl) s): \(context)",
+                    abs(notBefore - now) < 300_000, "notBefore is the sign-in, in milliseconds: \(context)",
+                    sourceLocation: sourceLocation)
+                #expect(
+                    abs(notAfter - notBefore - ttl * 1000) < 5_000,
+                    "the profile lives the MVPD's authN TTL (\(ttl) s): \(context)",
                     sourceLocation: sourceLocation)
             }
             guard let attributes = profile["attributes"] as? [String: Any] else {
                 Issue.record("no attributes map: \(context)", sourceLocation: sourceLocation)
                 continue
             }
-            let userID = attributes["userID"] as? [String: Any]
-            #expect(!(userID?["value"] as? String ?? "").isEmpty, "attributes.userID.value: \(context)", sourceLocation: sourceLocation)
+            let userID = (attributes["userID"] as? [String: Any])?["value"] as? String ?? ""
+            #expect(userID.count > 0, "attributes.userID.value: \(context)", sourceLocation: sourceLocation)
             for (name, attribute) in attributes {
-                let attribute = attribute as? [String: Any]
-                #expect(attribute?["value"] != nil, "attributes.\(name).value: \(context)", sourceLocation: sourceLocation)
+                let fields = attribute as? [String: Any]
+                #expect(fields?["value"] != nil, "attributes.\(name).value: \(context)", sourceLocation: sourceLocation)
                 #expect(
-                    ["plain", "enc"].contains(attribute?["state"] as? String ?? ""), "attributes.\(name).state is plain or enc: \(context)",
+                    ["plain", "enc"].contains(fields?["state"] as? String ?? ""),
+                    "attributes.\(name).state is plain or enc: \(context)",
                     sourceLocation: sourceLocation)
             }
         }
     }
 
     /// The decision for `resource` in a Decisions answer (§3.10): HTTP 200 with a `decisions` list.
-    func decision(_ answer: HTTPResult, _ resource: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation)
+    func findDecision(
+        _ answer: HTTPResult, _ resource: String, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    )
         -> [String: Any]?
     {
         let context = "\(what) → \(answer.status) \(answer.text)"
@@ -891,17 +960,23 @@ private extension RESTv2CookbookTests {
 
     /// A permit (§3.10 Sample 1; §3.11 Sample 1 without token and decision timestamps).
     func checkPermit(
-        _ decision: [String: Any], mvpd: String, mediaToken: Bool, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ decision: [String: Any], mvpd: String, mediaToken: Bool, _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        #expect(decision["serviceProvider"] as? String == "REF30", "serviceProvider: \(context)", sourceLocation: sourceLocation)
+        #expect(
+            decision["serviceProvider"] as? String == "REF30", "serviceProvider: \(context)",
+            sourceLocation: sourceLocation)
         #expect(decision["mvpd"] as? String == mvpd, "mvpd: \(context)", sourceLocation: sourceLocation)
         #expect(decision["source"] as? String == "mvpd", "source: \(context)", sourceLocation: sourceLocation)
         #expect(decision["authorized"] as? Bool == true, "authorized: \(context)", sourceLocation: sourceLocation)
         #expect(decision["error"] == nil, "no error on a permit: \(context)", sourceLocation: sourceLocation)
         guard mediaToken else {
-            #expect(decision["token"] == nil, "preauthorization gives no media token: \(context)", sourceLocation: sourceLocation)
             #expect(
-                decision["notBefore"] == nil && decision["notAfter"] == nil, "no decision timestamps in preauthorization: \(context)",
+                decision["token"] == nil, "preauthorization gives no media token: \(context)",
+                sourceLocation: sourceLocation)
+            #expect(
+                decision["notBefore"] == nil && decision["notAfter"] == nil,
+                "no decision timestamps in preauthorization: \(context)",
                 sourceLocation: sourceLocation)
             return
         }
@@ -916,11 +991,14 @@ private extension RESTv2CookbookTests {
         }
         let serialized = token?["serializedToken"] as? String ?? ""
         #expect(
-            !serialized.isEmpty && Data(base64Encoded: serialized) != nil, "token.serializedToken is Base64: \(context)",
+            !serialized.isEmpty && Data(base64Encoded: serialized) != nil,
+            "token.serializedToken is Base64: \(context)",
             sourceLocation: sourceLocation)
         let notBefore = Self.millisNumber(decision["notBefore"])
         let notAfter = Self.millisNumber(decision["notAfter"])
-        #expect(notBefore != nil && notAfter != nil, "decision notBefore/notAfter are numbers: \(context)", sourceLocation: sourceLocation)
+        #expect(
+            notBefore != nil && notAfter != nil, "decision notBefore/notAfter are numbers: \(context)",
+            sourceLocation: sourceLocation)
         if let notBefore, let notAfter {
             #expect(notAfter > notBefore, "decision window: \(context)", sourceLocation: sourceLocation)
         }
@@ -928,14 +1006,18 @@ private extension RESTv2CookbookTests {
 
     /// A deny: `authorized: false` and an item-level error with status 403 (§3.10 Sample 2, §3.11 Sample 1).
     func checkDeny(
-        _ decision: [String: Any], mvpd: String, code: String, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ decision: [String: Any], mvpd: String, code: String, _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
-        #expect(decision["serviceProvider"] as? String == "REF30", "serviceProvider: \(context)", sourceLocation: sourceLocation)
+        #expect(
+            decision["serviceProvider"] as? String == "REF30", "serviceProvider: \(context)",
+            sourceLocation: sourceLocation)
         #expect(decision["mvpd"] as? String == mvpd, "mvpd: \(context)", sourceLocation: sourceLocation)
         #expect(decision["source"] as? String == "mvpd", "source: \(context)", sourceLocation: sourceLocation)
         #expect(decision["authorized"] as? Bool == false, "authorized: \(context)", sourceLocation: sourceLocation)
         #expect(decision["token"] == nil, "no media token on a deny: \(context)", sourceLocation: sourceLocation)
-        checkError(decision["error"] as? [String: Any], status: 403, codes: [code], context, sourceLocation: sourceLocation)
+        checkError(
+            decision["error"] as? [String: Any], status: 403, codes: [code], context, sourceLocation: sourceLocation)
     }
 
     /// `authenticated_profile_missing` (403), top-level or inside the decision: the docs show neither (§4.4).
@@ -955,12 +1037,14 @@ private extension RESTv2CookbookTests {
         }
         #expect(decision["authorized"] as? Bool == false, "authorized: \(context)", sourceLocation: sourceLocation)
         #expect(decision["token"] == nil, "no media token: \(context)", sourceLocation: sourceLocation)
-        checkError(decision["error"] as? [String: Any], status: 403, codes: codes, context, sourceLocation: sourceLocation)
+        checkError(
+            decision["error"] as? [String: Any], status: 403, codes: codes, context, sourceLocation: sourceLocation)
     }
 
     /// A Logout answer (§3.12): `logouts.{mvpd}` with the action pairs the docs list.
     func checkLogout(
-        _ answer: HTTPResult, mvpd: String = "Dish", hadProfile: Bool, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ answer: HTTPResult, mvpd: String = "Dish", hadProfile: Bool, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) {
         let context = "\(what) → \(answer.status) \(answer.text)"
         #expect(answer.status == 200, "HTTP status: \(context)", sourceLocation: sourceLocation)
@@ -973,17 +1057,22 @@ private extension RESTv2CookbookTests {
         let action = (entry["actionName"] as? String, entry["actionType"] as? String)
         guard hadProfile else {
             #expect(
-                action.0 == "invalid" && action.1 == "none", "no valid profile: invalid/none: \(context)", sourceLocation: sourceLocation)
+                action.0 == "invalid" && action.1 == "none", "no valid profile: invalid/none: \(context)",
+                sourceLocation: sourceLocation)
             #expect(entry["url"] == nil, "no url: \(context)", sourceLocation: sourceLocation)
             return
         }
         switch action {
         case ("logout"?, "interactive"?):
-            #expect(!(entry["url"] as? String ?? "").isEmpty, "logout/interactive has a url: \(context)", sourceLocation: sourceLocation)
+            #expect(
+                !(entry["url"] as? String ?? "").isEmpty, "logout/interactive has a url: \(context)",
+                sourceLocation: sourceLocation)
         case ("complete"?, "none"?):
             #expect(entry["url"] == nil, "complete/none has no url: \(context)", sourceLocation: sourceLocation)
         default:
-            Issue.record("actionName/actionType is logout/interactive or complete/none: \(context)", sourceLocation: sourceLocation)
+            Issue.record(
+                "actionName/actionType is logout/interactive or complete/none: \(context)",
+                sourceLocation: sourceLocation)
         }
     }
 
@@ -991,7 +1080,8 @@ private extension RESTv2CookbookTests {
     /// empty), a message, the code's documented action, an absolute helpUrl, and a string trace when present.
     @discardableResult
     func checkError(
-        _ error: [String: Any]?, status: Int, codes: Set<String>, _ context: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ error: [String: Any]?, status: Int, codes: Set<String>, _ context: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) -> String? {
         guard let error else {
             Issue.record("no error object: \(context)", sourceLocation: sourceLocation)
@@ -1002,16 +1092,24 @@ private extension RESTv2CookbookTests {
         if codes.isEmpty {
             #expect(!(code ?? "").isEmpty, "a code: \(context)", sourceLocation: sourceLocation)
         } else {
-            #expect(code.map { codes.contains($0) } == true, "code is one of \(codes.sorted()): \(context)", sourceLocation: sourceLocation)
+            #expect(
+                code.map { codes.contains($0) } == true, "code is one of \(codes.sorted()): \(context)",
+                sourceLocation: sourceLocation)
         }
         #expect(!(error["message"] as? String ?? "").isEmpty, "a message: \(context)", sourceLocation: sourceLocation)
         let action = error["action"] as? String
         if let code, let documented = Self.documentedActions[code] {
-            #expect(action == documented, "action \(documented) for \(code) (§4.3): \(context)", sourceLocation: sourceLocation)
+            #expect(
+                action == documented, "action \(documented) for \(code) (§4.3): \(context)",
+                sourceLocation: sourceLocation)
         } else {
-            #expect(action.map { Self.actions.contains($0) } == true, "a §4.2 action: \(context)", sourceLocation: sourceLocation)
+            #expect(
+                action.map { Self.actions.contains($0) } == true, "a §4.2 action: \(context)",
+                sourceLocation: sourceLocation)
         }
-        #expect((error["helpUrl"] as? String)?.hasPrefix("http") == true, "an absolute helpUrl: \(context)", sourceLocation: sourceLocation)
+        #expect(
+            (error["helpUrl"] as? String)?.hasPrefix("http") == true, "an absolute helpUrl: \(context)",
+            sourceLocation: sourceLocation)
         if let trace = error["trace"] {
             #expect(trace as? String != nil, "trace is a string: \(context)", sourceLocation: sourceLocation)
         }
@@ -1021,12 +1119,100 @@ private extension RESTv2CookbookTests {
     /// A top-level error (§4.1): the HTTP status is the error's, the JSON body is the error object itself.
     @discardableResult
     func expectError(
-        _ answer: HTTPResult, status: Int, codes: Set<String>, _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+        _ answer: HTTPResult, status: Int, codes: Set<String>, _ what: String,
+        sourceLocation: SourceLocation = #_sourceLocation
     ) -> String? {
         let context = "\(what) → \(answer.status) \(answer.text)"
         #expect(answer.status == status, "HTTP status \(status): \(context)", sourceLocation: sourceLocation)
         #expect(
-            answer.header("Content-Type")?.contains("application/json") == true, "a JSON body: \(context)", sourceLocation: sourceLocation)
+            answer.header("Content-Type")?.contains("application/json") == true, "a JSON body: \(context)",
+            sourceLocation: sourceLocation)
         return checkError(answer.json, status: status, codes: codes, context, sourceLocation: sourceLocation)
+    }
+}
+
+// MARK: - Degraded access and throttling (docs/rest-api-v2.md §5.9, §6)
+
+extension RESTv2CookbookTests {
+    @Test func degradedAccessAuthNAllSkipsTheSignInAndPermitsWithTheDegradationAsSource() async throws {
+        try await BackendFixture.with { service, client async throws in
+            service.faults.degradations = [Degradation(mvpd: "Dish", rule: .authNAll)]
+            let tv = try await tvApp(client)
+            let session = try await tv.post("/api/v2/REF30/sessions", form: sessionForm(mvpd: "Dish"))
+            #expect(session.status == 200, "\(session.text)")
+            #expect(session.json["actionName"] as? String == "authorize")
+            #expect(session.json["actionType"] as? String == "direct")
+            #expect(session.json["reasonType"] as? String == "degraded")
+            #expect(session.json["code"] == nil, "no code: nobody signs in")
+            #expect(session.json["url"] as? String == "/api/v2/REF30/decisions/authorize/Dish")
+
+            let profile = try await tv.get("/api/v2/REF30/profiles/Dish")
+            let dish = (profile.json["profiles"] as? [String: Any])?["Dish"] as? [String: Any]
+            #expect(dish?["type"] as? String == "degraded", "\(profile.text)")
+            #expect(dish?["issuer"] as? String == "Adobe")
+            let userID = ((dish?["attributes"] as? [String: Any])?["userID"] as? [String: Any])?["value"] as? String ?? ""
+            #expect(userID.hasPrefix("95cf93bcd183214a"), "the vendor's degradation prefix: \(userID)")
+
+            let decision = try await tv.decisions("authorize", mvpd: "Dish", resources: ["news"])
+            let first = (decision.json["decisions"] as? [[String: Any]])?.first
+            #expect(first?["authorized"] as? Bool == true, "\(decision.text)")
+            #expect(first?["source"] as? String == "degradation")
+            #expect(((first?["token"] as? [String: Any])?["serializedToken"] as? String)?.isEmpty == false)
+
+            let logout = try await tv.get("/api/v2/REF30/logout/Dish?redirectUrl=https%3A%2F%2Fadobe.com")
+            let action = (logout.json["logouts"] as? [String: Any])?["Dish"] as? [String: Any]
+            #expect(action?["actionName"] as? String == "complete", "\(logout.text)")
+            #expect(action?["actionType"] as? String == "none")
+        }
+    }
+
+    @Test func degradedAccessAuthZNoneDeniesEachResourceWithTheDegradationRuleCode() async throws {
+        try await BackendFixture.with { service, client async throws in
+            let tv = try await tvApp(client)
+            try await signIn(tv, username: "carol", password: "carol123")
+            service.faults.degradations = [Degradation(mvpd: "Dish", requestor: "REF30", rule: .authZNone)]
+            let decision = try await tv.decisions("authorize", mvpd: "Dish", resources: ["news"])
+            #expect(decision.status == 200, "a denial is item-level: \(decision.text)")
+            let first = (decision.json["decisions"] as? [[String: Any]])?.first
+            #expect(first?["authorized"] as? Bool == false)
+            #expect(first?["source"] as? String == "degradation")
+            let error = first?["error"] as? [String: Any]
+            #expect(error?["code"] as? String == "authorization_denied_by_degradation_rule", "\(decision.text)")
+            #expect(error?["status"] as? Int == 403)
+            // Another Programmer's decisions at Dish are not degraded.
+            service.faults.degradations = [Degradation(mvpd: "Dish", requestor: "SPORTS1", rule: .authZNone)]
+            let normal = try await tv.decisions("authorize", mvpd: "Dish", resources: ["news"])
+            #expect(((normal.json["decisions"] as? [[String: Any]])?.first)?["source"] as? String == "mvpd", "\(normal.text)")
+        }
+    }
+
+    @Test func degradedAccessAuthZAllPermitsOnlyWithAProfileAndOtherwiseAnswersAsUsual() async throws {
+        try await BackendFixture.with { service, client async throws in
+            service.faults.degradations = [Degradation(mvpd: "Dish", rule: .authZAll)]
+            let tv = try await tvApp(client)
+            let before = try await tv.decisions("authorize", mvpd: "Dish", resources: ["news"])
+            expectProfileMissing(before, resource: "news", "AuthZAll without a sign-in: the basic answer")
+            try await signIn(tv, username: "dave", password: "dave123")
+            // dave is entitled to kids only; AuthZAll bypasses the MVPD's authorization.
+            let decision = try await tv.decisions("authorize", mvpd: "Dish", resources: ["news"])
+            let first = (decision.json["decisions"] as? [[String: Any]])?.first
+            #expect(first?["authorized"] as? Bool == true, "\(decision.text)")
+            #expect(first?["source"] as? String == "degradation")
+        }
+    }
+
+    @Test func pastTheRateTheServiceAnswers429AsTheVendorsHTMLPageWithRetryAfter() async throws {
+        try await BackendFixture.with { service, client async throws in
+            let tv = try await tvApp(client)
+            service.faults.throttle = ThrottleSettings(requestsPerSecond: 0.001, burst: 3)
+            var statuses: [Int] = []
+            for _ in 0..<5 { statuses.append(try await tv.get("/api/v2/REF30/profiles").status) }
+            #expect(statuses == [200, 200, 200, 429, 429])
+            let throttled = try await tv.get("/api/v2/REF30/profiles")
+            #expect(throttled.status == 429)
+            #expect(throttled.header("Content-Type")?.hasPrefix("text/html") == true)
+            #expect(throttled.text.contains("429 Too Many Requests"))
+            #expect(throttled.header("Retry-After") == "1")
+        }
     }
 }

@@ -27,6 +27,14 @@ extension BackendService {
             return allowed
         }
         guard !allowed else { return nil }
+        if request.path.hasPrefix("/api/v2/") {
+            // REST API v2's throttling answer is the vendor's HTML page (docs/rest-api-v2.md §6), no JSON code.
+            var response = Response.html(
+                "<html>\n<head><title>429 Too Many Requests</title></head>\n<body>\n<center><h1>429 Too Many Requests</h1></center>\n</body>\n</html>\n",
+                status: HTTPStatus(429))
+            response.addHeader("Retry-After", "1")
+            return response
+        }
         var response = RESTFormat(request).render(
             RESTError(status: 429, message: "Too Many Requests", details: "Throttled: wait at least 1 second."))
         response.addHeader("Retry-After", "1")

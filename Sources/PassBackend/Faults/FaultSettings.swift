@@ -19,12 +19,14 @@ public struct FaultSettings: Codable, Sendable, Equatable {
     public var clockOffsetSeconds: Int
     /// MVPDs whose login page refuses embedded web views (answers `403` to a web-view user agent).
     public var refuseEmbeddedBrowsers: [String]
+    /// Degraded access (REST API v2): rules that bypass an MVPD's authentication or authorization while it is down.
+    public var degradations: [Degradation]
 
     /// Creates settings; by default no fault is active.
     public init(
         rules: [FaultRule] = [], throttle: ThrottleSettings? = nil, denials: [Denial] = [],
         mvpdOverrides: [String: MVPDOverride] = [:], logoutDropsRedirect: Bool = false, clockOffsetSeconds: Int = 0,
-        refuseEmbeddedBrowsers: [String] = []
+        refuseEmbeddedBrowsers: [String] = [], degradations: [Degradation] = []
     ) {
         self.rules = rules
         self.throttle = throttle
@@ -33,6 +35,7 @@ public struct FaultSettings: Codable, Sendable, Equatable {
         self.logoutDropsRedirect = logoutDropsRedirect
         self.clockOffsetSeconds = clockOffsetSeconds
         self.refuseEmbeddedBrowsers = refuseEmbeddedBrowsers
+        self.degradations = degradations
     }
 
     /// Decodes settings as `Config/demo.json` and `/admin/faults` write them; every field may be left out.
@@ -45,6 +48,12 @@ public struct FaultSettings: Codable, Sendable, Equatable {
         logoutDropsRedirect = try c.decodeIfPresent(Bool.self, forKey: .logoutDropsRedirect) ?? false
         clockOffsetSeconds = try c.decodeIfPresent(Int.self, forKey: .clockOffsetSeconds) ?? 0
         refuseEmbeddedBrowsers = try c.decodeIfPresent([String].self, forKey: .refuseEmbeddedBrowsers) ?? []
+        degradations = try c.decodeIfPresent([Degradation].self, forKey: .degradations) ?? []
+    }
+
+    /// The degradation rule applied to `mvpd` for `requestor`, if any (the first that matches).
+    public func degradation(requestor: String, mvpd: String) -> Degradation.Rule? {
+        degradations.first { $0.mvpd == mvpd && ($0.requestor == nil || $0.requestor == requestor) }?.rule
     }
 
     /// The denial message for `resource` at `mvpd`, if one is set.
@@ -98,6 +107,29 @@ public struct ThrottleSettings: Codable, Sendable, Equatable {
     public init(requestsPerSecond: Double = 1, burst: Int = 10) {
         self.requestsPerSecond = requestsPerSecond
         self.burst = burst
+    }
+}
+
+/// A degradation rule (docs/rest-api-v2.md §5.9): the service decides in the MVPD's place.
+public struct Degradation: Codable, Sendable, Equatable {
+    public enum Rule: String, Codable, Sendable {
+        /// Bypass authentication (and authorization): every decision is a permit, a degraded profile stands in.
+        case authNAll = "AuthNAll"
+        /// Bypass authorization: every decision is a permit.
+        case authZAll = "AuthZAll"
+        /// Deny every authorization.
+        case authZNone = "AuthZNone"
+    }
+    /// The MVPD degraded.
+    public var mvpd: String
+    /// Only for this Programmer; every one when nil.
+    public var requestor: String?
+    public var rule: Rule
+
+    public init(mvpd: String, requestor: String? = nil, rule: Rule) {
+        self.mvpd = mvpd
+        self.requestor = requestor
+        self.rule = rule
     }
 }
 

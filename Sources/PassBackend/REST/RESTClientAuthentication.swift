@@ -9,6 +9,8 @@ struct RESTClient: Sendable {
     var method: Method
     /// The requestor the credentials name (the app's, or the HMAC header's `requestor_id`).
     var requestorID: String
+    /// The DCR client the bearer token was issued to (nil for the legacy HMAC header).
+    var clientID: String? = nil
 }
 
 /// Checks the `Authorization` header of REST v1 calls (spec §5.4.2, §5.3): `Bearer <access_token>` from dynamic
@@ -40,7 +42,7 @@ extension BackendService {
         if let statement = client.app.softwareStatement, state.withLock({ $0.revokedStatements.contains(statement) }) {
             throw Self.unauthorized("The app's software statement was revoked (R400): register again with a new statement.")
         }
-        return RESTClient(app: client.app, method: .bearer, requestorID: client.app.requestorID)
+        return RESTClient(app: client.app, method: .bearer, requestorID: client.app.requestorID, clientID: client.clientID)
     }
 
     private func hmacClient(_ header: String, request: Request) throws(RESTError) -> RESTClient {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import MicroHTTP
 import PassProtocol
@@ -79,9 +80,27 @@ struct V2Call {
         return mvpd
     }
 
-    /// The signed-in session of `deviceID` with this service provider, if any, live or not (callers judge).
+    /// The degradation rule applied to `mvpd` for this service provider, if any.
+    func degradation(_ mvpd: MVPD) -> Degradation.Rule? {
+        service.faults.degradation(requestor: serviceProvider, mvpd: mvpd.id)
+    }
+
+    /// The profile degraded access stands in with (AuthNAll): issued by Adobe, its user ID the vendor's degradation
+    /// prefix and a stable digest of the device.
+    func degradedProfile(deviceID: String) -> V2.Profile {
+        let now = service.now()
+        let digest = SHA256.hash(data: Data((serviceProvider + "|" + deviceID).utf8)).prefix(8).hexString
+        return V2.Profile(
+            notBefore: EpochMilliseconds.from(now), notAfter: EpochMilliseconds.from(now.addingTimeInterval(3600)), issuer: "Adobe",
+            type: "degraded", attributes: ["userID": V2.Attribute(value: "95cf93bcd183214a" + digest)])
+    }
+
+    /// The signed-in session of `deviceID` with this service provider, if any, live or not (callers judge). A sign-in
+    /// made through v2 is its DCR client's alone; one made through a legacy protocol is the device's.
     func session(deviceID: String) -> AuthSession? {
-        service.state.withLock { $0.session(serviceProvider, deviceID) }
+        guard let session = service.state.withLock({ $0.session(serviceProvider, deviceID) }) else { return nil }
+        if let owner = session.clientID, owner != client.clientID { return nil }
+        return session
     }
 
     /// The live profile of `deviceID` at `mvpd`, or the documented refusal.

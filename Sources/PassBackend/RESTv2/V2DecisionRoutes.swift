@@ -28,13 +28,17 @@ enum V2DecisionRoutes {
         guard resources.count <= maximumResources else {
             throw EnhancedError(.tooManyResources, details: "\(resources.count) resources; at most \(maximumResources) per call.")
         }
+        if let rule = call.degradation(mvpd), let degraded = degraded(call, rule: rule, deviceID: deviceID, mvpd: mvpd, resources: resources, preauthorize: preauthorize) {
+            return V2Call.json(V2.Decisions(decisions: degraded))
+        }
         let session = try call.liveSession(deviceID: deviceID, mvpd: mvpd)
         let now = service.now()
         let decisionEnd = EpochMilliseconds.from(now.addingTimeInterval(TimeInterval(mvpd.authzTTL)))
         let decisions = resources.map { resource -> V2.Decision in
+            // Preauthorization's decisions carry no validity (the vendor's attribute list and samples have none).
             var decision = V2.Decision(
                 resource: resource, serviceProvider: call.serviceProvider, mvpd: mvpd.id, source: "mvpd", authorized: false,
-                notBefore: EpochMilliseconds.from(now), notAfter: decisionEnd)
+                notBefore: preauthorize ? nil : EpochMilliseconds.from(now), notAfter: preauthorize ? nil : decisionEnd)
             if let refusal = service.entitlementRefusal(session: session, resource: resource) {
                 decision.error = EnhancedError(preauthorize ? .preauthorizationDeniedByMVPD : .authorizationDeniedByMVPD, details: refusal)
                 return decision
@@ -54,6 +58,38 @@ enum V2DecisionRoutes {
             return decision
         }
         return V2Call.json(V2.Decisions(decisions: decisions))
+    }
+
+    /// Decisions made by a degradation rule instead of the MVPD (`source: degradation`): AuthNAll and AuthZAll permit
+    /// (AuthZAll only with a live profile), AuthZNone denies. `nil` when the rule does not apply (AuthZAll without a
+    /// profile: the basic flow's answer).
+    static func degraded(
+        _ call: V2Call, rule: Degradation.Rule, deviceID: String, mvpd: MVPD, resources: [String], preauthorize: Bool
+    ) -> [V2.Decision]? {
+        let service = call.service
+        let session = try? call.liveSession(deviceID: deviceID, mvpd: mvpd)
+        if rule == .authZAll, session == nil { return nil }
+        let now = service.now()
+        return resources.map { resource in
+            var decision = V2.Decision(
+                resource: resource, serviceProvider: call.serviceProvider, mvpd: mvpd.id, source: "degradation", authorized: rule != .authZNone)
+            if rule == .authNAll, !preauthorize {
+                decision.notBefore = EpochMilliseconds.from(now)
+                decision.notAfter = EpochMilliseconds.from(now.addingTimeInterval(TimeInterval(mvpd.authzTTL)))
+            }
+            guard rule != .authZNone else {
+                decision.error = EnhancedError(.authorizationDeniedByDegradationRule, details: "A degradation rule (AuthZNone) is applied to \(mvpd.id).")
+                return decision
+            }
+            guard !preauthorize else { return decision }
+            let token = service.issueMediaToken(
+                sessionGUID: session?.guid ?? "degraded-" + deviceID, requestorID: call.serviceProvider,
+                resource: BackendService.resourceID(resource), mvpdID: mvpd.id)
+            decision.token = V2.Token(
+                notBefore: EpochMilliseconds.from(token.body.issueTime), notAfter: EpochMilliseconds.from(token.body.expires),
+                serializedToken: token.base64Serialized)
+            return decision
+        }
     }
 
     /// `{"resources": ["…", …]}`: a JSON object whose `resources` is a non-empty array of non-empty strings.

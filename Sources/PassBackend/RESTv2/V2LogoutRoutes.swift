@@ -18,12 +18,15 @@ enum V2LogoutRoutes {
             URL(string: redirect)?.scheme != nil
         else { throw EnhancedError(.invalidParameterRedirectURL, details: "redirectUrl (an absolute, URL-encoded URL) is required.") }
         let live = call.session(deviceID: deviceID).map { $0.mvpdID == mvpd.id && !$0.revoked && $0.expires > service.now() } ?? false
-        let ended = service.state.withLock { state -> Bool in
+        // Only this client's (or a legacy) sign-in at this MVPD ends.
+        let ended = live && service.state.withLock { state -> Bool in
             guard let session = state.session(call.serviceProvider, deviceID), session.mvpdID == mvpd.id else { return false }
             return state.endSessions(deviceID: deviceID, requestorID: call.serviceProvider) > 0
         }
         let action: V2.Logout
-        if !live || !ended {
+        if call.degradation(mvpd) != nil, !live {
+            action = V2.Logout(actionName: "complete", actionType: "none", mvpd: mvpd.id)
+        } else if !live || !ended {
             action = V2.Logout(actionName: "invalid", actionType: "none", mvpd: mvpd.id)
         } else {
             let url = "/adobe-services/logout?mso_id=\(FormEncoding.escape(mvpd.id))&requestor_id=\(FormEncoding.escape(call.serviceProvider))"

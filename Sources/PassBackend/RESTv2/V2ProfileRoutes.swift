@@ -24,7 +24,9 @@ enum V2ProfileRoutes {
         let deviceID = try call.deviceID
         _ = try call.deviceInfo
         let mvpd = try call.mvpd()
-        let found = profiles(of: call.session(deviceID: deviceID), service).filter { $0.key == mvpd.id }
+        var found = profiles(of: call.session(deviceID: deviceID), service).filter { $0.key == mvpd.id }
+        // Degraded access (AuthNAll) stands in when there is no sign-in at that MVPD.
+        if found.isEmpty, call.degradation(mvpd) == .authNAll { found[mvpd.id] = call.degradedProfile(deviceID: deviceID) }
         return V2Call.json(V2.Profiles(profiles: found))
     }
 

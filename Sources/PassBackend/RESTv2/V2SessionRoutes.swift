@@ -21,15 +21,7 @@ enum V2SessionRoutes {
         let deviceInfo = try call.deviceInfo
         let given = try parameters(call)
         let sessionID = UUID().uuidString.lowercased()
-        // Signed in already with the MVPD asked for: no code, straight to the decision.
-        if let mvpd = given.mvpd, let session = call.session(deviceID: deviceID), session.mvpdID == mvpd, !session.revoked,
-            session.expires > service.now()
-        {
-            return V2Call.json(V2.Session(
-                actionName: "authorize", actionType: "direct", reasonType: "authenticated",
-                url: "/api/v2/\(call.serviceProvider)/decisions/authorize/\(mvpd)", code: nil, sessionId: sessionID, mvpd: mvpd,
-                serviceProvider: call.serviceProvider, notBefore: nil, notAfter: nil))
-        }
+        if let direct = straightToDecision(call, deviceID: deviceID, mvpd: given.mvpd, sessionID: sessionID) { return V2Call.json(direct) }
         var info = RegistrationInfo(deviceId: deviceID)
         info.userAgent = request.header("User-Agent")
         info.originalUserAgent = request.header("User-Agent")
@@ -40,7 +32,8 @@ enum V2SessionRoutes {
         let code = service.createRegcode(requestorID: call.serviceProvider, mvpdID: given.mvpd, ttl: ttl, info: info)
         let now = service.now()
         let session = V2AuthenticationSession(
-            code: code.code, sessionID: sessionID, serviceProvider: call.serviceProvider, deviceID: deviceID, deviceInfo: deviceInfo,
+            code: code.code, sessionID: sessionID, serviceProvider: call.serviceProvider, clientID: call.client.clientID,
+            deviceID: deviceID, deviceInfo: deviceInfo,
             mvpd: given.mvpd, domainName: given.domainName, redirectURL: given.redirectURL, created: now,
             expires: now.addingTimeInterval(TimeInterval(ttl)))
         service.state.withLock { $0.v2Sessions[code.code] = session }
@@ -59,7 +52,10 @@ enum V2SessionRoutes {
             state.v2Sessions[stored.code] = stored
             if let mvpd = stored.mvpd { state.regcodes[stored.code]?.code.mvpd = mvpd }
         }
-        return V2Call.json(answer(session))
+        if let direct = straightToDecision(call, deviceID: session.deviceID, mvpd: session.mvpd, sessionID: session.sessionID) {
+            return V2Call.json(direct)
+        }
+        return V2Call.json(answer(session, resuming: true))
     }
 
     static func read(_ request: Request, _ service: BackendService) throws(EnhancedError) -> Response {
@@ -138,12 +134,34 @@ enum V2SessionRoutes {
         return session
     }
 
-    /// What the app does next with a session: resume it (parameters missing) or open its URL in a user agent.
-    static func answer(_ session: V2AuthenticationSession) -> V2.Session {
-        let missing = session.missingParameters
-        let resume = missing.contains("mvpd")
+    /// The answer that skips the sign-in: the MVPD's authentication bypassed (degraded access, AuthNAll), or the device
+    /// signed in already with the MVPD asked for. No code: the app goes straight to the decision.
+    static func straightToDecision(_ call: V2Call, deviceID: String, mvpd: String?, sessionID: String) -> V2.Session? {
+        guard let mvpd, let configured = call.service.mvpd(mvpd) else { return nil }
+        let reason: String
+        if call.degradation(configured) == .authNAll {
+            reason = "degraded"
+        } else if let session = call.session(deviceID: deviceID), session.mvpdID == mvpd, !session.revoked,
+            session.expires > call.service.now()
+        {
+            reason = "authenticated"
+        } else {
+            return nil
+        }
         return V2.Session(
-            actionName: resume ? "resume" : "authenticate", actionType: resume ? "direct" : "interactive", reasonType: "none",
+            actionName: "authorize", actionType: "direct", reasonType: reason,
+            url: "/api/v2/\(call.serviceProvider)/decisions/authorize/\(mvpd)", code: nil, sessionId: sessionID, mvpd: mvpd,
+            serviceProvider: call.serviceProvider, notBefore: nil, notAfter: nil)
+    }
+
+    /// What the app does next with a session: provide what is missing (`resume` after a create, `retry` after a
+    /// resume), or open its URL in a user agent.
+    static func answer(_ session: V2AuthenticationSession, resuming: Bool = false) -> V2.Session {
+        let missing = session.missingParameters
+        let resume = !missing.isEmpty
+        return V2.Session(
+            actionName: resume ? (resuming ? "retry" : "resume") : "authenticate", actionType: resume ? "direct" : "interactive",
+            reasonType: "none",
             url: resume ? "/api/v2/\(session.serviceProvider)/sessions/\(session.code)" : "/api/v2/authenticate/\(session.serviceProvider)/\(session.code)",
             missingParameters: missing.isEmpty ? nil : missing, code: session.code, sessionId: session.sessionID, mvpd: session.mvpd,
             serviceProvider: session.serviceProvider, notBefore: EpochMilliseconds.string(session.created),

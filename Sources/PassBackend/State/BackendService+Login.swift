@@ -36,10 +36,11 @@ extension BackendService {
                 deviceID = record.code.info.deviceId
                 appID = record.code.info.appId.flatMap { $0.isEmpty ? nil : $0 }
             }
-            let session = AuthSession(
+            var session = AuthSession(
                 guid: UUID().uuidString, requestorID: login.requestorID, mvpdID: login.mvpdID, deviceID: deviceID,
                 username: subscriber.username, userID: subscriber.userID, issued: now,
                 expires: now.addingTimeInterval(TimeInterval(mvpd?.authnTTL ?? 86400)), revoked: false, appID: appID)
+            session.clientID = login.regcode.flatMap { state.v2Sessions[$0]?.clientID }
             state.store(session)
             return session
         }

@@ -46,6 +46,9 @@ public struct AuthSession: Sendable, Equatable, Codable {
     public var appID: String?
     /// `apple` when the sign-in came from the platform's single sign-on (Apple TV Provider), else nil.
     public var tokenSource: String? = nil
+    /// The DCR client whose REST API v2 session the sign-in completed: its profile belongs to that client (the vendor:
+    /// new client credentials mean signing in again). Nil for sign-ins of the legacy protocols.
+    public var clientID: String? = nil
 }
 
 /// A server-side authorization (REST v1 keeps tokens on the server).
@@ -68,6 +71,8 @@ struct V2AuthenticationSession: Sendable, Equatable {
     var code: String
     var sessionID: String
     var serviceProvider: String
+    /// The DCR client that created it (its profile will be that client's).
+    var clientID: String?
     var deviceID: String
     var deviceInfo: DeviceInfo?
     var mvpd: String?
