@@ -68,7 +68,8 @@ import Testing
             let mvpds = try #require(
                 requestor["mvpds"] as? [[String: Any]], "mvpds sit inside requestor (§3.1 sample): \(answer.text)")
             #expect(
-                Set(mvpds.compactMap { $0["id"] as? String }) == ["Cablevision", "Spectrum", "Dish"], "\(answer.text)")
+                Set(mvpds.filter { $0["isTempPass"] as? Bool != true }.compactMap { $0["id"] as? String }) == ["Cablevision", "Spectrum", "Dish"],
+                "\(answer.text)")
             for mvpd in mvpds {
                 #expect(!(mvpd["displayName"] as? String ?? "").isEmpty, "displayName: \(mvpd)")
                 #expect(!(mvpd["logoUrl"] as? String ?? "").isEmpty, "logoUrl (spelled so in §3.1): \(mvpd)")
@@ -85,7 +86,8 @@ import Testing
             let otherRequestor = other.json["requestor"] as? [String: Any]
             #expect(otherRequestor?["id"] as? String == "SPORTS1", "\(other.text)")
             let otherMVPDs = otherRequestor?["mvpds"] as? [[String: Any]] ?? []
-            #expect(Set(otherMVPDs.compactMap { $0["id"] as? String }) == ["Cablevision", "Dish"], "\(other.text)")
+            #expect(Set(otherMVPDs.filter { $0["isTempPass"] as? Bool != true }.compactMap { $0["id"] as? String }) == ["Cablevision", "Dish"],
+                "\(other.text)")
         }
     }
 
@@ -621,6 +623,8 @@ private struct V2Client {
     var deviceIdentifier: String?
     /// The `X-Device-Info` value; nil sends none.
     var deviceInfo: String?
+    /// More headers (`AP-TempPass-Identity`).
+    var extra: [String: String] = [:]
 
     init(http: TestHTTPClient, bearer: String, device: String, deviceInfo: String? = V2Client.tvDeviceInfo) {
         self.http = http
@@ -662,6 +666,7 @@ private struct V2Client {
         if let authorization { headers["Authorization"] = authorization }
         if let deviceIdentifier { headers["AP-Device-Identifier"] = deviceIdentifier }
         if let deviceInfo { headers["X-Device-Info"] = deviceInfo }
+        headers.merge(extra) { _, new in new }
         return headers
     }
 
@@ -1213,6 +1218,75 @@ extension RESTv2CookbookTests {
             #expect(throttled.header("Content-Type")?.hasPrefix("text/html") == true)
             #expect(throttled.text.contains("429 Too Many Requests"))
             #expect(throttled.header("Retry-After") == "1")
+        }
+    }
+}
+
+// MARK: - Temporary access (docs/rest-api-v2.md §5.8)
+
+extension RESTv2CookbookTests {
+    static func decision(_ answer: HTTPResult) -> [String: Any]? { (answer.json["decisions"] as? [[String: Any]])?.first }
+
+    @Test func basicTempPassPermitsWithoutASignInUntilItsTimeIsUpThenDeniesWithTheDurationCode() async throws {
+        try await BackendFixture.with { service, client async throws in
+            let tv = try await tvApp(client)
+            let configuration = try await tv.get("/api/v2/REF30/configuration")
+            let mvpds = ((configuration.json["requestor"] as? [String: Any])?["mvpds"] as? [[String: Any]]) ?? []
+            #expect(mvpds.contains { $0["id"] as? String == "TempPass_REF30" && $0["isTempPass"] as? Bool == true }, "\(configuration.text)")
+
+            let session = try await tv.post("/api/v2/REF30/sessions", form: sessionForm(mvpd: "TempPass_REF30"))
+            #expect(session.json["actionName"] as? String == "authorize", "\(session.text)")
+            #expect(session.json["reasonType"] as? String == "temporary")
+
+            let first = try await tv.decisions("authorize", mvpd: "TempPass_REF30", resources: ["news"])
+            #expect(Self.decision(first)?["authorized"] as? Bool == true, "\(first.text)")
+            #expect(Self.decision(first)?["source"] as? String == "temppass")
+            #expect(((Self.decision(first)?["token"] as? [String: Any])?["serializedToken"] as? String)?.isEmpty == false)
+            let profile = try await tv.get("/api/v2/REF30/profiles/TempPass_REF30")
+            let temporary = (profile.json["profiles"] as? [String: Any])?["TempPass_REF30"] as? [String: Any]
+            #expect(temporary?["type"] as? String == "temporary", "\(profile.text)")
+            #expect((temporary?["notAfter"] as? Int64 ?? 0) - (temporary?["notBefore"] as? Int64 ?? 0) == 600_000)
+
+            // Ten minutes later (the backend's clock), the preview is over.
+            service.faults.clockOffsetSeconds = 601
+            let later = try await tv.decisions("authorize", mvpd: "TempPass_REF30", resources: ["news"])
+            #expect(later.status == 200, "item-level: \(later.text)")
+            #expect(Self.decision(later)?["authorized"] as? Bool == false)
+            #expect((Self.decision(later)?["error"] as? [String: Any])?["code"] as? String == "temporary_access_duration_limit_exceeded")
+            let expired = try await tv.get("/api/v2/REF30/profiles/TempPass_REF30")
+            #expect(expired.status == 403, "top-level on profiles: \(expired.text)")
+            #expect(expired.json["code"] as? String == "temporary_access_duration_limit_exceeded")
+            // Another device starts its own preview.
+            var other = tv
+            other.deviceIdentifier = V2Client.fingerprint("another-tv-\(UUID().uuidString)")
+            let fresh = try await other.decisions("authorize", mvpd: "TempPass_REF30", resources: ["news"])
+            #expect(Self.decision(fresh)?["authorized"] as? Bool == true, "\(fresh.text)")
+        }
+    }
+
+    @Test func promotionalTempPassNeedsTheIdentityHeaderAndAllowsItsNumberOfResources() async throws {
+        try await BackendFixture.with { _, client async throws in
+            var tv = try await tvApp(client)
+            let missing = try await tv.decisions("authorize", mvpd: "TempPass_Promo", resources: ["news"])
+            #expect(missing.status == 200)
+            #expect((Self.decision(missing)?["error"] as? [String: Any])?["code"] as? String == "invalid_header_identity_for_temporary_access",
+                "\(missing.text)")
+            let noIdentity = try await tv.get("/api/v2/REF30/profiles/TempPass_Promo")
+            #expect(noIdentity.status == 400, "\(noIdentity.text)")
+            #expect(noIdentity.json["code"] as? String == "invalid_header_identity_for_temporary_access")
+
+            tv.extra["AP-TempPass-Identity"] = Data(#"{"email":"foo@bar.com"}"#.utf8).base64EncodedString()
+            let news = try await tv.decisions("authorize", mvpd: "TempPass_Promo", resources: ["news"])
+            #expect(Self.decision(news)?["authorized"] as? Bool == true, "\(news.text)")
+            let again = try await tv.decisions("authorize", mvpd: "TempPass_Promo", resources: ["news"])
+            #expect(Self.decision(again)?["authorized"] as? Bool == true, "the same resource again: \(again.text)")
+            let sports = try await tv.decisions("authorize", mvpd: "TempPass_Promo", resources: ["sports"])
+            #expect(Self.decision(sports)?["authorized"] as? Bool == false)
+            #expect((Self.decision(sports)?["error"] as? [String: Any])?["code"] as? String == "temporary_access_resources_limit_exceeded",
+                "\(sports.text)")
+            let used = try await tv.get("/api/v2/REF30/profiles/TempPass_Promo")
+            #expect(used.status == 403, "\(used.text)")
+            #expect(used.json["code"] as? String == "temporary_access_resources_limit_exceeded")
         }
     }
 }

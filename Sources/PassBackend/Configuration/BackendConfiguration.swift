@@ -18,6 +18,8 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
     public var tokens: TokenSettings
     /// Faults active from start-up (they can be changed at run time through `/admin/faults`).
     public var faults: FaultSettings
+    /// TempPass MVPDs (REST API v2 temporary access): not MVPDs anyone signs in with, so not in ``mvpds``.
+    public var tempPass: [TempPassMVPD] = []
 
     /// Creates a configuration.
     public init(
@@ -43,6 +45,7 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
         subscribers = try c.decodeIfPresent([Subscriber].self, forKey: .subscribers) ?? []
         tokens = try c.decodeIfPresent(TokenSettings.self, forKey: .tokens) ?? .init()
         faults = try c.decodeIfPresent(FaultSettings.self, forKey: .faults) ?? .init()
+        tempPass = try c.decodeIfPresent([TempPassMVPD].self, forKey: .tempPass) ?? []
     }
 
     /// Reads and checks a configuration file.
@@ -88,6 +91,13 @@ public struct BackendConfiguration: Codable, Sendable, Equatable {
         for mvpd in mvpds { problems += mvpd.loginPage.problems(mvpd: mvpd.id) }
         if Set(programmers.map(\.id)).count != programmers.count { problems.append("duplicate Programmer IDs") }
         if mvpdIDs.count != mvpds.count { problems.append("duplicate MVPD IDs") }
+        for temp in tempPass {
+            if mvpdIDs.contains(temp.id) { problems.append("TempPass \(temp.id) has the ID of an MVPD") }
+            if temp.ttl < 1 || temp.ttl > 31_536_000 { problems.append("TempPass \(temp.id): ttl must be 1...31536000 seconds") }
+            if let most = temp.maxResources, most < 1 || most > 1_000_000 {
+                problems.append("TempPass \(temp.id): maxResources must be 1...1000000")
+            }
+        }
         return problems
     }
 }

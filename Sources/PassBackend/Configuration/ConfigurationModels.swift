@@ -162,3 +162,38 @@ public struct TokenSettings: Codable, Sendable, Equatable {
         requestFreshness = try c.decodeIfPresent(Int.self, forKey: .requestFreshness) ?? 300
     }
 }
+
+/// A TempPass MVPD (REST API v2 temporary access, docs/rest-api-v2.md §5.8): decisions at it permit for `ttl` seconds
+/// from a device's first one (basic), or per user identity (`AP-TempPass-Identity`) for at most `maxResources`
+/// resources (promotional).
+public struct TempPassMVPD: Codable, Sendable, Equatable {
+    public var id: String
+    public var displayName: String
+    /// The Programmers it is offered to.
+    public var requestors: [String]
+    /// Seconds of access from the first decision.
+    public var ttl: Int
+    /// Promotional TempPass: keyed by the user identity header, not the device.
+    public var promotional: Bool
+    /// Promotional TempPass: how many resources one identity may play.
+    public var maxResources: Int?
+
+    public init(id: String, displayName: String, requestors: [String], ttl: Int, promotional: Bool = false, maxResources: Int? = nil) {
+        self.id = id
+        self.displayName = displayName
+        self.requestors = requestors
+        self.ttl = ttl
+        self.promotional = promotional
+        self.maxResources = maxResources
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        id = try c.decode(String.self, forKey: .id)
+        displayName = try c.decodeIfPresent(String.self, forKey: .displayName) ?? id
+        requestors = try c.decode([String].self, forKey: .requestors)
+        ttl = try c.decode(Int.self, forKey: .ttl)
+        promotional = try c.decodeIfPresent(Bool.self, forKey: .promotional) ?? false
+        maxResources = try c.decodeIfPresent(Int.self, forKey: .maxResources)
+    }
+}

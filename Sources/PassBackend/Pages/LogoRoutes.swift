@@ -5,12 +5,15 @@ import PassProtocol
 /// The MVPD logos the configuration points at (`logoURL` = `/logos/{id}.svg`): a generated SVG badge with
 /// the MVPD's display name, so the provider picker has something to show without shipping image files.
 ///
-/// `GET /logos/{id}.svg` → `200 image/svg+xml` for a configured MVPD ID, `404` JSON otherwise.
+/// `GET /logos/{id}.svg` → `200 image/svg+xml` for a configured MVPD or TempPass ID, `404` JSON otherwise.
 enum LogoRoutes {
     static func register(in router: inout Router, service: BackendService) {
         router.get("/logos/{file}") { request in
             let file = request.pathParameters["file"] ?? ""
-            guard file.hasSuffix(".svg"), let mvpd = service.mvpd(String(file.dropLast(4))) else {
+            let id = String(file.dropLast(4))
+            // TempPass MVPDs have a badge too (REST API v2's configuration lists them with a logo).
+            let temp = service.configuration.tempPass.first { $0.id == id }.map { MVPD(id: $0.id, displayName: $0.displayName) }
+            guard file.hasSuffix(".svg"), let mvpd = service.mvpd(id) ?? temp else {
                 throw HTTPError(.notFound, code: "unknown_logo", message: "No MVPD logo is served at this path.",
                     detail: request.path)
             }

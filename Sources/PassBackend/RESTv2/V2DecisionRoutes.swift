@@ -23,6 +23,10 @@ enum V2DecisionRoutes {
         let call = try V2Call(request, service)
         let deviceID = try call.deviceID
         _ = try call.deviceInfo
+        if let temp = V2TempPass.named(call) {
+            let resources = try Self.resources(request)
+            return V2Call.json(V2.Decisions(decisions: V2TempPass.decide(call, temp, deviceID: deviceID, resources: resources, preauthorize: preauthorize)))
+        }
         let mvpd = try call.mvpd()
         let resources = try Self.resources(request)
         guard resources.count <= maximumResources else {

@@ -13,6 +13,9 @@ enum V2LogoutRoutes {
         let call = try V2Call(request, service)
         let deviceID = try call.deviceID
         _ = try call.deviceInfo
+        if let temp = V2TempPass.named(call) {
+            return V2Call.json(V2.Logouts(logouts: [temp.id: V2.Logout(actionName: "complete", actionType: "none", mvpd: temp.id)]))
+        }
         let mvpd = try call.mvpd()
         guard let redirect = RESTCall.nonEmpty(request.parameter("redirectUrl")), redirect.utf8.count <= 2048,
             URL(string: redirect)?.scheme != nil

@@ -23,6 +23,9 @@ enum V2ProfileRoutes {
         let call = try V2Call(request, service)
         let deviceID = try call.deviceID
         _ = try call.deviceInfo
+        if let temp = V2TempPass.named(call) {
+            return V2Call.json(V2.Profiles(profiles: [temp.id: try V2TempPass.profile(call, temp, deviceID: deviceID)]))
+        }
         let mvpd = try call.mvpd()
         var found = profiles(of: call.session(deviceID: deviceID), service).filter { $0.key == mvpd.id }
         // Degraded access (AuthNAll) stands in when there is no sign-in at that MVPD.

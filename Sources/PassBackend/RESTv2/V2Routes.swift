@@ -26,8 +26,13 @@ enum V2Routes {
                 id: mvpd.id, displayName: mvpd.displayName, logoUrl: mvpd.logoURL, authPerAggregator: mvpd.authPerRequestor,
                 passiveAuthnEnabled: mvpd.passiveAuthn)
         }
+        let temporary = service.configuration.tempPass.filter { $0.requestors.contains(programmer.id) }.map { temp in
+            var entry = V2.Configuration.MVPD(id: temp.id, displayName: temp.displayName, logoUrl: "/logos/\(temp.id).svg", authPerAggregator: true)
+            entry.isTempPass = true
+            return entry
+        }
         let requestor = V2.Configuration.Requestor(
-            id: programmer.id, name: programmer.name, domains: programmer.domains.map { .init(name: $0) }, mvpds: mvpds)
+            id: programmer.id, name: programmer.name, domains: programmer.domains.map { .init(name: $0) }, mvpds: mvpds + temporary)
         return V2Call.json(V2.Configuration(
             device: info?.primaryHardwareType ?? "unknown", clientType: info?.osName.map(clientType) ?? "html5",
             os: info?.osName ?? "Unknown", requestor: requestor))

@@ -106,7 +106,9 @@ enum V2SessionRoutes {
     static func parameters(_ call: V2Call) throws(EnhancedError) -> Given {
         let request = call.request
         var given = Given()
-        if let mvpd = RESTCall.nonEmpty(request.parameter("mvpd")) {
+        if let mvpd = RESTCall.nonEmpty(request.parameter("mvpd")), V2TempPass.named(call) != nil {
+            given.mvpd = mvpd
+        } else if let mvpd = RESTCall.nonEmpty(request.parameter("mvpd")) {
             guard call.service.mvpd(mvpd) != nil else { throw EnhancedError(.invalidParameterMVPD) }
             guard call.service.integrates(call.serviceProvider, mvpd) else { throw EnhancedError(.invalidIntegration) }
             given.mvpd = mvpd
@@ -137,11 +139,13 @@ enum V2SessionRoutes {
     /// The answer that skips the sign-in: the MVPD's authentication bypassed (degraded access, AuthNAll), or the device
     /// signed in already with the MVPD asked for. No code: the app goes straight to the decision.
     static func straightToDecision(_ call: V2Call, deviceID: String, mvpd: String?, sessionID: String) -> V2.Session? {
-        guard let mvpd, let configured = call.service.mvpd(mvpd) else { return nil }
+        guard let mvpd else { return nil }
         let reason: String
-        if call.degradation(configured) == .authNAll {
+        if call.service.configuration.tempPass.contains(where: { $0.id == mvpd && $0.requestors.contains(call.serviceProvider) }) {
+            reason = "temporary"
+        } else if let configured = call.service.mvpd(mvpd), call.degradation(configured) == .authNAll {
             reason = "degraded"
-        } else if let session = call.session(deviceID: deviceID), session.mvpdID == mvpd, !session.revoked,
+        } else if call.service.mvpd(mvpd) != nil, let session = call.session(deviceID: deviceID), session.mvpdID == mvpd, !session.revoked,
             session.expires > call.service.now()
         {
             reason = "authenticated"

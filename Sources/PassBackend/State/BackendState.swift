@@ -66,6 +66,12 @@ struct RegistrationRecord: Sendable, Equatable {
     var expires: Date
 }
 
+/// One device's (or identity's) use of a TempPass.
+struct TempPassUse: Sendable, Equatable {
+    var started: Date
+    var resources: [String] = []
+}
+
 /// A REST API v2 authentication session: what the app gave so far, until the user signs in with its code.
 struct V2AuthenticationSession: Sendable, Equatable {
     var code: String
@@ -111,6 +117,8 @@ struct BackendState: Sendable {
     static let keptSignIns = 1000
     var authorizations: [String: AuthZRecord] = [:]
     var regcodes: [String: RegistrationRecord] = [:]
+    /// TempPass use by `tempPassID|requestor|device-or-identity`: when it started and the resources played.
+    var tempPassUses: [String: TempPassUse] = [:]
     /// REST API v2 authentication sessions by code (their code is also a registration code in ``regcodes``).
     var v2Sessions: [String: V2AuthenticationSession] = [:]
     /// Second-screen uses of codes, oldest first (at most ``BackendService/keptActivationAttempts``).

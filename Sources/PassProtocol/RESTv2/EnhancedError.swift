@@ -65,6 +65,8 @@ public struct EnhancedError: Error, Codable, Sendable, Equatable {
         case tooManyResources = "too_many_resources"
         case invalidAccessTokenServiceProvider = "invalid_access_token_service_provider"
         case invalidAccessTokenClientApplication = "invalid_access_token_client_application"
+        case temporaryAccessDurationLimitExceeded = "temporary_access_duration_limit_exceeded"
+        case temporaryAccessResourcesLimitExceeded = "temporary_access_resources_limit_exceeded"
         case authenticatedProfileMissing = "authenticated_profile_missing"
         case authenticatedProfileExpired = "authenticated_profile_expired"
         case authenticatedProfileInvalidated = "authenticated_profile_invalidated"
@@ -77,7 +79,8 @@ public struct EnhancedError: Error, Codable, Sendable, Equatable {
             case .invalidAccessTokenServiceProvider, .invalidAccessTokenClientApplication: 401
             case .preauthorizationDeniedByMVPD, .authorizationDeniedByMVPD, .authorizationDeniedByDegradationRule, .tooManyResources,
                 .authenticatedProfileMissing, .authenticatedProfileExpired, .authenticatedProfileInvalidated,
-                .authorizationDeniedBySessionInvalidated, .networkConnectionTimeout:
+                .authorizationDeniedBySessionInvalidated, .networkConnectionTimeout, .temporaryAccessDurationLimitExceeded,
+                .temporaryAccessResourcesLimitExceeded:
                 403
             default: 400
             }
@@ -88,7 +91,7 @@ public struct EnhancedError: Error, Codable, Sendable, Equatable {
             case .tooManyResources: .configuration
             case .invalidAccessTokenServiceProvider, .invalidAccessTokenClientApplication: .applicationRegistration
             case .authenticatedProfileMissing, .authenticatedProfileExpired, .authenticatedProfileInvalidated,
-                .authorizationDeniedBySessionInvalidated:
+                .authorizationDeniedBySessionInvalidated, .temporaryAccessDurationLimitExceeded, .temporaryAccessResourcesLimitExceeded:
                 .authentication
             case .networkConnectionTimeout: .retry
             default: .none
@@ -120,6 +123,8 @@ public struct EnhancedError: Error, Codable, Sendable, Equatable {
                 "The authorization or preauthorization request failed because too many resources were queried. Please contact support team to properly configure the authorization and preauthorization limitations."
             case .invalidAccessTokenServiceProvider: "The access token is invalid due to invalid service provider."
             case .invalidAccessTokenClientApplication: "The access token is invalid due to invalid client application."
+            case .temporaryAccessDurationLimitExceeded: "The temporary access duration limit has been exceeded."
+            case .temporaryAccessResourcesLimitExceeded: "The temporary access resources limit has been exceeded."
             case .authenticatedProfileMissing: "The authenticated profile associated with this request is missing."
             case .authenticatedProfileExpired: "The authenticated profile associated with this request has expired."
             case .authenticatedProfileInvalidated: "The authenticated profile associated with this request has been invalidated."
