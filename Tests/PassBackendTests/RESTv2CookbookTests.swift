@@ -1,5 +1,6 @@
 import Foundation
 import PassBackend
+import PassProtocol
 import PassTestSupport
 import Testing
 
@@ -1287,6 +1288,105 @@ extension RESTv2CookbookTests {
             let used = try await tv.get("/api/v2/REF30/profiles/TempPass_Promo")
             #expect(used.status == 403, "\(used.text)")
             #expect(used.json["code"] as? String == "temporary_access_resources_limit_exceeded")
+        }
+    }
+}
+
+// MARK: - Partner single sign-on (docs/rest-api-v2.md §3.13–3.14, §2.9)
+
+extension RESTv2CookbookTests {
+    static func partnerStatus(_ access: String?, _ provider: String?, expires: Date = Date().addingTimeInterval(86_400)) -> String {
+        V2.PartnerFrameworkStatus(accessStatus: access, providerID: provider, expirationDate: String(Int64(expires.timeIntervalSince1970 * 1000))).base64
+    }
+
+    @Test func applePartnerSSOTurnsThePlatformsSignInIntoAnAppleSSOProfileWithoutALoginPage() async throws {
+        try await BackendFixture.with { _, client async throws in
+            var tv = try await tvApp(client)
+            // What Settings → TV Provider does: the device's account signs in at Spectrum once.
+            let platform = try await client.post("/mvpd/Spectrum/platform-signin", form: [("username", "bob"), ("password", "bob123")])
+            let samlResponse = try #require(platform.json["SAMLResponse"] as? String, "\(platform.text)")
+            tv.extra["AP-Partner-Framework-Status"] = Self.partnerStatus("granted", "Spectrum")
+
+            let request = try await tv.post("/api/v2/REF30/sessions/sso/Apple", form: [("domainName", "adobe.com"), ("redirectUrl", Self.redirectUrl)])
+            #expect(request.json["actionName"] as? String == "partner_profile", "\(request.text)")
+            #expect(request.json["actionType"] as? String == "direct")
+            #expect(request.json["url"] as? String == "/api/v2/REF30/profiles/sso/Apple")
+            let authentication = request.json["authenticationRequest"] as? [String: Any]
+            #expect(authentication?["type"] as? String == "saml")
+            let saml = Data(base64Encoded: authentication?["request"] as? String ?? "").map { String(decoding: $0, as: UTF8.self) } ?? ""
+            #expect(saml.contains("AuthnRequest"), "the request is Base64 of a SAML AuthnRequest: \(saml.prefix(80))")
+
+            let created = try await tv.post("/api/v2/REF30/profiles/sso/Apple", form: [("SAMLResponse", samlResponse)])
+            #expect(created.status == 201, "\(created.text)")
+            let spectrum = (created.json["profiles"] as? [String: Any])?["Spectrum"] as? [String: Any]
+            #expect(spectrum?["type"] as? String == "appleSSO")
+            #expect(spectrum?["issuer"] as? String == "Apple")
+            let profiles = try await tv.get("/api/v2/REF30/profiles")
+            #expect(((profiles.json["profiles"] as? [String: Any])?["Spectrum"] as? [String: Any])?["type"] as? String == "appleSSO", "\(profiles.text)")
+            let decision = try await tv.decisions("authorize", mvpd: "Spectrum", resources: ["news"])
+            #expect(Self.decision(decision)?["authorized"] as? Bool == true, "\(decision.text)")
+        }
+    }
+
+    @Test func partnerSSOFallsBackToTheBasicFlowWhenThePartnerSaysNoOrTheMVPDHasNoAppleSSO() async throws {
+        try await BackendFixture.with { _, client async throws in
+            var tv = try await tvApp(client)
+            let form = [("domainName", "adobe.com"), ("redirectUrl", Self.redirectUrl)]
+            for (status, reason) in [(Self.partnerStatus("denied", nil), "pfs_fallback"), ("not base64!", "pfs_fallback"),
+                                     (Self.partnerStatus("granted", "Dish"), "configuration_fallback"),
+                                     (Self.partnerStatus("granted", "Spectrum", expires: Date(timeIntervalSince1970: 1_000)), "pfs_fallback")] {
+                tv.extra["AP-Partner-Framework-Status"] = status
+                let answer = try await tv.post("/api/v2/REF30/sessions/sso/Apple", form: form)
+                #expect(answer.status == 200, "\(answer.text)")
+                #expect(answer.json["actionName"] as? String == "authenticate", "\(reason): \(answer.text)")
+                #expect(answer.json["reasonType"] as? String == reason, "\(answer.text)")
+                let code = answer.json["code"] as? String ?? ""
+                #expect(answer.json["url"] as? String == "/api/v2/authenticate/REF30/\(code)" && code.count == 7)
+            }
+            // The partner named no provider: the browser's authenticate page lets the user pick one.
+            tv.extra["AP-Partner-Framework-Status"] = Self.partnerStatus("denied", nil)
+            let denied = try await tv.post("/api/v2/REF30/sessions/sso/Apple", form: form)
+            let code = try #require(denied.json["code"] as? String, "\(denied.text)")
+            let picker = try await client.get("/api/v2/authenticate/REF30/\(code)")
+            #expect(picker.status == 200 && picker.text.contains("mvpd=Dish"), "\(picker.text)")
+            let end = try await V2Browser(client: client).signIn("/api/v2/authenticate/REF30/\(code)?mvpd=Dish", username: "carol", password: "carol123")
+            #expect(end?.hasPrefix(Self.redirectUrl) == true, "\(end ?? "no redirect")")
+            let profiles = try await tv.get("/api/v2/REF30/profiles")
+            #expect((profiles.json["profiles"] as? [String: Any])?["Dish"] != nil, "\(profiles.text)")
+
+            tv.extra["AP-Partner-Framework-Status"] = Self.partnerStatus("granted", "Spectrum")
+            let missing = try await tv.post("/api/v2/REF30/sessions/sso/Apple", form: [("domainName", "adobe.com")])
+            #expect(missing.json["actionName"] as? String == "resume", "\(missing.text)")
+            #expect(missing.json["reasonType"] as? String == "missing_parameters_fallback")
+            #expect(missing.json["missingParameters"] as? [String] == ["redirectUrl"])
+            let unknown = try await tv.post("/api/v2/REF30/sessions/sso/Google", form: form)
+            expectError(unknown, status: 400, codes: ["invalid_parameter_partner"], "an unknown partner")
+        }
+    }
+
+    @Test func aPartnerProfileWantsAGrantedStatusForAKnownLiveProviderAndTheProvidersResponse() async throws {
+        try await BackendFixture.with { _, client async throws in
+            var tv = try await tvApp(client)
+            let platform = try await client.post("/mvpd/Spectrum/platform-signin", form: [("username", "bob"), ("password", "bob123")])
+            let samlResponse = try #require(platform.json["SAMLResponse"] as? String)
+            let cases: [(String?, String)] = [
+                (nil, "invalid_header_pfs_permission_access_not_present"),
+                (Self.partnerStatus(nil, "Spectrum"), "invalid_header_pfs_permission_access_not_present"),
+                (Self.partnerStatus("notDetermined", "Spectrum"), "invalid_header_pfs_permission_access_not_determined"),
+                (Self.partnerStatus("denied", "Spectrum"), "invalid_header_pfs_permission_access_not_granted"),
+                (Self.partnerStatus("granted", "Nowhere"), "invalid_header_pfs_provider_id_not_determined"),
+                (Self.partnerStatus("granted", "Spectrum", expires: Date(timeIntervalSince1970: 1_000)), "invalid_header_pfs_provider_info_expired"),
+            ]
+            for (header, code) in cases {
+                tv.extra["AP-Partner-Framework-Status"] = header
+                let answer = try await tv.post("/api/v2/REF30/profiles/sso/Apple", form: [("SAMLResponse", samlResponse)])
+                expectError(answer, status: 400, codes: [code], "AP-Partner-Framework-Status \(header ?? "missing")")
+            }
+            tv.extra["AP-Partner-Framework-Status"] = Self.partnerStatus("granted", "Spectrum")
+            let forged = try await tv.post("/api/v2/REF30/profiles/sso/Apple", form: [("SAMLResponse", "PHNhbWxwOlJlc3BvbnNlLz4=")])
+            expectError(forged, status: 400, codes: ["invalid_parameter_saml_response"], "a SAML response nobody signed")
+            let profiles = try await tv.get("/api/v2/REF30/profiles")
+            #expect((profiles.json["profiles"] as? [String: Any])?.isEmpty == true, "no profile was made: \(profiles.text)")
         }
     }
 }

@@ -62,6 +62,7 @@ enum V2ProfileRoutes {
         }
         return V2.Profile(
             notBefore: EpochMilliseconds.from(session.issued), notAfter: EpochMilliseconds.from(session.expires),
-            issuer: session.mvpdID, type: session.tokenSource == "apple" ? "appleSSO" : "regular", attributes: attributes)
+            issuer: session.tokenSource == "apple" ? "Apple" : session.mvpdID, type: session.tokenSource == "apple" ? "appleSSO" : "regular",
+            attributes: attributes)
     }
 }

@@ -14,6 +14,7 @@ enum V2Routes {
         V2ProfileRoutes.register(in: &router, service: service)
         V2DecisionRoutes.register(in: &router, service: service)
         V2LogoutRoutes.register(in: &router, service: service)
+        V2PartnerSSORoutes.register(in: &router, service: service)
     }
 
     static func configuration(_ request: Request, _ service: BackendService) throws(EnhancedError) -> Response {

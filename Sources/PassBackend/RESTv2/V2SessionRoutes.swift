@@ -22,6 +22,15 @@ enum V2SessionRoutes {
         let given = try parameters(call)
         let sessionID = UUID().uuidString.lowercased()
         if let direct = straightToDecision(call, deviceID: deviceID, mvpd: given.mvpd, sessionID: sessionID) { return V2Call.json(direct) }
+        return V2Call.json(answer(open(call, deviceID: deviceID, deviceInfo: deviceInfo, given: given, mvpd: given.mvpd, sessionID: sessionID)))
+    }
+
+    /// A new authentication session and its code (also a registration code).
+    static func open(
+        _ call: V2Call, deviceID: String, deviceInfo: DeviceInfo?, given: Given, mvpd: String?, sessionID: String = UUID().uuidString.lowercased()
+    ) -> V2AuthenticationSession {
+        let request = call.request
+        let service = call.service
         var info = RegistrationInfo(deviceId: deviceID)
         info.userAgent = request.header("User-Agent")
         info.originalUserAgent = request.header("User-Agent")
@@ -29,15 +38,14 @@ enum V2SessionRoutes {
         info.authorizationType = call.client.method.rawValue
         info.sourceApplicationInformation = SourceApplicationInformation(id: call.client.app.publicKey, name: call.client.app.name, version: nil)
         let ttl = service.configuration.tokens.regcodeTTL
-        let code = service.createRegcode(requestorID: call.serviceProvider, mvpdID: given.mvpd, ttl: ttl, info: info)
+        let code = service.createRegcode(requestorID: call.serviceProvider, mvpdID: mvpd, ttl: ttl, info: info)
         let now = service.now()
         let session = V2AuthenticationSession(
             code: code.code, sessionID: sessionID, serviceProvider: call.serviceProvider, clientID: call.client.clientID,
-            deviceID: deviceID, deviceInfo: deviceInfo,
-            mvpd: given.mvpd, domainName: given.domainName, redirectURL: given.redirectURL, created: now,
-            expires: now.addingTimeInterval(TimeInterval(ttl)))
+            deviceID: deviceID, deviceInfo: deviceInfo, mvpd: mvpd, domainName: given.domainName, redirectURL: given.redirectURL,
+            created: now, expires: now.addingTimeInterval(TimeInterval(ttl)))
         service.state.withLock { $0.v2Sessions[code.code] = session }
-        return V2Call.json(answer(session))
+        return session
     }
 
     static func resume(_ request: Request, _ service: BackendService) throws(EnhancedError) -> Response {
@@ -83,11 +91,9 @@ enum V2SessionRoutes {
         guard session.expires > service.now() else {
             return page("The code \(code) has expired. Ask your TV for a new code.", status: .badRequest)
         }
-        guard let mvpdID = session.mvpd ?? RESTCall.nonEmpty(request.parameter("mvpd")), service.mvpd(mvpdID) != nil,
-            service.integrates(serviceProvider, mvpdID)
-        else {
-            return page("The sign-in with code \(code) names no TV provider yet: the app must resume the session with one.",
-                status: .badRequest)
+        guard let mvpdID = session.mvpd ?? RESTCall.nonEmpty(request.parameter("mvpd")) else { return picker(session, service) }
+        guard service.mvpd(mvpdID) != nil, service.integrates(serviceProvider, mvpdID) else {
+            return page("\(mvpdID) is not a TV provider of \(serviceProvider).", status: .badRequest)
         }
         let redirectURL = session.redirectURL ?? "/activate/done?code=\(code)"
         return SPSignInRoutes.start(service.beginLogin(
@@ -160,9 +166,10 @@ enum V2SessionRoutes {
 
     /// What the app does next with a session: provide what is missing (`resume` after a create, `retry` after a
     /// resume), or open its URL in a user agent.
-    static func answer(_ session: V2AuthenticationSession, resuming: Bool = false) -> V2.Session {
+    /// `mvpdPickedInBrowser`: a missing MVPD does not hold the flow up (the authenticate page lists the providers).
+    static func answer(_ session: V2AuthenticationSession, resuming: Bool = false, mvpdPickedInBrowser: Bool = false) -> V2.Session {
         let missing = session.missingParameters
-        let resume = !missing.isEmpty
+        let resume = !missing.filter { !(mvpdPickedInBrowser && $0 == "mvpd") }.isEmpty
         return V2.Session(
             actionName: resume ? (resuming ? "retry" : "resume") : "authenticate", actionType: resume ? "direct" : "interactive",
             reasonType: "none",
@@ -170,6 +177,17 @@ enum V2SessionRoutes {
             missingParameters: missing.isEmpty ? nil : missing, code: session.code, sessionId: session.sessionID, mvpd: session.mvpd,
             serviceProvider: session.serviceProvider, notBefore: EpochMilliseconds.string(session.created),
             notAfter: EpochMilliseconds.string(session.expires))
+    }
+
+    /// The TV providers of the session's service provider, each a link back here with its `mvpd`.
+    static func picker(_ session: V2AuthenticationSession, _ service: BackendService) -> Response {
+        let mvpds = (service.programmer(session.serviceProvider)?.mvpds ?? []).compactMap(service.mvpd)
+        let links = mvpds.map { mvpd in
+            let href = "/api/v2/authenticate/\(FormEncoding.escape(session.serviceProvider))/\(session.code)?mvpd=\(FormEncoding.escape(mvpd.id))"
+            return "<li><a class=\"provider\" href=\"\(HTMLPage.escape(href))\">\(HTMLPage.escape(mvpd.displayName))</a></li>"
+        }.joined()
+        return .html(HTMLPage.page(title: "Choose your TV provider", heading: "Choose your TV provider",
+            body: "<p>Choose your TV provider to sign in:</p><ul class=\"providers\">\(links)</ul>"))
     }
 
     static func page(_ message: String, status: HTTPStatus) -> Response {

@@ -56,6 +56,12 @@ public struct EnhancedError: Error, Codable, Sendable, Equatable {
         case invalidHeaderDeviceInfo = "invalid_header_device_info"
         case invalidHeaderDeviceIdentifier = "invalid_header_device_identifier"
         case invalidHeaderIdentityForTemporaryAccess = "invalid_header_identity_for_temporary_access"
+        case invalidHeaderPFSPermissionAccessNotPresent = "invalid_header_pfs_permission_access_not_present"
+        case invalidHeaderPFSPermissionAccessNotDetermined = "invalid_header_pfs_permission_access_not_determined"
+        case invalidHeaderPFSPermissionAccessNotGranted = "invalid_header_pfs_permission_access_not_granted"
+        case invalidHeaderPFSProviderIDNotDetermined = "invalid_header_pfs_provider_id_not_determined"
+        case invalidHeaderPFSProviderIDMismatch = "invalid_header_pfs_provider_id_mismatch"
+        case invalidHeaderPFSProviderInfoExpired = "invalid_header_pfs_provider_info_expired"
         case invalidIntegration = "invalid_integration"
         case invalidAuthenticationSession = "invalid_authentication_session"
         case preauthorizationDeniedByMVPD = "preauthorization_denied_by_mvpd"
@@ -111,6 +117,17 @@ public struct EnhancedError: Error, Codable, Sendable, Equatable {
             case .invalidHeaderDeviceInfo: "The device information header value is missing or invalid."
             case .invalidHeaderDeviceIdentifier: "The device identifier header value is missing or invalid."
             case .invalidHeaderIdentityForTemporaryAccess: "The identity for temporary access header value is missing or invalid."
+            case .invalidHeaderPFSPermissionAccessNotPresent:
+                "The permission access status value from the partner framework status header is not present."
+            case .invalidHeaderPFSPermissionAccessNotDetermined:
+                "The permission access status value from the partner framework status header is undetermined."
+            case .invalidHeaderPFSPermissionAccessNotGranted:
+                "The permission access status value from the partner framework status header is not granted."
+            case .invalidHeaderPFSProviderIDNotDetermined:
+                "The provider id value from the partner framework status header is not associated with a known mvpd."
+            case .invalidHeaderPFSProviderIDMismatch:
+                "The provider id value from the partner framework status header does not match the mvpd sent as parameter."
+            case .invalidHeaderPFSProviderInfoExpired: "The provider information from the partner framework status header has expired."
             case .invalidIntegration: "The integration between the specified service provider and mvpd does not exist or is disabled."
             case .invalidAuthenticationSession: "The authentication session associated with this request is missing or invalid."
             case .preauthorizationDeniedByMVPD:

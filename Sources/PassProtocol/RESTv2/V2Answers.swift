@@ -36,6 +36,68 @@ public enum V2 {
         }
     }
 
+    /// The partner authentication request of `sessions/sso/{partner}`: a SAML request for the partner framework.
+    public struct AuthenticationRequest: Codable, Sendable, Equatable {
+        public var type: String
+        public var request: String
+        public var attributesNames: [String]
+        public init(type: String = "saml", request: String, attributesNames: [String]) {
+            self.type = type
+            self.request = request
+            self.attributesNames = attributesNames
+        }
+    }
+
+    /// `POST /api/v2/{sp}/sessions/sso/{partner}`: a session answer, or the partner's request to make.
+    public struct PartnerSession: Codable, Sendable, Equatable {
+        public var session: Session
+        public var authenticationRequest: AuthenticationRequest?
+
+        public init(session: Session, authenticationRequest: AuthenticationRequest? = nil) {
+            self.session = session
+            self.authenticationRequest = authenticationRequest
+        }
+
+        public init(from decoder: any Decoder) throws {
+            session = try Session(from: decoder)
+            authenticationRequest = try decoder.container(keyedBy: Keys.self).decodeIfPresent(AuthenticationRequest.self, forKey: .authenticationRequest)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            try session.encode(to: encoder)
+            var container = encoder.container(keyedBy: Keys.self)
+            try container.encodeIfPresent(authenticationRequest, forKey: .authenticationRequest)
+        }
+
+        enum Keys: String, CodingKey { case authenticationRequest }
+    }
+
+    /// The `AP-Partner-Framework-Status` header's content (Base64 JSON): what the partner framework (Apple's video
+    /// subscriber account) said of the user's permission and provider.
+    public struct PartnerFrameworkStatus: Codable, Sendable, Equatable {
+        public struct Permission: Codable, Sendable, Equatable { public var accessStatus: String? }
+        public struct Provider: Codable, Sendable, Equatable {
+            public var id: String?
+            public var expirationDate: String?
+        }
+        public var frameworkPermissionInfo: Permission?
+        public var frameworkProviderInfo: Provider?
+
+        /// Reads the header's value; nil when it is not Base64 of such JSON.
+        public static func decode(_ header: String) -> PartnerFrameworkStatus? {
+            guard header.utf8.count <= 8192, let data = Data(base64Encoded: header) else { return nil }
+            return try? JSONDecoder().decode(PartnerFrameworkStatus.self, from: data)
+        }
+
+        public init(accessStatus: String?, providerID: String?, expirationDate: String?) {
+            frameworkPermissionInfo = Permission(accessStatus: accessStatus)
+            frameworkProviderInfo = Provider(id: providerID, expirationDate: expirationDate)
+        }
+
+        /// The header value.
+        public var base64: String { ((try? JSONEncoder().encode(self)) ?? Data()).base64EncodedString() }
+    }
+
     /// `GET /api/v2/{sp}/sessions/{code}`.
     public struct SessionInfo: Codable, Sendable, Equatable {
         public var existingParameters: [String: String]
