@@ -194,6 +194,40 @@ struct BackendRecordingTests {
         }
     }
 
+    @Test("a REST API v2 denial inside a decision is named on the card by its code with the vendor's action in words; a degraded permit is named as such")
+    func restV2DenialsAndDegradedPermitsAreNamed() async throws {
+        try await Self.with { console, _, service, http in
+            let registered = try await http.post("/o/client/register", json: Data(#"{"software_statement":"demo-software-statement"}"#.utf8))
+            let clientID = try #require(registered.json["client_id"] as? String)
+            let secret = try #require(registered.json["client_secret"] as? String)
+            let issued = try await http.post("/o/client/token", form: [("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", secret)])
+            let token = try #require(issued.json["access_token"] as? String)
+            let device = "v2-denied-\(UUID().uuidString.prefix(8))"
+            let headers = ["Authorization": "Bearer \(token)", "AP-Device-Identifier": "fingerprint \(Data(device.utf8).base64EncodedString())"]
+            let session = try await http.post("/api/v2/REF30/sessions",
+                form: [("mvpd", "Dish"), ("domainName", "adobe.com"), ("redirectUrl", "myapp://signed-in")], headers: headers)
+            let code = try #require(session.json["code"] as? String)
+            let login = WebLogin(client: http)
+            let (page, _) = try await login.follow("/api/v2/authenticate/REF30/\(code)")
+            _ = try await login.submit(page, username: "dave", password: "dave123")
+            // dave may watch kids only: the decision for news is an item-level denial in an answer of 200.
+            let denied = try await http.post("/api/v2/REF30/decisions/authorize/Dish", json: Data(#"{"resources":["news"]}"#.utf8), headers: headers)
+            #expect(denied.status == 200, "\(denied.text)")
+            let found = try await Self.sessions(console, device)
+            let id = try #require(found.first?["id"] as? String, "\(found)")
+            let (_, verdict) = try await Self.card(console, id, holding: "v2_error")
+            #expect(verdict?["rule"] as? String == "authorization_denied_by_mvpd", "\(verdict ?? [:])")
+            #expect(verdict?["side"] as? String == "mvpd")
+            #expect((verdict?["text"] as? String ?? "").contains("What to do: nothing predefined"), "\(verdict ?? [:])")
+
+            service.faults.degradations = [Degradation(mvpd: "Dish", rule: .authZAll)]
+            let degraded = try await http.post("/api/v2/REF30/decisions/authorize/Dish", json: Data(#"{"resources":["news"]}"#.utf8), headers: headers)
+            #expect(degraded.status == 200, "\(degraded.text)")
+            let (_, note) = try await Self.card(console, id, holding: "v2_degraded")
+            #expect(note?["severity"] as? String == "info", "\(note ?? [:])")
+        }
+    }
+
     @Test("a refusal is named by its side and rule, and an expired registration code in words, on the box's health card")
     func refusalsAndAnExpiredCodeAreNamed() async throws {
         try await Self.with { console, _, service, http in

@@ -1325,6 +1325,16 @@ extension RESTv2CookbookTests {
             #expect(((profiles.json["profiles"] as? [String: Any])?["Spectrum"] as? [String: Any])?["type"] as? String == "appleSSO", "\(profiles.text)")
             let decision = try await tv.decisions("authorize", mvpd: "Spectrum", resources: ["news"])
             #expect(Self.decision(decision)?["authorized"] as? Bool == true, "\(decision.text)")
+            // Signed in through the partner: the user signs out in the device's settings.
+            let logout = try await tv.get("/api/v2/REF30/logout/Spectrum?redirectUrl=https%3A%2F%2Fadobe.com")
+            let action = (logout.json["logouts"] as? [String: Any])?["Spectrum"] as? [String: Any]
+            #expect(action?["actionName"] as? String == "partner_logout", "\(logout.text)")
+            #expect(action?["actionType"] as? String == "partner_interactive")
+            #expect(action?["url"] == nil)
+            let configuration = try await tv.get("/api/v2/REF30/configuration")
+            let mvpds = ((configuration.json["requestor"] as? [String: Any])?["mvpds"] as? [[String: Any]]) ?? []
+            #expect(mvpds.first { $0["id"] as? String == "Spectrum" }?["enablePlatformServices"] as? Bool == true, "\(configuration.text)")
+            #expect(mvpds.first { $0["id"] as? String == "Dish" }?["enablePlatformServices"] == nil)
         }
     }
 

@@ -20,7 +20,8 @@ enum V2LogoutRoutes {
         guard let redirect = RESTCall.nonEmpty(request.parameter("redirectUrl")), redirect.utf8.count <= 2048,
             URL(string: redirect)?.scheme != nil
         else { throw EnhancedError(.invalidParameterRedirectURL, details: "redirectUrl (an absolute, URL-encoded URL) is required.") }
-        let live = call.session(deviceID: deviceID).map { $0.mvpdID == mvpd.id && !$0.revoked && $0.expires > service.now() } ?? false
+        let current = call.session(deviceID: deviceID)
+        let live = current.map { $0.mvpdID == mvpd.id && !$0.revoked && $0.expires > service.now() } ?? false
         // Only this client's (or a legacy) sign-in at this MVPD ends.
         let ended = live && service.state.withLock { state -> Bool in
             guard let session = state.session(call.serviceProvider, deviceID), session.mvpdID == mvpd.id else { return false }
@@ -31,6 +32,9 @@ enum V2LogoutRoutes {
             action = V2.Logout(actionName: "complete", actionType: "none", mvpd: mvpd.id)
         } else if !live || !ended {
             action = V2.Logout(actionName: "invalid", actionType: "none", mvpd: mvpd.id)
+        } else if current?.tokenSource == "apple" {
+            // Signed in through the partner (Apple): the user signs out in the device's settings.
+            action = V2.Logout(actionName: "partner_logout", actionType: "partner_interactive", mvpd: mvpd.id)
         } else {
             let url = "/adobe-services/logout?mso_id=\(FormEncoding.escape(mvpd.id))&requestor_id=\(FormEncoding.escape(call.serviceProvider))"
                 + "&redirect_url=\(FormEncoding.escape(redirect))"

@@ -40,7 +40,7 @@ enum V2PartnerSSORoutes {
             return V2Call.json(answer)
         }
         if given.domainName == nil || given.redirectURL == nil { return fallback("missing_parameters_fallback") }
-        guard let status, status.frameworkPermissionInfo?.accessStatus == "granted", let mvpd, Self.live(status) else {
+        guard let status, status.frameworkPermissionInfo?.accessStatus == "granted", let mvpd, Self.live(status, now: service.now()) else {
             return fallback("pfs_fallback")
         }
         guard mvpd.appleSSO else { return fallback("configuration_fallback") }
@@ -95,13 +95,15 @@ enum V2PartnerSSORoutes {
             throw EnhancedError(.invalidHeaderPFSProviderIDNotDetermined)
         }
         if let named = RESTCall.nonEmpty(call.request.parameter("mvpd")), named != id { throw EnhancedError(.invalidHeaderPFSProviderIDMismatch) }
-        guard live(status) else { throw EnhancedError(.invalidHeaderPFSProviderInfoExpired) }
+        guard live(status, now: call.service.now()) else { throw EnhancedError(.invalidHeaderPFSProviderInfoExpired) }
         return mvpd
     }
 
-    /// Whether the provider's expiration date (milliseconds, a string) is in the future.
-    static func live(_ status: V2.PartnerFrameworkStatus) -> Bool {
-        guard let text = status.frameworkProviderInfo?.expirationDate, text.utf8.count <= 16, let ms = Int64(text), ms > 0 else { return false }
-        return Double(ms) / 1000 > Date().timeIntervalSince1970
+    /// Whether the provider's expiration date (milliseconds, a string) is still to come by the service's clock; a
+    /// status without one is live (the vendor's cookbook sends it "if available"), one that is not a number is not.
+    static func live(_ status: V2.PartnerFrameworkStatus, now: Date) -> Bool {
+        guard let text = status.frameworkProviderInfo?.expirationDate, !text.isEmpty else { return true }
+        guard text.utf8.count <= 16, let ms = Int64(text), ms > 0 else { return false }
+        return Double(ms) / 1000 > now.timeIntervalSince1970
     }
 }

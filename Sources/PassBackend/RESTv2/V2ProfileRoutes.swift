@@ -57,7 +57,7 @@ enum V2ProfileRoutes {
             let metadata = service.userMetadata(for: subscriber, session: session)
             let encrypted = Set(metadata.encrypted)
             for (key, value) in metadata.data where key != "userID" {
-                attributes[key] = V2.Attribute(value: value.compactText, state: encrypted.contains(key) ? "enc" : "plain")
+                attributes[key] = V2.Attribute(value: value, state: encrypted.contains(key) ? "enc" : "plain")
             }
         }
         return V2.Profile(

@@ -23,9 +23,17 @@ enum V2Routes {
         if request.header("AP-Device-Identifier") != nil { _ = try call.deviceID }
         guard let programmer = service.programmer(call.serviceProvider) else { throw EnhancedError(.invalidParameterServiceProvider) }
         let mvpds = programmer.mvpds.compactMap(service.mvpd).map { mvpd in
-            V2.Configuration.MVPD(
+            var entry = V2.Configuration.MVPD(
                 id: mvpd.id, displayName: mvpd.displayName, logoUrl: mvpd.logoURL, authPerAggregator: mvpd.authPerRequestor,
                 passiveAuthnEnabled: mvpd.passiveAuthn)
+            if mvpd.appleSSO {
+                // Onboarded with the platform's single sign-on (Apple): the partner flow and its picker apply.
+                entry.enablePlatformServices = true
+                entry.displayInPlatformPicker = true
+                entry.boardingStatus = "SUPPORTED"
+                entry.platformMappingId = mvpd.id
+            }
+            return entry
         }
         let temporary = service.configuration.tempPass.filter { $0.requestors.contains(programmer.id) }.map { temp in
             var entry = V2.Configuration.MVPD(id: temp.id, displayName: temp.displayName, logoUrl: "/logos/\(temp.id).svg", authPerAggregator: true)

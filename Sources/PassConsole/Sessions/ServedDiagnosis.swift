@@ -31,6 +31,7 @@ enum ServedDiagnosis {
         var verdicts: [Verdict] = []
         var revoked: (at: Date, who: String, mvpd: String, told: Bool)?
         var lastRefusal: Verdict?
+        var lastNote: Verdict?
         for event in events {
             guard case .httpExchange(let exchange) = event.kind, let served = exchange.served else { continue }
             let when = HealthCard.clock(event.timestamp)
@@ -42,6 +43,7 @@ enum ServedDiagnosis {
             case .signedIn?:
                 revoked = nil
                 lastRefusal = nil
+                lastNote = nil
             default: break
             }
             if served.pendingLogout == true, revoked != nil { revoked?.told = true }
@@ -50,6 +52,11 @@ enum ServedDiagnosis {
                     id: "proxy_rule", title: "A proxy rule answered '\(what)'",
                     text: "At \(when) the recording proxy's rule “\(rule)” acted on \(what) (\(exchange.status.map { "status \($0)" } ?? "no answer")): "
                         + "the failure was made on purpose, not by the service.", severity: "warning", side: .network, rule: rule)
+                continue
+            }
+            if let verdict = V2Diagnosis.verdict(exchange, when: when, operation: what) {
+                // A permit by degradation or TempPass is worth knowing but is not a refusal: it does not hide one.
+                if verdict.severity == "info" { lastNote = verdict } else { lastRefusal = verdict }
                 continue
             }
             guard let status = exchange.status, status >= 400 else { continue }
@@ -71,6 +78,7 @@ enum ServedDiagnosis {
                 severity: "warning", side: .mvpd, rule: "sign-in revoked"))
         }
         if let lastRefusal { verdicts.append(lastRefusal) }
+        if let lastNote { verdicts.append(lastNote) }
         return verdicts
     }
 

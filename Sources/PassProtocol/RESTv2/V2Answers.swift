@@ -115,14 +115,16 @@ public enum V2 {
         }
     }
 
-    /// One attribute of a profile: its value and whether it is encrypted (`plain` or `enc`).
+    /// One attribute of a profile: its value (simple, list or map, as the vendor documents) and whether it is
+    /// encrypted (`plain` or `enc`).
     public struct Attribute: Codable, Sendable, Equatable {
-        public var value: String
+        public var value: JSONValue
         public var state: String
-        public init(value: String, state: String = "plain") {
+        public init(value: JSONValue, state: String = "plain") {
             self.value = value
             self.state = state
         }
+        public init(value: String, state: String = "plain") { self.init(value: .string(value), state: state) }
     }
 
     /// A profile: what an authentication is on v2.
