@@ -15,6 +15,7 @@ const VIEWS = {
   events: () => import('./features/events/events-view.js'),
   network: () => import('./features/network/network-view.js'),
   sessions: () => import('./features/sessions/sessions-view.js'),
+  migration: () => import('./features/migration/migration-view.js'),
   audit: () => import('./features/audit/audit-view.js'),
   [NOT_FOUND]: () => import('./features/not-found/not-found-view.js'),
 };

@@ -1,7 +1,7 @@
 // Hash routes: `#/events?q=programmer:REF30&sel=42`, `#/sessions/<id>`. Pure parse and build, so every view and
 // filter is a URL someone can paste into a ticket.
 
-export const TABS = ['flows', 'tokens', 'devices', 'events', 'network', 'sessions', 'audit'];
+export const TABS = ['flows', 'tokens', 'devices', 'events', 'network', 'sessions', 'migration', 'audit'];
 
 /** The route of a hash naming no page we have: the "No such page" view, with links to the pages. */
 export const NOT_FOUND = 'not-found';

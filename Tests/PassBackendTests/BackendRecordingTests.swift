@@ -228,6 +228,53 @@ struct BackendRecordingTests {
         }
     }
 
+    @Test("the migration view lists, per app, the legacy calls its sessions still made with their REST API v2 replacements, and the apps already on v2")
+    func migrationViewNamesTheLegacyCallsAndTheirV2Replacements() async throws {
+        try await Self.with { console, _, service, http in
+            // A living-room box on REST API v1.
+            let app = RESTApp(client: http, service: service)
+            let box = "v1-box-\(UUID().uuidString.prefix(8))"
+            let regcode = try await app.regcode(device: box)
+            _ = try await app.activate(code: regcode, mvpd: "Dish", username: "carol", password: "carol123")
+            _ = try await app.get("/api/v1/authorize", [("requestor", "REF30"), ("deviceId", box), ("resource", "news")])
+            // A device already on REST API v2.
+            let registered = try await http.post("/o/client/register", json: Data(#"{"software_statement":"demo-software-statement"}"#.utf8))
+            let issued = try await http.post("/o/client/token", form: [("grant_type", "client_credentials"),
+                ("client_id", registered.json["client_id"] as? String ?? ""), ("client_secret", registered.json["client_secret"] as? String ?? "")])
+            let token = try #require(issued.json["access_token"] as? String)
+            let headers = ["Authorization": "Bearer \(token)", "AP-Device-Identifier": "fingerprint \(Data("v2-tv".utf8).base64EncodedString())"]
+            _ = try await http.get("/api/v2/REF30/profiles", headers: headers)
+
+            var apps: [[String: Any]] = []
+            for _ in 0..<100 {
+                let answer = try await Self.get(console, "/api/migration?hours=24")
+                apps = answer["apps"] as? [[String: Any]] ?? []
+                let v1 = apps.first { $0["app"] as? String == "REF30 · REST API v1" }
+                if (v1?["calls"] as? [[String: Any]])?.contains(where: { $0["call"] as? String == "GET /api/v1/authorize" }) == true,
+                    apps.contains(where: { $0["app"] as? String == "REF30 · REST API v2" })
+                { break }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            let v1 = try #require(apps.first { $0["app"] as? String == "REF30 · REST API v1" }, "\(apps)")
+            #expect(v1["legacySessions"] as? Int == 1)
+            let calls = v1["calls"] as? [[String: Any]] ?? []
+            var authorize: [String: Any] = [:]
+            for call in calls where call["call"] as? String == "GET /api/v1/authorize" { authorize = call }
+            let replacement = authorize["replacement"] as? String
+            #expect(replacement == "POST /api/v2/{sp}/decisions/authorize/{mvpd}", "\(calls)")
+            let count = authorize["sessions"] as? Int
+            #expect(count == 1)
+            #expect(calls.contains { $0["call"] as? String == "POST /reggie/v1/{requestor}/regcode" }, "\(calls)")
+            let v2 = try #require(apps.first { $0["app"] as? String == "REF30 · REST API v2" }, "\(apps)")
+            #expect(v2["legacySessions"] as? Int == 0)
+            #expect(v2["v2Sessions"] as? Int == 1)
+            #expect((v2["summary"] as? String ?? "").hasPrefix("Migrated"))
+            let bad = await console.respond(to: Request(method: "GET", path: "/api/migration", queryItems: [("hours", "1e300")],
+                headers: [("Host", "127.0.0.1:8080")], body: Data(), remoteAddress: "127.0.0.1"))
+            #expect(bad.status.code == 400, "a window out of range is refused in words")
+        }
+    }
+
     @Test("a refusal is named by its side and rule, and an expired registration code in words, on the box's health card")
     func refusalsAndAnExpiredCodeAreNamed() async throws {
         try await Self.with { console, _, service, http in

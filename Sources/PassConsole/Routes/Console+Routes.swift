@@ -15,5 +15,6 @@ extension Console {
         addOperationsRoutes(to: &router, console)
         addOperatorRoutes(to: &router, console)
         addProxyRoutes(to: &router, console)
+        addMigrationRoutes(to: &router, console)
     }
 }
