@@ -100,8 +100,30 @@ public struct PassBackend: HTTPResponder {
         return dated(response)
     }
 
-    /// Renders thrown errors: REST errors in the format asked for, token rejections and ``HTTPError`` as JSON.
+    /// The server's own refusals (a malformed path, a body over the cap) in the enhanced error format on REST API v2.
+    public func shapeRefusal(_ refusal: HTTPError, target: String) -> Response {
+        guard target.hasPrefix("/api/v2/") else { return refusal.response }
+        return Self.enhanced(refusal).response
+    }
+
+    /// An ``HTTPError`` in the enhanced error format (REST API v2 clients read no other).
+    static func enhanced(_ error: HTTPError) -> EnhancedError {
+        EnhancedError(status: error.status.code, code: error.code, message: error.message, details: error.detail)
+    }
+
+    /// Renders thrown errors: REST errors in the format asked for, token rejections and ``HTTPError`` as JSON; on REST
+    /// API v2 every error in the enhanced error format.
     static func render(_ error: any Error, _ request: Request) -> Response {
+        if request.path.hasPathPrefix("/api/v2/"), !(error is EnhancedError) {
+            if let error = error as? HTTPError {
+                var response = enhanced(error).response
+                for (name, value) in error.headers { response.addHeader(name, value) }
+                return response
+            }
+            let fallback = Router.defaultErrorResponse(error, request)
+            return EnhancedError(status: fallback.status.code, code: "internal_server_error",
+                message: EnhancedError.Code.internalServerError.message).response
+        }
         switch error {
         case let error as RESTError:
             return RESTFormat(request).render(error)
@@ -116,13 +138,13 @@ public struct PassBackend: HTTPResponder {
 
     static func injectedFailure(status: Int, request: Request) -> Response {
         let error = RESTError(status: status, message: "Injected fault", details: "A fault rule answered \(status) for \(request.path).")
-        if request.path.hasPrefix("/api/v2/") {
+        if request.path.hasPathPrefix("/api/v2/") {
             // REST API v2 clients read the enhanced error format; the fault's status is kept.
             var enhanced = EnhancedError(status >= 500 ? .internalServerError : .networkConnectionTimeout, details: error.details)
             enhanced.status = status
             return enhanced.response
         }
-        if request.path.hasPrefix("/adobe-services") {
+        if request.path.hasPathPrefix("/adobe-services") {
             return .xml(SDKResponses.error(details: error.details ?? error.message), status: HTTPStatus(status))
         }
         return RESTFormat(request).render(error)

@@ -48,7 +48,7 @@ public struct RecordingProxy: HTTPResponder {
     public var offersCACertificate: Bool { caCertificatePEM != nil }
 
     public func judgeHead(_ head: Request) -> Response? {
-        guard head.path.hasPrefix("/") else {
+        guard head.path.hasPathPrefix("/") else {
             return HTTPError(.badRequest, code: "absolute_target", message: "This proxy forwards to its one upstream only; send an origin-form target (/path).").response
         }
         if head.path.hasPrefix(Self.controlPrefix), !mayControl(head) {

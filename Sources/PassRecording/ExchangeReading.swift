@@ -33,8 +33,8 @@ public struct ExchangeReading: Sendable {
         var request = request
         request.readLog = nil  // the recorder's reads are not the route's
         let path = request.path
-        guard request.method != "OPTIONS", !path.hasPrefix("/logos/") else { return nil }
-        if path.hasPrefix("/admin/") {
+        guard request.method != "OPTIONS", !path.hasPathPrefix("/logos/") else { return nil }
+        if path.hasPathPrefix("/admin/") {
             guard request.method != "GET" else { return nil }
             operation = "admin " + path.dropFirst("/admin/".count)
         } else {
@@ -50,7 +50,7 @@ public struct ExchangeReading: Sendable {
         if let sfp = Self.nonEmpty(request.header(WebHeader.serverFingerprint.rawValue) ?? request.cookies[WebHeader.serverFingerprint.rawValue]) {
             passSFP = sfp.count > 16 ? String(sfp.prefix(12)) + "…" : sfp
         }
-        if request.method == "POST", path.hasPrefix("/mvpd/") {
+        if request.method == "POST", path.hasPathPrefix("/mvpd/") {
             username = Self.usernameFields.lazy.compactMap { Self.nonEmpty(request.parameter($0)) }.first
         }
         // Answers that name what the request did not: a new registration code, a newly registered browser.
@@ -60,14 +60,14 @@ public struct ExchangeReading: Sendable {
         {
             registrationCode = registrationCode ?? (json["code"] as? String).flatMap(Self.nonEmpty)
             deviceID = deviceID ?? (json["deviceId"] as? String).flatMap(Self.nonEmpty)
-            if path.hasPrefix("/reggie/v1/"), request.method == "POST", let code = (json["code"] as? String).flatMap(Self.nonEmpty) {
+            if path.hasPathPrefix("/reggie/v1/"), request.method == "POST", let code = (json["code"] as? String).flatMap(Self.nonEmpty) {
                 change = .registrationCodeIssued
                 let info = json["info"] as? [String: Any]
                 if let device = (info?["deviceId"] as? String).flatMap(Self.nonEmpty) ?? deviceID { issuedCode = (code, device) }
             }
             if path == "/o/client/register" { issuedClientID = (json["client_id"] as? String).flatMap(Self.nonEmpty) }
         }
-        if path.hasPrefix("/api/v2/") { readV2(request, response) }
+        if path.hasPathPrefix("/api/v2/") { readV2(request, response) }
         caller = Self.softwareStatement(request) ?? Self.nonEmpty(request.parameter("client_id"))
         if change == nil { change = Self.change(path, request.method, response) }
     }
@@ -117,7 +117,7 @@ public struct ExchangeReading: Sendable {
     /// Whether the answer to `method path` names what its request did not (a registration code, a registered
     /// browser's device ID, a client ID).
     static func answersName(_ path: String, _ method: String) -> Bool {
-        method == "POST" && (path.hasPrefix("/reggie/v1/") || path.hasPrefix("/indiv/") || path == "/o/client/register")
+        method == "POST" && (path.hasPathPrefix("/reggie/v1/") || path.hasPathPrefix("/indiv/") || path == "/o/client/register")
     }
 
     static func nonEmpty(_ text: String?) -> String? {
@@ -132,11 +132,11 @@ public struct ExchangeReading: Sendable {
     /// visits (MVPD sign-in, SAML consumer, activation): those take the kind their device was seen with.
     static func client(of request: Request) -> ClientKind? {
         let path = request.path
-        if path.hasPrefix("/api/v2/") { return .restV2 }
-        if path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/") { return .restV1 }
-        if path.hasPrefix("/indiv/") { return .web }
-        if path.hasPrefix("/o/client/") { return .restV1 }  // dynamic client registration: REST clients' first step
-        guard path.hasPrefix("/adobe-services") else { return nil }
+        if path.hasPathPrefix("/api/v2/") { return .restV2 }
+        if path.hasPathPrefix("/api/v1/") || path.hasPathPrefix("/reggie/v1/") { return .restV1 }
+        if path.hasPathPrefix("/indiv/") { return .web }
+        if path.hasPathPrefix("/o/client/") { return .restV1 }  // dynamic client registration: REST clients' first step
+        guard path.hasPathPrefix("/adobe-services") else { return nil }
         if request.header(WebHeader.serverFingerprint.rawValue) != nil || request.header(WebHeader.deviceID.rawValue) != nil
             || request.header(WebHeader.user.rawValue) != nil || request.parameter("reg_code") != nil
             || request.cookies[WebHeader.serverFingerprint.rawValue] != nil
@@ -146,7 +146,7 @@ public struct ExchangeReading: Sendable {
         switch (request.parameter("client_type") ?? request.parameter("device_type") ?? "").lowercased() {
         case "tvos", "appletv", "tv": return .tvos
         case "ios", "iphone", "ipad", "mobile": return .ios
-        default: return path.hasPrefix("/adobe-services/authenticate/saml") ? nil : .ios
+        default: return path.hasPathPrefix("/adobe-services/authenticate/saml") ? nil : .ios
         }
     }
 
@@ -197,8 +197,8 @@ public struct ExchangeReading: Sendable {
     /// A change to the sign-in that the route and its answer say happened.
     static func change(_ path: String, _ method: String, _ response: Response) -> ServerChange? {
         let status = response.status.code
-        if path.hasSuffix("/logout"), status < 300 || status == 302 { return path.hasPrefix("/mvpd/") ? nil : .loggedOut }
-        if path.hasPrefix("/sp/saml/") || path.hasPrefix("/adobe-services/oauth2") || path == "/activate/done" {
+        if path.hasSuffix("/logout"), status < 300 || status == 302 { return path.hasPathPrefix("/mvpd/") ? nil : .loggedOut }
+        if path.hasPathPrefix("/sp/saml/") || path.hasPathPrefix("/adobe-services/oauth2") || path == "/activate/done" {
             return status < 400 ? .signedIn : nil
         }
         return nil

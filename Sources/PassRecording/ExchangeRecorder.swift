@@ -138,7 +138,7 @@ public final class ExchangeRecorder: Sendable {
             named = "device:" + device
         } else if let caller = reading.caller {
             named = "app:" + caller
-        } else if request.path.hasPrefix("/admin/") {
+        } else if request.path.hasPathPrefix("/admin/") {
             named = "admin"
         } else {
             named = "address:" + request.remoteAddress
@@ -151,7 +151,7 @@ public final class ExchangeRecorder: Sendable {
             if let issued = reading.issuedCode { state.codes[issued.code.uppercased()] = issued.deviceID }
             let key = state.callers[named] ?? named
             let known = state.sessions[key]
-            let client = known?.client ?? reading.client ?? (request.path.hasPrefix("/admin/") ? ClientKind(rawValue: "admin") : .web)
+            let client = known?.client ?? reading.client ?? (request.path.hasPathPrefix("/admin/") ? ClientKind(rawValue: "admin") : .web)
             let sequence = max((known?.sequence ?? 0) + 1, Int(now.timeIntervalSince1970 * 1000))
             let session = Session(client: client, sequence: sequence, id: known?.id ?? Self.sessionID(key), key: key)
             state.sessions[key] = session

@@ -153,3 +153,33 @@ struct BadInputTests {
         }
     }
 }
+
+// MARK: - REST API v2: every refusal in the enhanced error format
+
+extension BadInputTests {
+    /// Found by schemathesis: on `/api/v2/…` the server's own refusals (a malformed path, an unknown route, a method
+    /// not served, a body over the cap) came in the console's error format, and a combining mark right after a slash
+    /// (`/api/v2/\u{1AD8}/…`: the slash and the mark are one Swift character) escaped the `/api/v2/` prefix checks
+    /// and the router, which split paths on characters, matched no route for it.
+    @Test(arguments: [
+        ("GET /api/v2/%E1%AB%98/configuration HTTP/1.1", 401),
+        ("GET /api/v2/REF30/%E1%AB%98profiles HTTP/1.1", 404),
+        ("GET /api/v2/%C3%A4%07/configuration HTTP/1.1", 400),
+        ("GET /api/v2/REF30/nothing/here HTTP/1.1", 404),
+        ("DELETE /api/v2/REF30/profiles HTTP/1.1", 405),
+        ("POST /api/v2/REF30/decisions/authorize/Dish HTTP/1.1\r\nContent-Length: 999999999", 413),
+    ])
+    func everyRefusalOnRESTv2IsAnEnhancedError(line: String, status: Int) async throws {
+        try await BackendFixture.with { _, client async throws in
+            let answer = try await Self.raw(client, line)
+            #expect(Self.status(answer) == status, "\(answer.prefix(300))")
+            let body = answer.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any], "\(answer)")
+            #expect(json["status"] as? Int == status, "\(json)")
+            #expect((json["code"] as? String)?.isEmpty == false)
+            #expect(json["action"] as? String != nil && json["helpUrl"] as? String != nil, "the enhanced format: \(json)")
+            #expect(json["error"] == nil, "not the console's format: \(json)")
+            try await Self.expectStillServing(client)
+        }
+    }
+}

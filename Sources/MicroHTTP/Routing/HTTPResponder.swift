@@ -22,6 +22,10 @@ public protocol HTTPResponder: Sendable {
     /// The largest body accepted for this request (nil: the server's ``HTTPServerConfiguration/maxBodySize``); a
     /// bigger `Content-Length` answers `413` before reading, and a chunked body is dropped at the cap.
     func bodyLimit(for head: Request) -> Int?
+    /// The server's own refusal of a request to `target` (a malformed path or head, a body too large), as this
+    /// responder's clients expect errors written (a protocol with its own error format); `refusal` is the server's
+    /// ``HTTPError``. Runs on the network thread: must be cheap.
+    func shapeRefusal(_ refusal: HTTPError, target: String) -> Response
 }
 
 extension HTTPResponder {
@@ -33,4 +37,6 @@ extension HTTPResponder {
     public func judgeHead(_ head: Request) -> Response? { nil }
     /// The server's cap.
     public func bodyLimit(for head: Request) -> Int? { nil }
+    /// The server's JSON error.
+    public func shapeRefusal(_ refusal: HTTPError, target: String) -> Response { refusal.response }
 }

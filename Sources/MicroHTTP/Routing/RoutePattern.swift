@@ -27,8 +27,10 @@ struct RoutePattern: Sendable {
         }.joined(separator: "/")
     }
 
+    /// Split on the `/` bytes: a combining mark right after a slash joins it into one Swift character, and a split on
+    /// characters then kept `v2/\u{1AD8}` as one segment (found by schemathesis: no route matched).
     static func segments(of path: String) -> [String] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map(String.init)
+        path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).map { String(decoding: $0, as: UTF8.self) }
     }
 
     /// The captured parameters when `path` matches, otherwise `nil`. The shape (length and literals) is checked

@@ -184,8 +184,9 @@ public struct Router: HTTPResponder {
         case .found(.inline(let handler), let parameters): return run(handler, parameters, request)
         case .found(.deferred, _), .found(.later, _): return nil
         case .staticFiles(let files, let relative): return files.response(for: relative, request: request)
-        case .methodNotAllowed(let allowed): return Self.methodNotAllowed(allowed, request)
-        case .notFound: return Self.notFound(request)
+        // Through the error renderer too: an application with its own error format writes these in it.
+        case .methodNotAllowed(let allowed): return errorRenderer(Self.methodNotAllowedError(allowed, request), request)
+        case .notFound: return errorRenderer(Self.notFoundError(request), request)
         }
     }
 
@@ -227,19 +228,24 @@ public struct Router: HTTPResponder {
                 _ = respondLater(to: request) { continuation.resume(returning: $0) }
             }
         default:
-            return respondInline(to: request) ?? Self.notFound(request)
+            return respondInline(to: request) ?? errorRenderer(Self.notFoundError(request), request)
         }
     }
 
-    static func notFound(_ request: Request) -> Response {
-        HTTPError(.notFound, code: "not_found", message: "Nothing is served at this path.", detail: request.path).response
+    static func notFound(_ request: Request) -> Response { notFoundError(request).response }
+
+    static func notFoundError(_ request: Request) -> HTTPError {
+        HTTPError(.notFound, code: "not_found", message: "Nothing is served at this path.", detail: request.path)
     }
 
     static func methodNotAllowed(_ allowed: [String], _ request: Request) -> Response {
+        methodNotAllowedError(allowed, request).response
+    }
+
+    static func methodNotAllowedError(_ allowed: [String], _ request: Request) -> HTTPError {
         let allow = Array(Set(allowed)).sorted().joined(separator: ", ")
         return HTTPError(.methodNotAllowed, code: "method_not_allowed",
-            message: "\(request.method) is not supported at this path.", detail: "Allowed: \(allow)",
-            headers: ["Allow": allow]).response
+            message: "\(request.method) is not supported at this path.", detail: "Allowed: \(allow)", headers: ["Allow": allow])
     }
 
     /// Renders ``HTTPError`` as its JSON answer and any other error as an opaque `500`.

@@ -18,8 +18,8 @@ extension HTTPServer {
         switch PathNormalizer.normalize(context.target) {
         case .success(let normalized): path = normalized
         case .failure(let failure):
-            return HTTPError(.badRequest, code: "bad_path", message: "The request path is malformed.",
-                detail: "\(failure): escapes must be %XX, and may not encode NUL or control characters.").response
+            return responder.shapeRefusal(HTTPError(.badRequest, code: "bad_path", message: "The request path is malformed.",
+                detail: "\(failure): escapes must be %XX, and may not encode NUL or control characters."), target: context.target)
         }
         var peer = [CChar](repeating: 0, count: 64)
         pc_connection_peer(connection, &peer, peer.count)
@@ -29,7 +29,7 @@ extension HTTPServer {
         if let refusal = responder.judgeHead(head) { return refusal }
         let limit = responder.bodyLimit(for: head) ?? configuration.maxBodySize
         let announced = head.header("Content-Length").flatMap(Int.init)
-        if let announced, announced > limit { return tooLarge(announced, limit: limit) }
+        if let announced, announced > limit { return tooLarge(announced, limit: limit, target: context.target) }
         if let announced, announced > 0 {
             guard reserveBody(announced, holding: 0) else { return overBudget() }
             context.state.withLock { $0.reserved = announced }

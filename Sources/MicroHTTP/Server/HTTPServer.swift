@@ -228,7 +228,7 @@ public final class HTTPServer: Sendable {
         }
         if context.state.withLock({ $0.tooLarge }) {
             context.state.withLock { $0.phase = .sent }
-            return queue(tooLarge(nil, limit: context.state.withLock { $0.bodyLimit }), on: connection)
+            return queue(tooLarge(nil, limit: context.state.withLock { $0.bodyLimit }, target: context.target), on: connection)
         }
         if context.state.withLock({ $0.overBudget }) {
             context.state.withLock { $0.phase = .sent }
@@ -308,9 +308,9 @@ public final class HTTPServer: Sendable {
         return response
     }
 
-    func tooLarge(_ length: Int?, limit: Int) -> Response {
-        HTTPError(.payloadTooLarge, code: "payload_too_large",
+    func tooLarge(_ length: Int?, limit: Int, target: String) -> Response {
+        responder.shapeRefusal(HTTPError(.payloadTooLarge, code: "payload_too_large",
             message: "The request body is too large: this endpoint takes up to \(ByteCount.text(limit)).",
-            detail: "Limit: \(ByteCount.text(limit))" + (length.map { ", sent: \(ByteCount.text($0))" } ?? "")).response
+            detail: "Limit: \(ByteCount.text(limit))" + (length.map { ", sent: \(ByteCount.text($0))" } ?? "")), target: target)
     }
 }

@@ -27,7 +27,7 @@ extension BackendService {
             return allowed
         }
         guard !allowed else { return nil }
-        if request.path.hasPrefix("/api/v2/") {
+        if request.path.hasPathPrefix("/api/v2/") {
             // REST API v2's throttling answer is the vendor's HTML page (docs/rest-api-v2.md §6), no JSON code.
             var response = Response.html(
                 "<html>\n<head><title>429 Too Many Requests</title></head>\n<body>\n<center><h1>429 Too Many Requests</h1></center>\n</body>\n</html>\n",
@@ -43,7 +43,7 @@ extension BackendService {
 
     /// The first fault rule matching the request, counting one use of it.
     func takeFault(for request: Request) -> FaultRule? {
-        guard !request.path.hasPrefix("/admin") else { return nil }
+        guard !request.path.hasPathPrefix("/admin") else { return nil }
         return state.withLock { state -> FaultRule? in
             guard let index = state.faults.rules.firstIndex(where: { $0.matches(method: request.method, path: request.path) })
             else { return nil }

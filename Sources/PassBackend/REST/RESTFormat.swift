@@ -34,8 +34,8 @@ struct RESTFormat {
     /// Strips a `.json`/`.xml` suffix from the last path segment into a `format` query item, and honours a form
     /// POST's `_method=GET|DELETE` (spec §9.2: some clients tunnel every call through POST).
     static func normalize(_ request: Request) -> Request {
-        guard request.path.hasPrefix("/api/") || request.path.hasPrefix("/reggie/")
-            || request.path.hasPrefix("/adobe-services/")
+        guard request.path.hasPathPrefix("/api/") || request.path.hasPathPrefix("/reggie/")
+            || request.path.hasPathPrefix("/adobe-services/")
         else { return request }
         var request = request
         if request.method == "POST", let tunnelled = request.formItems.first(where: { $0.name == "_method" })?.value.uppercased(),

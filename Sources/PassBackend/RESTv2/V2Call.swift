@@ -19,7 +19,7 @@ struct V2Call {
         self.request = request
         self.service = service
         let serviceProvider = request.pathParameters["serviceProvider"] ?? ""
-        guard service.programmer(serviceProvider) != nil else { throw EnhancedError(.invalidParameterServiceProvider) }
+        // The access token first: without one nothing else is looked at (401 before any other answer).
         guard let header = request.header("Authorization"), header.lowercased().hasPrefix("bearer ") else {
             throw EnhancedError(.invalidAccessTokenClientApplication,
                 details: "REST API v2 wants Authorization: Bearer <access token from /o/client/token>.")
@@ -28,6 +28,7 @@ struct V2Call {
         do { client = try service.authenticateClient(request) } catch {
             throw EnhancedError(.invalidAccessTokenClientApplication, details: error.details)
         }
+        guard service.programmer(serviceProvider) != nil else { throw EnhancedError(.invalidParameterServiceProvider) }
         guard client.app.grantedScopes.contains(Self.scope) else {
             throw EnhancedError(.invalidAccessTokenClientApplication,
                 details: "The app \"\(client.app.name)\" is not registered for REST API v2 (scope \(Self.scope)).")

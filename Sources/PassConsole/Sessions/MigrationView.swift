@@ -54,7 +54,7 @@ struct MigrationView: Encodable, Sendable {
             for stored in page.events {
                 guard case .httpExchange(let exchange) = stored.event.kind else { continue }
                 let path = Self.path(exchange.url)
-                if path.hasPrefix("/api/v2/") { speaksV2 = true }
+                if path.hasPathPrefix("/api/v2/") { speaksV2 = true }
                 if let call = LegacyCall.of(method: exchange.method, path: path) { calls.insert(call) }
             }
             let key = Self.appKey(session)

@@ -10,7 +10,7 @@ enum V2Diagnosis {
 
     /// The verdict of one recorded v2 exchange, or nil when it says nothing worth a card's line.
     static func verdict(_ exchange: HTTPExchange, when: String, operation: String) -> Verdict? {
-        guard exchange.url.hasPrefix("/api/v2/"), let body = exchange.responseBody, let data = body.data(using: .utf8) else { return nil }
+        guard exchange.url.hasPathPrefix("/api/v2/"), let body = exchange.responseBody, let data = body.data(using: .utf8) else { return nil }
         let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
         if let status = exchange.status, status >= 400 {
             guard let json, let error = enhanced(json) else { return nil }

@@ -24,6 +24,18 @@ public struct EnhancedError: Error, Codable, Sendable, Equatable {
         self.trace = trace
     }
 
+    /// A refusal the vendor's list has no code for (a malformed path, a body over the cap, an unknown route), in the
+    /// format: its own code, status and words, action `none`.
+    public init(status: Int, code: String, message: String, details: String? = nil) {
+        action = Action.none.rawValue
+        self.status = status
+        self.code = code
+        self.message = message
+        self.details = details
+        helpUrl = Self.helpURL
+        trace = UUID().uuidString.lowercased()
+    }
+
     /// The help page the vendor's samples link.
     public static let helpURL = "https://experienceleague.adobe.com/docs/pass/authentication/auth-features/error-reportn/enhanced-error-codes.html"
 

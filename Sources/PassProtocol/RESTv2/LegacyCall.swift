@@ -16,9 +16,9 @@ public struct LegacyCall: Sendable, Hashable, Comparable {
     /// The legacy call an exchange is, from its method and path (`nil` for v2, DCR, MVPD pages and anything else).
     public static func of(method: String, path: String) -> LegacyCall? {
         let path = path.split(separator: "?", maxSplits: 1).first.map(String.init) ?? path
-        if path.hasPrefix("/api/v1/") || path.hasPrefix("/reggie/v1/") { return restV1(method, path) }
-        if path.hasPrefix("/indiv/") { return web("POST /indiv/devices", "AP-Device-Identifier on every call (the app makes and keeps the device ID)") }
-        guard path.hasPrefix("/adobe-services") else { return nil }
+        if path.utf8.starts(with: "/api/v1/".utf8) || path.utf8.starts(with: "/reggie/v1/".utf8) { return restV1(method, path) }
+        if path.utf8.starts(with: "/indiv/".utf8) { return web("POST /indiv/devices", "AP-Device-Identifier on every call (the app makes and keeps the device ID)") }
+        guard path.utf8.starts(with: "/adobe-services".utf8) else { return nil }
         let last = path.split(separator: "/").last.map(String.init) ?? ""
         let sdk: (String, String)? = switch last {
         case _ where path.contains("/config/"): ("GET /adobe-services/config/{requestor}", "GET /api/v2/{sp}/configuration")
@@ -46,7 +46,7 @@ public struct LegacyCall: Sendable, Hashable, Comparable {
 
     static func restV1(_ method: String, _ path: String) -> LegacyCall? {
         let call: (String, String)?
-        if path.hasPrefix("/reggie/v1/") {
+        if path.utf8.starts(with: "/reggie/v1/".utf8) {
             call = ("\(method) /reggie/v1/{requestor}/regcode", "POST /api/v2/{sp}/sessions (its code), GET|POST /api/v2/{sp}/sessions/{code}")
         } else {
             let rest = path.dropFirst("/api/v1/".count)
