@@ -1400,3 +1400,56 @@ extension RESTv2CookbookTests {
         }
     }
 }
+
+// MARK: - Single sign-on with a service token and a platform identity (docs/rest-api-v2.md §5.7.1–5.7.2, §5.7.4)
+
+extension RESTv2CookbookTests {
+    /// A JWS as the Programmer's identity service would sign it (the stand-in does not check the signature).
+    static func jws(_ claims: [String: Any]) -> String {
+        func part(_ object: [String: Any]) -> String {
+            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+            return data.base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "=", with: "")
+        }
+        return part(["alg": "RS256"]) + "." + part(claims) + ".c2lnbmF0dXJl"
+    }
+
+    @Test(arguments: ["AD-Service-Token", "Adobe-Subject-Token"])
+    func aSecondAppWithTheSameSSOIdentityFindsTheFirstAppsSignInAndSingleLogoutEndsBoth(header: String) async throws {
+        try await BackendFixture.with { _, client async throws in
+            let user = "jane-\(UUID().uuidString.prefix(6))"
+            let token = Self.jws(["iss": "dtc.example", "sub": user, "exp": Date().timeIntervalSince1970 + 3600])
+            var first = try await tvApp(client)
+            first.extra[header] = token
+            try await signIn(first, username: "carol", password: "carol123")
+            // Another app, another registration, on another device (a service token) or the same platform.
+            var second = try await tvApp(client)
+            let type = header == "AD-Service-Token" ? "serviceTokenSSO" : "platformSSO"
+            let without = try await second.get("/api/v2/REF30/profiles")
+            #expect((without.json["profiles"] as? [String: Any])?.isEmpty == true, "no identity, no SSO: \(without.text)")
+            second.extra[header] = token
+            let profiles = try await second.get("/api/v2/REF30/profiles")
+            let dish = (profiles.json["profiles"] as? [String: Any])?["Dish"] as? [String: Any]
+            #expect(dish?["type"] as? String == type, "\(profiles.text)")
+            #expect(((dish?["attributes"] as? [String: Any])?["mvpd"] as? [String: Any])?["value"] as? String == "Dish")
+            let session = try await second.post("/api/v2/REF30/sessions", form: sessionForm(mvpd: "Dish"))
+            #expect(session.json["reasonType"] as? String == "authenticatedSSO", "\(session.text)")
+            let decision = try await second.decisions("authorize", mvpd: "Dish", resources: ["news"])
+            #expect(Self.decision(decision)?["authorized"] as? Bool == true, "\(decision.text)")
+            // Another user's token finds nothing.
+            var stranger = second
+            stranger.extra[header] = Self.jws(["iss": "dtc.example", "sub": "someone-else"])
+            #expect(((try await stranger.get("/api/v2/REF30/profiles")).json["profiles"] as? [String: Any])?.isEmpty == true)
+            // An expired service token is no identity.
+            var expired = second
+            expired.extra[header] = Self.jws(["iss": "dtc.example", "sub": user, "exp": 1000])
+            #expect(((try await expired.get("/api/v2/REF30/profiles")).json["profiles"] as? [String: Any])?.isEmpty == true)
+            // Single logout from the second app ends the sign-in for both.
+            let logout = try await second.get("/api/v2/REF30/logout/Dish?redirectUrl=https%3A%2F%2Fadobe.com")
+            #expect(((logout.json["logouts"] as? [String: Any])?["Dish"] as? [String: Any])?["actionName"] as? String == "logout", "\(logout.text)")
+            #expect(((try await second.get("/api/v2/REF30/profiles")).json["profiles"] as? [String: Any])?.isEmpty == true)
+            #expect(((try await first.get("/api/v2/REF30/profiles")).json["profiles"] as? [String: Any])?.isEmpty == true,
+                "the first app's profile went with the single logout")
+        }
+    }
+}

@@ -104,8 +104,26 @@ struct V2Call {
         return session
     }
 
-    /// The live profile of `deviceID` at `mvpd`, or the documented refusal.
+    /// The single sign-on identity this call carries, if any.
+    var ssoIdentity: V2SSOIdentity? { V2SSOIdentity(request, now: service.now()) }
+
+    /// The live sign-in another app made with this call's single sign-on identity, for an MVPD this service provider
+    /// integrates.
+    func ssoSession() -> (session: AuthSession, identity: V2SSOIdentity)? {
+        guard let identity = ssoIdentity, let session = service.state.withLock({ $0.v2SSO[identity.key] }), !session.revoked,
+            session.expires > service.now(), service.integrates(serviceProvider, session.mvpdID)
+        else { return nil }
+        return (session, identity)
+    }
+
+    /// The live profile of `deviceID` at `mvpd` (its own, else the single sign-on identity's), or the documented
+    /// refusal.
     func liveSession(deviceID: String, mvpd: MVPD) throws(EnhancedError) -> AuthSession {
+        if session(deviceID: deviceID).map({ $0.mvpdID != mvpd.id || $0.revoked || $0.expires <= service.now() }) ?? true,
+            let sso = ssoSession(), sso.session.mvpdID == mvpd.id
+        {
+            return sso.session
+        }
         guard let session = session(deviceID: deviceID), session.mvpdID == mvpd.id else {
             throw EnhancedError(.authenticatedProfileMissing, details: "No sign-in with \(mvpd.id) on this device.")
         }

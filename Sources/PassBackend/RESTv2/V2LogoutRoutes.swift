@@ -20,13 +20,22 @@ enum V2LogoutRoutes {
         guard let redirect = RESTCall.nonEmpty(request.parameter("redirectUrl")), redirect.utf8.count <= 2048,
             URL(string: redirect)?.scheme != nil
         else { throw EnhancedError(.invalidParameterRedirectURL, details: "redirectUrl (an absolute, URL-encoded URL) is required.") }
-        let current = call.session(deviceID: deviceID)
+        // Single logout: the identity's single sign-on profile at this MVPD goes too (and counts as the one to end).
+        let sso = call.ssoSession().flatMap { $0.session.mvpdID == mvpd.id ? $0 : nil }
+        if let sso {
+            // "Delete regular and single sign-on profiles": the sign-in itself ends, on the device that made it too.
+            service.state.withLock { state in
+                _ = state.v2SSO.removeValue(forKey: sso.identity.key)
+                _ = state.endSessions(deviceID: sso.session.deviceID, requestorID: sso.session.requestorID)
+            }
+        }
+        let current = call.session(deviceID: deviceID) ?? sso?.session
         let live = current.map { $0.mvpdID == mvpd.id && !$0.revoked && $0.expires > service.now() } ?? false
         // Only this client's (or a legacy) sign-in at this MVPD ends.
-        let ended = live && service.state.withLock { state -> Bool in
+        let ended = live && (sso != nil || service.state.withLock { state -> Bool in
             guard let session = state.session(call.serviceProvider, deviceID), session.mvpdID == mvpd.id else { return false }
             return state.endSessions(deviceID: deviceID, requestorID: call.serviceProvider) > 0
-        }
+        })
         let action: V2.Logout
         if call.degradation(mvpd) != nil, !live {
             action = V2.Logout(actionName: "complete", actionType: "none", mvpd: mvpd.id)

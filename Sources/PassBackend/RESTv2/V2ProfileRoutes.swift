@@ -16,7 +16,19 @@ enum V2ProfileRoutes {
         let call = try V2Call(request, service)
         let deviceID = try call.deviceID
         _ = try call.deviceInfo
-        return V2Call.json(V2.Profiles(profiles: profiles(of: call.session(deviceID: deviceID), service)))
+        var found = profiles(of: call.session(deviceID: deviceID), service)
+        if let sso = call.ssoSession(), found[sso.session.mvpdID] == nil { found[sso.session.mvpdID] = ssoProfile(sso.session, sso.identity, service) }
+        return V2Call.json(V2.Profiles(profiles: found))
+    }
+
+    /// A sign-in found through single sign-on, as the vendor shows it: its type names the method, its attributes the
+    /// upstream user, the user and the MVPD.
+    static func ssoProfile(_ session: AuthSession, _ identity: V2SSOIdentity, _ service: BackendService) -> V2.Profile {
+        var profile = profile(session, service)
+        profile.type = identity.profileType
+        profile.attributes["upstreamUserID"] = V2.Attribute(value: session.userID)
+        profile.attributes["mvpd"] = V2.Attribute(value: session.mvpdID)
+        return profile
     }
 
     static func byMVPD(_ request: Request, _ service: BackendService) throws(EnhancedError) -> Response {
@@ -28,6 +40,7 @@ enum V2ProfileRoutes {
         }
         let mvpd = try call.mvpd()
         var found = profiles(of: call.session(deviceID: deviceID), service).filter { $0.key == mvpd.id }
+        if found.isEmpty, let sso = call.ssoSession(), sso.session.mvpdID == mvpd.id { found[mvpd.id] = ssoProfile(sso.session, sso.identity, service) }
         // Degraded access (AuthNAll) stands in when there is no sign-in at that MVPD.
         if found.isEmpty, call.degradation(mvpd) == .authNAll { found[mvpd.id] = call.degradedProfile(deviceID: deviceID) }
         return V2Call.json(V2.Profiles(profiles: found))

@@ -44,8 +44,11 @@ enum V2SessionRoutes {
             code: code.code, sessionID: sessionID, serviceProvider: call.serviceProvider, clientID: call.client.clientID,
             deviceID: deviceID, deviceInfo: deviceInfo, mvpd: mvpd, domainName: given.domainName, redirectURL: given.redirectURL,
             created: now, expires: now.addingTimeInterval(TimeInterval(ttl)))
-        service.state.withLock { $0.v2Sessions[code.code] = session }
-        return session
+        var stored = session
+        stored.sso = call.ssoIdentity
+        let kept = stored
+        service.state.withLock { $0.v2Sessions[code.code] = kept }
+        return kept
     }
 
     static func resume(_ request: Request, _ service: BackendService) throws(EnhancedError) -> Response {
@@ -155,6 +158,8 @@ enum V2SessionRoutes {
             session.expires > call.service.now()
         {
             reason = "authenticated"
+        } else if let sso = call.ssoSession(), sso.session.mvpdID == mvpd {
+            reason = "authenticatedSSO"
         } else {
             return nil
         }

@@ -41,6 +41,7 @@ extension BackendService {
                 username: subscriber.username, userID: subscriber.userID, issued: now,
                 expires: now.addingTimeInterval(TimeInterval(mvpd?.authnTTL ?? 86400)), revoked: false, appID: appID)
             session.clientID = login.regcode.flatMap { state.v2Sessions[$0]?.clientID }
+            if let sso = login.regcode.flatMap({ state.v2Sessions[$0]?.sso }) { state.v2SSO[sso.key] = session }
             state.store(session)
             return session
         }

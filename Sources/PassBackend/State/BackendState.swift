@@ -79,6 +79,8 @@ struct V2AuthenticationSession: Sendable, Equatable {
     var serviceProvider: String
     /// The DCR client that created it (its profile will be that client's).
     var clientID: String?
+    /// The single sign-on identity its create call carried (its sign-in becomes that identity's too).
+    var sso: V2SSOIdentity? = nil
     var deviceID: String
     var deviceInfo: DeviceInfo?
     var mvpd: String?
@@ -119,6 +121,8 @@ struct BackendState: Sendable {
     var regcodes: [String: RegistrationRecord] = [:]
     /// TempPass use by `tempPassID|requestor|device-or-identity`: when it started and the resources played.
     var tempPassUses: [String: TempPassUse] = [:]
+    /// REST API v2 single sign-on: the sign-in each platform identity or service-token user made (``V2SSOIdentity/key``).
+    var v2SSO: [String: AuthSession] = [:]
     /// REST API v2 authentication sessions by code (their code is also a registration code in ``regcodes``).
     var v2Sessions: [String: V2AuthenticationSession] = [:]
     /// Second-screen uses of codes, oldest first (at most ``BackendService/keptActivationAttempts``).
