@@ -26,7 +26,7 @@ extension EntitlementEngine {
                 await platformPickedUnsupported(mvpd, requestor)
                 return
             }
-            if loadStorage().currentMvpd(requestor: requestor.id) != mvpd {
+            if rememberedMvpd(requestor.id) != mvpd {
                 callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd)), mvpd: mvpd)
             }
             await startLogin(mvpd: mvpd)
@@ -39,7 +39,7 @@ extension EntitlementEngine {
                 authenticationFailed(mvpd: mvpd, code: .genericAuthentication, message: "Token exchange failed: \(error)")
                 return
             }
-            if loadStorage().currentMvpd(requestor: requestor.id) != mvpd {
+            if rememberedMvpd(requestor.id) != mvpd {
                 callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd)), mvpd: mvpd)
             }
             await fetchAuthNToken(mvpd: mvpd)
