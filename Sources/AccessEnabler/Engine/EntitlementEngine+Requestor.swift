@@ -212,11 +212,11 @@ extension EntitlementEngine {
         switch call {
         case .checkAuthentication: await checkAuthenticationRESTv2()
         case .getAuthentication(let force, let data): await getAuthentication(forceAuthn: force, data: data)
-        case .checkAuthorization(let resource, let data): await authorize(resource, data: data, startLogin: false)
-        case .getAuthorization(let resource, let data): await authorize(resource, data: data, startLogin: true)
-        case .checkPreauthorizedResources(let resources): await checkPreauthorizedResources(resources)
-        case .getMetadata(let key, let arguments): await getMetadata(key: key, arguments: arguments)
-        case .logout: await logout()
+        case .checkAuthorization(let resource, let data): await authorizeRESTv2(resource, data: data, startLogin: false)
+        case .getAuthorization(let resource, let data): await authorizeRESTv2(resource, data: data, startLogin: true)
+        case .checkPreauthorizedResources(let resources): await preauthorizeRESTv2(resources)
+        case .getMetadata(let key, let arguments): await getMetadataRESTv2(key: key, arguments: arguments)
+        case .logout: await logoutRESTv2()
         }
     }
 
