@@ -80,6 +80,11 @@ struct SDKFixture {
                        delegate: delegate, configuration: configuration)
     }
 
+    /// The path (a prefix) of the call that authorizes REF30, for fault rules: `authorizeDevice`, or v2's decision.
+    static func authorizePath(_ wire: EntitlementProtocol, requestor: String = "REF30") -> String {
+        wire == .sdk ? "/adobe-services/1.0/authorizeDevice" : "/api/v2/\(requestor)/decisions/authorize/"
+    }
+
     /// The demo apps' software statements (Config/demo.json) by requestor.
     static let softwareStatements = ["REF30": "demo-software-statement", "SPORTS1": "sports1-software-statement", "KIDSNET": "kidsnet-software-statement"]
 
