@@ -30,6 +30,8 @@ extension EntitlementEngine {
                 callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd)), mvpd: mvpd)
             }
             await startLogin(mvpd: mvpd)
+        case .signedIn(let mvpd, let saml) where onRESTv2:
+            await partnerSignInRESTv2(mvpd: mvpd, samlResponse: saml, requestor: requestor)
         case .signedIn(let mvpd, let saml):
             advanceAuthentication { $0.tokenRequested(mvpd: mvpd) }
             do {
