@@ -7,11 +7,12 @@ import PassProtocol
 /// session.
 extension EntitlementEngine {
     /// iOS: the user signed in (or was) at `mvpd` in the Apple dialog.
-    func partnerSignInRESTv2(mvpd: String, samlResponse: String, requestor: ConfiguredRequestor) async {
+    func partnerSignInRESTv2(mvpd: String, samlResponse: String, expires: Date?, requestor: ConfiguredRequestor) async {
         advanceAuthentication { $0.tokenRequested(mvpd: mvpd) }
-        // What the partner framework says (the cookbook: permission granted, the provider; its expiration date when
-        // the platform gives one, which the simulated one does not: the service then takes it as live).
-        let status = V2.PartnerFrameworkStatus(accessStatus: "granted", providerID: mvpd, expirationDate: nil).base64
+        // What the partner framework says (the cookbook: permission granted, the provider, and its expiration date
+        // "if available": without one the service takes the status as live).
+        let status = V2.PartnerFrameworkStatus(
+            accessStatus: "granted", providerID: mvpd, expirationDate: expires.map(EpochMilliseconds.string)).base64
         var client = v2Client(base: requestor.mvpdServiceProviders[mvpd])
         client.partnerStatus = status
         let redirect = configuration.redirectURL

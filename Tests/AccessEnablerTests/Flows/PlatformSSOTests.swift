@@ -30,7 +30,12 @@ import Testing
                 // Partner single sign-on made an appleSSO profile; its AP-Partner-Framework-Status is kept for its calls
                 let kept = try #require(try app.v2State().requestors["REF30"])
                 #expect(kept.profile?.type == "appleSSO" && kept.profile?.mvpd == "Spectrum")
-                #expect(kept.partnerFrameworkStatus.flatMap(V2.PartnerFrameworkStatus.decode)?.frameworkProviderInfo?.id == "Spectrum")
+                let status = try #require(kept.partnerFrameworkStatus.flatMap(V2.PartnerFrameworkStatus.decode))
+                #expect(status.frameworkProviderInfo?.id == "Spectrum")
+                // The provider's expiry as the platform gave it (Spectrum's authentication TTL from now)
+                let expires = try #require(status.frameworkProviderInfo?.expirationDate.flatMap(EpochMilliseconds.date))
+                let ttl = try #require(fixture.service.mvpd("Spectrum")?.authnTTL)
+                #expect(abs(expires.timeIntervalSince(fixture.service.now()) - TimeInterval(ttl)) < 120)
             }
             // Logout reminds the user to sign out of the TV provider in Settings too
             app.enabler.logout()
@@ -84,6 +89,32 @@ import Testing
             await app.settle()
             #expect(!app.delegate.names.contains("presentTvProviderDialog"))
             #expect(app.delegate.main.last?.name == "displayProviderDialog")
+        }
+    }
+
+    /// A platform whose provider information has expired (the partner framework's expirationDate is past): the service
+    /// falls back to the basic flow (`pfs_fallback`), and the SDK opens the MVPD's login page with that session.
+    @Test func onV2AnExpiredPlatformSignInFallsBackToTheMVPDsLoginPage() async throws {
+        struct Expired: PlatformServices {
+            let inner: SimulatedPlatformServices
+            func requestSignIn(mvpds: [MVPD]) async -> PlatformSignInResult {
+                guard case .signedIn(let mvpd, let saml, _) = await inner.requestSignIn(mvpds: mvpds) else { return .failed("no sign-in") }
+                return .signedIn(mvpdID: mvpd, samlResponse: saml, expires: Date(timeIntervalSince1970: 1_000_000))
+            }
+        }
+        try await SDKFixture.with { fixture in
+            let inner = SimulatedPlatformServices(backend: URL(string: fixture.baseURL)!, choice: .signIn(mvpdID: "Spectrum", username: "bob", password: "bob123"))
+            let app = try fixture.app(wire: .restV2) { $0.platformServices = Expired(inner: inner) }
+            await app.start(base: fixture.serviceProvider)
+            app.enabler.getAuthentication()
+            await app.settle()
+            #expect(app.delegate.main.map(\.name) == ["setRequestorComplete", "presentTvProviderDialog", "navigateToUrl"])
+            #expect(await app.enabler.snapshot().authentication == .awaitingLogin(mvpd: "Spectrum"))
+            let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "bob", password: "bob123")
+            app.enabler.handleExternalURL(end)
+            await app.settle()
+            #expect(app.delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: ""))
+            #expect(try app.v2State().requestors["REF30"]?.profile?.type == "regular")
         }
     }
 }
