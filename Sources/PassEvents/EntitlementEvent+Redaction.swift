@@ -36,7 +36,10 @@ extension EntitlementEvent {
         return copy
     }
 
-    package static let secretParameters: Set<String> = ["authentication_token", "authz_token", "secret", "client_secret", "signature", "password"]
+    package static let secretParameters: Set<String> = [
+        "authentication_token", "authz_token", "secret", "client_secret", "signature", "password", "software_statement",
+        "access_token",
+    ]
     package static let secretHeaders: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
 
     /// Password fields of MVPD login pages whose names say nothing of it (OpenAM's `IDToken2`, beside `IDToken1`, the
@@ -74,15 +77,54 @@ extension EntitlementEvent {
     /// How a token starts wherever it is written: raw, XML-escaped, Base64 (REST's `serializedToken`), URL-encoded.
     package static let tokenMarkers = ["<signatureInfo>", "&lt;signatureInfo&gt;", "PHNpZ25hdHVyZUluZm8+", "%3CsignatureInfo%3E"]
 
-    /// The body with any token in it cut off, at most 4000 characters. Byte scans: this runs on every answer the
-    /// SDK gets.
+    /// The body with any token in it cut off, at most 4000 characters, and the values of JSON secrets
+    /// (``jsonSecretFields``: REST API v2's registration answers) shortened. Byte scans: this runs on every answer
+    /// the SDK gets.
     package static func redactBody(_ body: String) -> String {
-        let limited = body.utf8.count > 4000 && body.count > 4000 ? String(body.prefix(4000)) + "…" : body
+        var limited = body.utf8.count > 4000 && body.count > 4000 ? String(body.prefix(4000)) + "…" : body
+        if jsonSecretMarkers.contains(where: { ByteSearch.contains($0, in: limited) }) { limited = redactJSONSecrets(limited) }
         // One byte scan rules out most bodies: every marker holds `ignatureInfo` but the Base64 one.
         guard ByteSearch.contains(ignatureInfo, in: limited) || ByteSearch.contains(base64Marker, in: limited) else { return limited }
         let starts = tokenMarkers.compactMap { HTMLText.range(of: $0, in: limited[...])?.lowerBound }
         guard let start = starts.min() else { return limited }
         return String(limited[..<start]) + "[token redacted]"
+    }
+
+    /// JSON fields whose string values are secrets: the client secret of `/o/client/register`, the access token of
+    /// `/o/client/token`.
+    package static let jsonSecretFields = ["client_secret", "access_token"]
+    /// The fields' names with their closing quote, as bytes: a byte scan rules most bodies out.
+    static let jsonSecretMarkers = jsonSecretFields.map { Array(($0 + "\"").utf8) }
+
+    /// `text` with the string value of every ``jsonSecretFields`` member shortened (``shorten(_:)``).
+    static func redactJSONSecrets(_ text: String) -> String {
+        var result = text
+        for field in jsonSecretFields {
+            let key = "\"" + field + "\""
+            var searchFrom = result.startIndex
+            while let keyRange = result.range(of: key, range: searchFrom..<result.endIndex) {
+                var index = keyRange.upperBound
+                func skipSpaces() { while index < result.endIndex, result[index].isWhitespace { index = result.index(after: index) } }
+                skipSpaces()
+                guard index < result.endIndex, result[index] == ":" else { searchFrom = keyRange.upperBound; continue }
+                index = result.index(after: index)
+                skipSpaces()
+                guard index < result.endIndex, result[index] == "\"" else { searchFrom = keyRange.upperBound; continue }
+                let valueStart = result.index(after: index)
+                var end = valueStart
+                var escaped = false
+                while end < result.endIndex {
+                    let character = result[end]
+                    if escaped { escaped = false } else if character == "\\" { escaped = true } else if character == "\"" { break }
+                    end = result.index(after: end)
+                }
+                let value = String(result[valueStart..<end])
+                let shortened = shorten(value)
+                result.replaceSubrange(valueStart..<end, with: shortened)
+                searchFrom = result.index(valueStart, offsetBy: shortened.count, limitedBy: result.endIndex) ?? result.endIndex
+            }
+        }
+        return result
     }
 
     /// Whether a query's text may hold a secret's name (``isSecret(_:)``'s words, any case): false rules it out.

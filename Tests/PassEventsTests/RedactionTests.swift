@@ -85,4 +85,29 @@ extension RedactionTests {
         }
         #expect(EntitlementEvent.redactQuery("http://x/a?requestor=REF30&deviceId=d&resource=news") == "http://x/a?requestor=REF30&deviceId=d&resource=news")
     }
+
+    @Test("REST API v2: the software statement sent, the client secret and access token answered are shortened; the rest kept")
+    func restV2Secrets() throws {
+        let statement = "eyJhbGciOiJSUzI1NiIsImtpZCI6ImI5ZTNkMmM3LTIyNDgt"
+        let secret = "0f6b2c1d9a8e4f7b0f6b2c1d9a8e4f7b0f6b2c1d9a8e4f7b"
+        let token = "7a1c3e5b9d0f2a4c6e8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f"
+        let register = Self.exchange(HTTPExchange(method: "POST", url: "http://x/o/client/register",
+            parameters: ["software_statement": statement], status: 201,
+            responseBody: #"{"client_id":"c-1","client_secret" : "\#(secret)","grant_types":["client_credentials"]}"#,
+            failure: nil, durationMs: 1))
+        let registered = try Self.redactedExchange(register)
+        #expect(registered.parameters["software_statement"] == String(statement.prefix(16)) + "…[redacted \(statement.count) chars]")
+        #expect(registered.responseBody?.contains(secret) == false)
+        #expect(registered.responseBody?.contains(#""client_secret" : "\#(secret.prefix(16))…[redacted \#(secret.count) chars]""#) == true)
+        #expect(registered.responseBody?.contains(#""client_id":"c-1""#) == true)
+        let issued = Self.exchange(HTTPExchange(method: "POST", url: "http://x/o/client/token",
+            parameters: ["grant_type": "client_credentials", "client_id": "c-1", "client_secret": secret], status: 201,
+            responseBody: #"{"access_token":"\#(token)","expires_in":21600,"token_type":"bearer"}"#, failure: nil, durationMs: 1))
+        let kept = try Self.redactedExchange(issued)
+        #expect(kept.parameters["client_secret"]?.contains(secret) == false)
+        #expect(kept.parameters["client_id"] == "c-1")
+        #expect(kept.responseBody == #"{"access_token":"\#(token.prefix(16))…[redacted \#(token.count) chars]","expires_in":21600,"token_type":"bearer"}"#)
+        // Idempotent: the console redacts what the SDK already did
+        #expect(try Self.redactedExchange(Self.exchange(kept)) == kept)
+    }
 }

@@ -48,6 +48,17 @@ public struct AccessEnablerConfiguration: Sendable {
     /// How long a storage change may wait for the disk while the call that made it still runs (it lands at once when
     /// the call ends). AccessEnablers on one storage file share its writer: the first one's value counts.
     public var storageWriteDeadline: Duration = .milliseconds(50)
+    /// Which protocol the SDK speaks: the seeds' (`/adobe-services`, REST v1 for the tvOS code) or REST API v2
+    /// (``EntitlementProtocol/restV2``). The API and its callbacks stay the same; on v2 ``storage``, ``storageDomain``,
+    /// ``legacyStorage``, ``importMarker``, ``sdkRelease``, ``formerDeviceIDs`` and ``regcodeTTL`` are not used.
+    public var `protocol`: EntitlementProtocol = .sdk
+    /// REST API v2: the registered app's software statement (dynamic client registration, rest-api-v2.md §7.1).
+    /// Without one, `setRequestor` reports `R400` and `setRequestorComplete(0)`.
+    public var softwareStatement: String?
+    /// REST API v2: where the client credentials, the access token, the device identifier, the chosen MVPDs and the
+    /// profile copies are kept (``V2State``, JSON): the app's private storage. `nil`: in memory only (a relaunch
+    /// registers again, and the service no longer knows the old client's profiles).
+    public var registrationStorage: StorageFile?
     /// The clock tokens are judged by (tests move it).
     public var now: @Sendable () -> Date = { Date() }
 

@@ -17,8 +17,9 @@ public protocol PlatformServices: Sendable {
 
 /// What the user did in the system TV-provider picker.
 public enum PlatformSignInResult: Sendable, Equatable {
-    /// Signed in (or already was): the provider and the signed profile (SAML response) the platform holds.
-    case signedIn(mvpdID: String, samlResponse: String)
+    /// Signed in (or already was): the provider and the signed profile (SAML response) the platform holds, and when
+    /// the provider's sign-in ends if the platform says (sent to REST API v2 in `AP-Partner-Framework-Status`).
+    case signedIn(mvpdID: String, samlResponse: String, expires: Date? = nil)
     /// Picked a provider without handing over a platform sign-in: the SDK signs in itself (tvOS: a registration code
     /// and the second screen, cookbook flow E; iOS: the MVPD's login page, Apple's `PICKER` boarding status).
     case picked(mvpdID: String)

@@ -24,10 +24,19 @@ extension EntitlementEngine {
 
     func getAuthentication(forceAuthn: Bool, data: [String: String]?) async {
         guard let requestor else { return }
-        let storage = loadStorage()
-        let valid = forceAuthn ? nil : validAuthentication()
-        let cached = storage.currentMvpd(requestor: requestor.id).flatMap { mvpd in
-            storage.bucket(requestor: requestor.id, mvpd: mvpd)?.canAuthenticate == true && requestor.mvpd(mvpd) != nil ? mvpd : nil
+        let valid: (mvpd: String, guid: String?)?
+        let cached: String?
+        if onRESTv2 {
+            // v2: the service's profile, and the MVPD chosen last while it may sign in (V2State).
+            valid = forceAuthn ? nil : await currentSignInRESTv2().0.map { ($0.mvpd, $0.userID) }
+            let kept = v2Kept()
+            cached = kept?.currentMvpdID.flatMap { kept?.canAuthenticate == true && requestor.mvpd($0) != nil ? $0 : nil }
+        } else {
+            let storage = loadStorage()
+            valid = forceAuthn ? nil : validAuthentication().map { ($0.mvpd, $0.token.guid) }
+            cached = storage.currentMvpd(requestor: requestor.id).flatMap { mvpd in
+                storage.bucket(requestor: requestor.id, mvpd: mvpd)?.canAuthenticate == true && requestor.mvpd(mvpd) != nil ? mvpd : nil
+            }
         }
         let request = AuthenticationStateMachine.Request(
             validMvpd: valid?.mvpd, forced: forceAuthn, preselected: preselectedMvpd.flatMap { requestor.mvpd($0) != nil ? $0 : nil },
@@ -37,14 +46,18 @@ extension EntitlementEngine {
             fail("flow", "getAuthentication while authentication is \(interrupted.description): restarting it.")
             pollTask?.cancel()
         }
-        if case .alreadyAuthenticated = action {} else {
+        if case .alreadyAuthenticated = action {} else if onRESTv2 {
+            // v2 has no generic-data parameter (docs/sdk.md): not sent.
+            if data != nil { logger.debug("getAuthentication(withData:) on REST API v2: the data is not sent (v2 has no such parameter)") }
+            genericData = nil
+        } else {
             genericData = data.flatMap { try? String(decoding: JSONEncoder().encode($0), as: UTF8.self) }
         }
         switch action {
         case .alreadyAuthenticated(let mvpd):
             // Step 1–2: a valid token ends the flow at once.
             callback(.setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: mvpd)
-            trackAuthentication(success: true, mvpd: mvpd, guid: valid?.token.guid, cached: true)
+            trackAuthentication(success: true, mvpd: mvpd, guid: valid?.guid, cached: true)
         case .login(let mvpd):
             // Step 3: a cached MVPD that may authenticate, or one the app chose, skips the picker.
             if mvpd == request.preselected { preselectedMvpd = nil }
@@ -72,7 +85,7 @@ extension EntitlementEngine {
             cancelAuthentication()
             return
         }
-        let previous = preselectedMvpd ?? loadStorage().currentMvpd(requestor: requestor.id)
+        let previous = preselectedMvpd ?? rememberedMvpd(requestor.id)
         if previous != mvpd.ID {
             callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd.ID)), mvpd: mvpd.ID)
         }
@@ -85,7 +98,7 @@ extension EntitlementEngine {
 
     func getSelectedProvider() {
         emit(.apiCall(method: .getSelectedProvider, arguments: [:]))
-        let id = preselectedMvpd ?? requestor.flatMap { loadStorage().currentMvpd(requestor: $0.id) }
+        let id = preselectedMvpd ?? requestor.flatMap { rememberedMvpd($0.id) }
         callback(.selectedProvider(mvpd: id.flatMap { requestor?.mvpd($0) }))
     }
 
@@ -94,6 +107,10 @@ extension EntitlementEngine {
         guard let requestor, let info = requestor.mvpd(mvpd) else { return }
         if platform == .tvOS {
             await startSecondScreen(mvpd: mvpd)
+            return
+        }
+        if onRESTv2 {
+            await startLoginRESTv2(mvpd: mvpd, info: info)
             return
         }
         advanceAuthentication { $0.loginPageOpened(mvpd: mvpd, passive: false) }
@@ -113,7 +130,12 @@ extension EntitlementEngine {
         preselectedMvpd = nil
         expectedRedirect = nil
         advanceAuthentication { $0.finished() }
-        updateStorage("cancel: erased the current MVPD of \(requestor.id)") { $0.eraseCurrentMvpd(requestor: requestor.id) }
+        if onRESTv2 {
+            v2Login = nil
+            eraseRESTv2Sign("cancel: erased the current MVPD of \(requestor.id)", requestor: requestor.id, mvpd: nil)
+        } else {
+            updateStorage("cancel: erased the current MVPD of \(requestor.id)") { $0.eraseCurrentMvpd(requestor: requestor.id) }
+        }
         callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.providerNotSelected.rawValue))
         status(.N005)
         trackAuthentication(success: false, mvpd: nil, guid: nil, cached: false)
@@ -136,7 +158,7 @@ extension EntitlementEngine {
             fail(ErrorCode.providerNotSelected.rawValue, "The login ended with error \(error).")
             cancelAuthentication()
         case .fetchToken(let mvpd):
-            await fetchAuthNToken(mvpd: mvpd)
+            if onRESTv2 { await finishRESTv2Login(code: v2Login?.code, mvpd: mvpd) } else { await fetchAuthNToken(mvpd: mvpd) }
         case .ignored(let state):
             fail(ErrorCode.internalError.rawValue, "handleExternalURL(\(url)) while authentication is \(state): ignored.")
         }
@@ -207,9 +229,14 @@ extension EntitlementEngine {
         guard let requestor else { return }
         fail(errorCode ?? code.rawValue, message)
         advanceAuthentication { $0.finished() }
-        updateStorage("authentication failed: cleared \(requestor.id)/\(mvpd)", mvpd: mvpd) {
-            $0.clearTokens(requestor: requestor.id, mvpd: mvpd)
-            $0.eraseCurrentMvpd(requestor: requestor.id)
+        if onRESTv2 {
+            v2Login = nil
+            eraseRESTv2Sign("authentication failed: cleared \(requestor.id)/\(mvpd)", requestor: requestor.id, mvpd: mvpd)
+        } else {
+            updateStorage("authentication failed: cleared \(requestor.id)/\(mvpd)", mvpd: mvpd) {
+                $0.clearTokens(requestor: requestor.id, mvpd: mvpd)
+                $0.eraseCurrentMvpd(requestor: requestor.id)
+            }
         }
         callback(.setAuthenticationStatus(status: 0, errorCode: code.rawValue), mvpd: mvpd)
         trackAuthentication(success: false, mvpd: nil, guid: nil, cached: false)

@@ -5,6 +5,7 @@ import PassProtocol
 /// media token fetched every time and never stored.
 extension EntitlementEngine {
     func authorize(_ resource: String, data: [String: String]?, startLogin: Bool) async {
+        if onRESTv2 { return await authorizeRESTv2(resource, data: data, startLogin: startLogin) }
         guard let requestor else { return }
         // One read of the storage serves both the authN check and the authZ lookup (the common, warm path).
         let storage = loadStorage()
@@ -110,6 +111,7 @@ extension EntitlementEngine {
     // MARK: - Preauthorization
 
     func checkPreauthorizedResources(_ resources: [String]) async {
+        if onRESTv2 { return await preauthorizeRESTv2(resources) }
         guard let requestor else { return }
         guard let authentication = validAuthentication() else {
             callback(.preauthorizedResources(resources: []))

@@ -4,6 +4,7 @@ import PassProtocol
 /// logout (seed 002 logout workflow, spec §1.12): storage cleared everywhere first, then the logout chain.
 extension EntitlementEngine {
     func logout() async {
+        if onRESTv2 { return await logoutRESTv2() }
         guard let requestor else { return }
         let storage = loadStorage()
         let mvpd = storage.currentMvpd(requestor: requestor.id)
@@ -39,6 +40,7 @@ extension EntitlementEngine {
 /// getMetadata (spec §1.11): authN/authZ expiry, device ID, user metadata items.
 extension EntitlementEngine {
     func getMetadata(key: Int, arguments: [String: String]?) async {
+        if onRESTv2 { return await getMetadataRESTv2(key: key, arguments: arguments) }
         let answer: (JSONValue?, Bool)
         let authentication = validAuthentication()
         switch key {

@@ -20,17 +20,19 @@ extension EntitlementEngine {
         callback(.presentTvProviderDialog)
         let result = await services.requestSignIn(mvpds: offered)
         switch result {
-        case .signedIn(let mvpd, _) where platform == .tvOS, .picked(let mvpd):
+        case .signedIn(let mvpd, _, _) where platform == .tvOS, .picked(let mvpd):
             // Flow E (tvOS) and Apple's picker-only boarding: the SDK signs in for the picked provider itself.
             guard requestor.mvpd(mvpd) != nil else {
                 await platformPickedUnsupported(mvpd, requestor)
                 return
             }
-            if loadStorage().currentMvpd(requestor: requestor.id) != mvpd {
+            if rememberedMvpd(requestor.id) != mvpd {
                 callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd)), mvpd: mvpd)
             }
             await startLogin(mvpd: mvpd)
-        case .signedIn(let mvpd, let saml):
+        case .signedIn(let mvpd, let saml, let expires) where onRESTv2:
+            await partnerSignInRESTv2(mvpd: mvpd, samlResponse: saml, expires: expires, requestor: requestor)
+        case .signedIn(let mvpd, let saml, _):
             advanceAuthentication { $0.tokenRequested(mvpd: mvpd) }
             do {
                 try await client(for: mvpd).exchangePlatformToken(requestorID: requestor.id, deviceID: deviceID, mvpdID: mvpd, samlResponse: saml)
@@ -39,7 +41,7 @@ extension EntitlementEngine {
                 authenticationFailed(mvpd: mvpd, code: .genericAuthentication, message: "Token exchange failed: \(error)")
                 return
             }
-            if loadStorage().currentMvpd(requestor: requestor.id) != mvpd {
+            if rememberedMvpd(requestor.id) != mvpd {
                 callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd)), mvpd: mvpd)
             }
             await fetchAuthNToken(mvpd: mvpd)

@@ -11,15 +11,17 @@ extension EntitlementEngine {
         pendingRequestorID = requestorID
         transition(.requestor, from: before, to: requestorMachine.flowState)
         let bases = serviceProviders.flatMap { $0.isEmpty ? nil : $0 } ?? [configuration.defaultServiceProvider]
-        let clients = bases.map { client(base: $0) }
+        let clients: [any ConfigurationSource] = bases.map { base -> any ConfigurationSource in
+            onRESTv2 ? v2Client(base: base, requestorID: requestorID) : client(base: base)
+        }
         Task { await self.configure(requestorID: requestorID, clients: clients) }
     }
 
     /// Fetches the configuration from every service provider at once (spec §1.3: the MVPD lists are merged, for an
     /// MVPD offered twice the fastest answer wins, and each MVPD's later calls go to the provider it came from), runs
-    /// the importer, sanitizer and passive authentication, reports `setRequestorComplete`, then runs the calls that
-    /// waited.
-    private func configure(requestorID: String, clients: [SDKClient]) async {
+    /// the importer, sanitizer and passive authentication (on v2: the device-identifier check only), reports
+    /// `setRequestorComplete`, then runs the calls that waited.
+    private func configure(requestorID: String, clients: [any ConfigurationSource]) async {
         let answers = await Self.fetchConfigurations(clients, requestorID: requestorID)
         let result = Self.merge(answers, bases: clients.map(\.base), requestorID: requestorID)
         for (index, answer) in answers where clients.count > 1 {
@@ -32,7 +34,7 @@ extension EntitlementEngine {
         case .success(let configured):
             requestor = configured
             checkDeviceClock()
-            await prepareStorage()
+            if onRESTv2 { prepareRESTv2() } else { await prepareStorage() }
         case .failure(let error):
             requestor = nil
             fail(error.code.rawValue, error.message)
@@ -63,7 +65,7 @@ extension EntitlementEngine {
 
     /// Every provider's configuration answer with the provider's index, in arrival order. One provider (the common
     /// case) is asked from the caller's executor, without a task group's hops.
-    nonisolated(nonsending) static func fetchConfigurations(_ clients: [SDKClient], requestorID: String) async
+    nonisolated(nonsending) static func fetchConfigurations(_ clients: [any ConfigurationSource], requestorID: String) async
         -> [(Int, Result<RequestorConfiguration, SDKClient.Failure>)]
     {
         if clients.count == 1 { return [(0, await fetchConfiguration(clients[0], requestorID: requestorID))] }
@@ -79,7 +81,7 @@ extension EntitlementEngine {
 
     /// One provider's configuration answer. (A function rather than a typed `do throws(…)` inside the task-group
     /// closure: that form crashed the release build with a garbage index.)
-    nonisolated(nonsending) static func fetchConfiguration(_ client: SDKClient, requestorID: String) async -> Result<RequestorConfiguration, SDKClient.Failure> {
+    nonisolated(nonsending) static func fetchConfiguration(_ client: any ConfigurationSource, requestorID: String) async -> Result<RequestorConfiguration, SDKClient.Failure> {
         do {
             return .success(try await client.configuration(requestorID: requestorID))
         } catch {
@@ -112,6 +114,10 @@ extension EntitlementEngine {
     }
 
     static func configurationError(_ failure: SDKClient.Failure, requestorID: String) -> EntitlementError {
+        registrationError(failure) ?? configurationCallError(failure, requestorID: requestorID)
+    }
+
+    private static func configurationCallError(_ failure: SDKClient.Failure, requestorID: String) -> EntitlementError {
         switch failure {
         case .unreachable(let reason):
             EntitlementError(.providerNotAvailable, "The service provider could not be reached: \(reason)", advancedStatus: .CFG404)
@@ -125,6 +131,24 @@ extension EntitlementEngine {
             EntitlementError(.requestorNotSet, "The configuration call failed with HTTP \(code)\(details.map { ": \($0)" } ?? "").", advancedStatus: code >= 500 ? .CFG5xx : nil)
         case .malformed(let reason):
             EntitlementError(.requestorNotSet, "The configuration answer cannot be read: \(reason)", advancedStatus: .CFG5xx)
+        }
+    }
+
+    /// REST API v2's registration refusals (design note §8.1): a software statement the service refuses (or none, or
+    /// one of another Programmer) is `R400`; no access token to be had is `R401`. Nil for any other failure.
+    static func registrationError(_ failure: SDKClient.Failure) -> EntitlementError? {
+        guard case .status(let status, let details, let code?) = failure else { return nil }
+        let words = details.map { ": \($0)" } ?? ""
+        switch code {
+        case V2Registration.missingStatement, "invalid_software_statement", "unapproved_software_statement", "invalid_redirect_uri":
+            return EntitlementError(.requestorNotSet, "The app's registration for REST API v2 was refused (\(code))\(words)", advancedStatus: .R400)
+        case "invalid_access_token_service_provider" where status == 401:
+            return EntitlementError(.requestorNotSet, "The software statement belongs to another Programmer (\(code))\(words)", advancedStatus: .R400)
+        case "invalid_client", "unauthorized_client", "unsupported_grant_type", "invalid_access_token_client_application",
+            V2Registration.noAccessToken:
+            return EntitlementError(.requestorNotSet, "No REST API v2 access token could be had (\(code))\(words)", advancedStatus: .R401)
+        default:
+            return nil
         }
     }
 
@@ -168,6 +192,10 @@ extension EntitlementEngine {
     }
 
     func perform(_ call: PendingCall) async {
+        if onRESTv2 {
+            await performRESTv2(call)
+            return
+        }
         switch call {
         case .checkAuthentication: checkAuthentication()
         case .getAuthentication(let force, let data): await getAuthentication(forceAuthn: force, data: data)
@@ -176,6 +204,19 @@ extension EntitlementEngine {
         case .checkPreauthorizedResources(let resources): await checkPreauthorizedResources(resources)
         case .getMetadata(let key, let arguments): await getMetadata(key: key, arguments: arguments)
         case .logout: await logout()
+        }
+    }
+
+    /// Each call on REST API v2 (design note §8).
+    private func performRESTv2(_ call: PendingCall) async {
+        switch call {
+        case .checkAuthentication: await checkAuthenticationRESTv2()
+        case .getAuthentication(let force, let data): await getAuthentication(forceAuthn: force, data: data)
+        case .checkAuthorization(let resource, let data): await authorizeRESTv2(resource, data: data, startLogin: false)
+        case .getAuthorization(let resource, let data): await authorizeRESTv2(resource, data: data, startLogin: true)
+        case .checkPreauthorizedResources(let resources): await preauthorizeRESTv2(resources)
+        case .getMetadata(let key, let arguments): await getMetadataRESTv2(key: key, arguments: arguments)
+        case .logout: await logoutRESTv2()
         }
     }
 

@@ -3,7 +3,8 @@ import PassProtocol
 
 /// tvOS second screen (spec §7): a registration code, polling until someone signs in with it on another device.
 ///
-/// `setSelectedProvider` creates the code (signed REST v1 call, spec §5.4) and reports it with `status(REGCODE)`;
+/// `setSelectedProvider` creates the code (signed REST v1 call, spec §5.4; on REST API v2 an authentication session,
+/// through ``SecondScreenBackend``) and reports it with `status(REGCODE)`;
 /// ``pollTask`` then asks `tokens/authn` every ``AccessEnablerConfiguration/pollInterval`` until the sign-in shows
 /// up (→ the token is fetched as after an iOS login: `setAuthenticationStatus(1)`), the code expires (→ status 0),
 /// or the app cancels with `setSelectedProvider(nil)` (→ polling stops and the code is freed on the server).
@@ -20,26 +21,40 @@ extension EntitlementEngine {
         // An earlier attempt (getAuthentication restarting) stops at its next check and frees its code.
         pollTask?.cancel()
         pollTask = nil
-        guard let credentials = tvosCredentials else {
-            let message =
-                "The tvOS registration code cannot be requested: setRequestor needs secret and publicKey on "
-                + "tvOS (setRequestor(_:serviceProviders:secret:publicKey:)) to sign the second-screen calls."
-            status(.REG500, message: message)
-            authenticationFailed(mvpd: mvpd, code: .genericAuthentication, message: message)
-            return
+        let client: any SecondScreenBackend
+        if onRESTv2 {
+            // REST API v2: the access token signs the calls; no secret or public key needed.
+            var v2 = v2Client(for: mvpd)
+            v2.shielded = true
+            client = v2
+        } else {
+            guard let credentials = tvosCredentials else {
+                let message =
+                    "The tvOS registration code cannot be requested: setRequestor needs secret and publicKey on "
+                    + "tvOS (setRequestor(_:serviceProviders:secret:publicKey:)) to sign the second-screen calls."
+                status(.REG500, message: message)
+                authenticationFailed(mvpd: mvpd, code: .genericAuthentication, message: message)
+                return
+            }
+            client = restClient(requestorID: requestor.id, serviceProvider: requestor.serviceProvider, credentials: credentials)
         }
-        let client = restClient(
-            requestorID: requestor.id, serviceProvider: requestor.serviceProvider, credentials: credentials)
         var machine = Machine()
         guard case .createRegcode = machine.start(mvpd: mvpd) else { return }
         let before = authentication
         var action: Machine.Action
         var failureCode = ErrorCode.genericAuthentication
+        var signInURL: String?
         do {
-            let registration = try await client.createRegcode(
-                deviceID: deviceID, mvpdID: mvpd, ttl: configuration.regcodeTTL)
-            action = machine.regcodeCreated(
-                code: registration.code, expires: EpochMilliseconds.date(registration.expires))
+            switch try await client.createCode(deviceID: deviceID, mvpdID: mvpd, ttl: configuration.regcodeTTL) {
+            case .code(let code, let expires, let url):
+                signInURL = url
+                action = machine.regcodeCreated(code: code, expires: expires)
+            case .alreadyAuthenticated:
+                // v2: the session answered authorize (a profile exists): no code, the profile at once.
+                _ = machine.cancelled()
+                await finishRESTv2Login(code: nil, mvpd: mvpd)
+                return
+            }
         } catch {
             if case .unreachable = error { failureCode = .providerNotAvailable }
             action = machine.regcodeFailed("Registration code could not be fetched: \(Self.describe(error))")
@@ -53,14 +68,17 @@ extension EntitlementEngine {
             advanceAuthentication { $0.codeShown(mvpd: registration.mvpd, code: registration.code) }
             let activation = client.activationURL
             let provider = requestor.mvpd(mvpd)?.displayName ?? mvpd
+            var extra = [
+                "code": registration.code, "regcode": registration.code,
+                "expires": EpochMilliseconds.string(registration.expires), "activationURL": activation,
+            ]
+            // v2: where a second screen signs in with the code directly (/api/v2/authenticate/{requestor}/{code}).
+            if let signInURL { extra["url"] = signInURL }
             status(
                 .REGCODE,
                 message:
                     "Go to \(activation) on another device and enter \(registration.code) to sign in with \(provider).",
-                extra: [
-                    "code": registration.code, "regcode": registration.code,
-                    "expires": EpochMilliseconds.string(registration.expires), "activationURL": activation,
-                ])
+                extra: extra)
             let polling = machine
             pollTask = Task { await self.poll(polling, client: client) }
         case .fail(let reason):
@@ -77,7 +95,7 @@ extension EntitlementEngine {
     ///
     /// After every await it checks that the engine still shows this code: a cancel, a new `getAuthentication` or a
     /// logout changes ``authentication`` (and cancels this task), and the attempt then ends by freeing the code.
-    private func poll(_ start: Machine, client: RESTClient) async {
+    private func poll(_ start: Machine, client: any SecondScreenBackend) async {
         var machine = start
         var action = Machine.Action.waitForNextPoll
         while true {
@@ -88,11 +106,7 @@ extension EntitlementEngine {
             case .poll(let registration):
                 let answer: Machine.PollAnswer
                 do {
-                    switch try await client.authNToken(deviceID: deviceID) {
-                    case .signedIn: answer = .signedIn
-                    case .notSignedIn: answer = .notSignedIn
-                    case .gone: answer = .tokenGone
-                    }
+                    answer = try await client.poll(code: registration.code, deviceID: deviceID)
                 } catch {
                     answer = .failed(Self.describe(error))
                 }
@@ -106,7 +120,7 @@ extension EntitlementEngine {
                 action = machine.pollAnswered(answer, now: now())
             case .confirmCode(let registration):
                 // A failed check counts as live: the local clock still ends the attempt at the code's expiry.
-                let live = (try? await client.regcodeIsLive(registration.code)) ?? true
+                let live = (try? await client.isLive(code: registration.code)) ?? true
                 action = isShowing(registration) ? machine.codeChecked(live: live, now: now()) : machine.cancelled()
             case .fetchToken(let registration):
                 // Through the operation queue, in order with the app's calls; a cancel queued first wins.
@@ -129,10 +143,15 @@ extension EntitlementEngine {
     }
 
     /// Someone signed in with the code: fetch and store the authN token (`sessionDevice` finds the session the
-    /// REST sign-in opened, both being keyed by requestor and device), then `setAuthenticationStatus(1)`.
+    /// REST sign-in opened, both being keyed by requestor and device), then `setAuthenticationStatus(1)`. On v2: the
+    /// profile the code's sign-in made.
     private func finishSecondScreen(_ registration: Machine.Registration) async {
         guard authenticationMachine.isPolling(mvpd: registration.mvpd, code: registration.code) else { return }
-        await fetchAuthNToken(mvpd: registration.mvpd)
+        if onRESTv2 {
+            await finishRESTv2Login(code: registration.code, mvpd: registration.mvpd)
+        } else {
+            await fetchAuthNToken(mvpd: registration.mvpd)
+        }
     }
 
     /// Whether this task is live and the engine still shows `registration`'s code.
@@ -143,11 +162,14 @@ extension EntitlementEngine {
 
     /// Frees a code nobody will use. Runs in a fresh task: the poll task is usually cancelled by now, and a
     /// cancelled task's requests fail at once.
-    private func freeRegcode(_ code: String, client: RESTClient) {
+    private func freeRegcode(_ code: String, client: any SecondScreenBackend) {
         Task {
-            do throws(RESTClient.Failure) {
-                try await client.deleteRegcode(code)
-                logger.debug("registration code \(code) freed")
+            do throws(SDKClient.Failure) {
+                if try await client.free(code: code) {
+                    logger.debug("registration code \(code) freed")
+                } else {
+                    logger.debug("REST API v2 has no call to free a code: \(code) expires at its notAfter")
+                }
             } catch {
                 fail("regcode", "The registration code \(code) could not be freed: \(Self.describe(error))")
             }

@@ -40,6 +40,13 @@ actor EntitlementEngine {
     private var turns = OperationTurns()
     var pollTask: Task<Void, Never>?
     var transport: HTTPTransport?
+    /// REST API v2 (``AccessEnablerConfiguration/protocol``): the app's registration, access token and ``V2State``;
+    /// nil on the seeds' protocol.
+    let registration: V2Registration?
+    /// REST API v2: the login in progress (its session's code, nil when the profile is read by MVPD) and its MVPD.
+    var v2Login: (code: String?, mvpd: String)?
+    /// REST API v2: when each resource's last permit decision of this run ends (`getMetadata` op code 1).
+    var v2DecisionExpiries: [String: Date] = [:]
 
     init(configuration: AccessEnablerConfiguration, dispatcher: CallbackDispatcher, broadcaster: EventBroadcaster, logger: Logger) {
         self.configuration = configuration
@@ -49,7 +56,16 @@ actor EntitlementEngine {
         let store = TokenStore(file: configuration.storage, domain: configuration.storageDomain)
         self.store = store
         writer = StorageWriter.shared(for: store, deadline: configuration.storageWriteDeadline)
+        registration = configuration.protocol == .restV2
+            ? V2Registration(softwareStatement: configuration.softwareStatement, storage: configuration.registrationStorage, now: configuration.now)
+            : nil
+        registration?.setReporter { [weak self] code, message in
+            Task { await self?.fail(code, message) }
+        }
     }
+
+    /// Whether this engine speaks REST API v2.
+    var onRESTv2: Bool { registration != nil }
 
     var platform: Platform { configuration.app.platform }
     var deviceID: String { configuration.deviceID }
@@ -188,9 +204,12 @@ actor EntitlementEngine {
     }
 
     private func buildTransport() -> HTTPTransport {
+        // On v2 a device without X-Device-Info is an `unknown` platform to the service (FAQ #headers-faq3): the
+        // platform's own description goes instead; v2 has no AP-Application-Profile (the checklist).
         let deviceInfo = options[PassConstants.OPTION_DEVICE_INFO] ?? configuration.deviceInfo?.base64Encoded()
+            ?? (onRESTv2 ? Self.defaultDeviceInfo(platform).base64Encoded() : nil)
         let visitorID = options[PassConstants.OPTION_VISITOR_ID]
-        let profile = options[PassConstants.OPTION_PROFILE]
+        let profile = onRESTv2 ? nil : options[PassConstants.OPTION_PROFILE]
         return HTTPTransport(
             timeout: configuration.requestTimeout, retry: configuration.retry,
             commonHeaders: {
@@ -203,8 +222,31 @@ actor EntitlementEngine {
             record: { [weak self] exchange in
                 // A request made for an MVPD names it (`mso_id`): its exchange is that MVPD's, so `mvpd:` filters and
                 // the console's per-MVPD views find authorization failures too, not only the login's.
-                await self?.emit(.httpExchange(exchange: exchange), mvpd: exchange.parameters["mso_id"])
+                await self?.emit(.httpExchange(exchange: exchange), mvpd: exchange.parameters["mso_id"] ?? Self.v2MVPD(of: exchange))
             })
+    }
+
+    /// The device as the platform describes it, sent on v2 when the app set no `device_info`.
+    static func defaultDeviceInfo(_ platform: Platform) -> DeviceInfo {
+        var info = DeviceInfo(model: platform == .tvOS ? "AppleTV" : "iPhone", osName: platform == .tvOS ? "tvOS" : "iOS")
+        info.primaryHardwareType = platform == .tvOS ? "SetTopBox" : "MobilePhone"
+        info.manufacturer = "Apple"
+        info.vendor = "Apple"
+        return info
+    }
+
+    /// The MVPD a REST API v2 exchange is about: its form's `mvpd`, or the last path segment of
+    /// `/decisions/…/{mvpd}`, `/profiles/{mvpd}`, `/logout/{mvpd}`.
+    static func v2MVPD(of exchange: HTTPExchange) -> String? {
+        if let mvpd = exchange.parameters["mvpd"] { return mvpd }
+        guard let path = URLComponents(string: exchange.url)?.path, path.hasPrefix("/api/v2/") else { return nil }
+        let segments = path.split(separator: "/").map(String.init)
+        guard segments.count >= 5 else { return nil }
+        switch segments[3] {
+        case "decisions" where segments.count == 6, "logout" where segments.count == 5: return segments.last?.removingPercentEncoding
+        case "profiles" where segments.count == 5 && segments[4] != "code": return segments[4].removingPercentEncoding
+        default: return nil
+        }
     }
 
     func client(base: URL? = nil) -> SDKClient {

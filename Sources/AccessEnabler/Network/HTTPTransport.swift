@@ -1,6 +1,7 @@
 import Foundation
 import WireDates
 import Locking
+import PassProtocol
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -68,6 +69,29 @@ final class HTTPTransport: Sendable {
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(Self.encode(form).utf8)
         return try await send(request, parameters: form, headers: headers)
+    }
+
+    /// A JSON body (REST API v2's registration and decisions). The exchange records the body's top-level string
+    /// fields (and string arrays, comma-joined) as its parameters, so redaction by name applies to them.
+    nonisolated(nonsending) func post(_ url: URL, json: Data, headers: @autoclosure () -> [String: String] = [:]) async throws(Unreachable) -> Answer {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.httpBody = json
+        return try await send(request, parameters: Self.recordedFields(json), headers: headers)
+    }
+
+    /// The top-level string fields of a JSON object, and its arrays of strings comma-joined, sorted by name.
+    static func recordedFields(_ json: Data) -> [(String, String)] {
+        guard let object = try? JSONDecoder().decode([String: JSONValue].self, from: json) else { return [] }
+        return object.keys.sorted().compactMap { key in
+            switch object[key] {
+            case .string(let value)?: (key, value)
+            case .array(let items)?:
+                items.allSatisfy({ if case .string = $0 { true } else { false } }) ? (key, items.compactMap(\.plainText).joined(separator: ",")) : nil
+            default: nil
+            }
+        }
     }
 
     nonisolated(nonsending) func delete(_ url: URL, query: [(String, String)], headers: @autoclosure () -> [String: String] = [:]) async throws(Unreachable) -> Answer {

@@ -33,7 +33,10 @@ enum PlatformSSORoutes {
             throw HTTPError(.unauthorized, code: "invalid_credentials", message: "The username or password is not correct.")
         }
         let assertion = SAMLAssertion.make(loginID: platformLoginID, username: subscriber.username, key: service.assertionKey)
-        return .json(["SAMLResponse": assertion, "mvpd": mvpdID])
+        // When the provider's sign-in ends (epoch milliseconds), as the partner framework reports it: what an app sends
+        // as AP-Partner-Framework-Status's expirationDate on REST API v2.
+        let expires = EpochMilliseconds.string(service.now().addingTimeInterval(TimeInterval(mvpd.authnTTL)))
+        return .json(["SAMLResponse": assertion, "mvpd": mvpdID, "expirationDate": expires])
     }
 
     static func exchange(_ request: Request, _ service: BackendService) throws -> Response {

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 extension V2 {
@@ -15,4 +16,11 @@ extension V2 {
 
     /// The header's name.
     public static let deviceIdentifierHeader = "AP-Device-Identifier"
+}
+
+extension V2 {
+    /// A short name for a software statement that does not reveal it: the first 12 hex digits of its SHA-256.
+    public static func statementDigest(_ statement: String) -> String {
+        String(SHA256.hash(data: Data(statement.utf8)).hexString.prefix(12))
+    }
 }

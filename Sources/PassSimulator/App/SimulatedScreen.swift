@@ -153,6 +153,9 @@ final class SimulatedScreen: EntitlementDelegate, EntitlementStatus, Sendable {
             state.authenticated = status == 1
             if status == 1 || failed { state.pendingLoginURL = nil }
             state.pendingProviders = nil
+            // A logout that ended without a web chain (REST API v2: nothing to end, or the service had nothing for
+            // the browser to do): the next navigateToUrl is a login.
+            if status == 0, state.navigation == .logout, !state.followingLogout { state.navigation = .signIn }
         }
     }
 

@@ -8,8 +8,8 @@ extension AccessEnablerConfiguration {
     /// Loads or makes the device's hardware profile, computes the device ID the way the platform does
     /// (``DeviceIdentity``), and picks the storage by ``TokenStorageLocation``: the device's one pasteboard on iOS 6 and
     /// earlier, the team's from iOS 7, the app's private file on tvOS. Older storage generations are read from
-    /// `DIR/legacy/storage-v2.json` and `storage-v1.json`; the importer's "previously imported" marker lives in the
-    /// app's private folder.
+    /// `DIR/legacy/storage-v2.json` and `storage-v1.json`; the importer's "previously imported" marker and, for REST API
+    /// v2, the ``V2State`` (`rest-v2.json`) live in the app's private folder.
     /// The device's Apple TV Provider (``SimulatedPlatformServices`` reading its ``TVProviderSetting``) is installed
     /// for every app, so the Apple dialog appears whenever the requestor has an MVPD with Apple SSO, whatever the app
     /// wires.
@@ -32,6 +32,8 @@ extension AccessEnablerConfiguration {
         configuration.formerDeviceIDs = DeviceIdentity.formerDeviceIDs(profile: profile, app: app)
         configuration.legacyStorage = [try folder.legacy("storage-v2.json"), try folder.legacy("storage-v1.json")]
         configuration.importMarker = try folder.appPrivate(bundleID: app.bundleID, name: "importer.json")
+        // REST API v2 (when the app sets `protocol = .restV2`): the registration and profile copies, app-private.
+        configuration.registrationStorage = try folder.appPrivate(bundleID: app.bundleID, name: "rest-v2.json")
         var origin = URLComponents()
         let parts = URLComponents(url: serviceProvider, resolvingAgainstBaseURL: false)
         origin.scheme = parts?.scheme

@@ -103,7 +103,8 @@ public struct SimulatedPlatformServices: PlatformServices {
                 (response as? HTTPURLResponse)?.statusCode == 200,
                 let answer = try? JSONDecoder().decode([String: String].self, from: data), let saml = answer["SAMLResponse"]
             else { return .failed("The TV provider account could not sign in at \(mvpdID).") }
-            return .signedIn(mvpdID: mvpdID, samlResponse: saml)
+            let expires = answer["expirationDate"].flatMap(EpochMilliseconds.date)
+            return .signedIn(mvpdID: mvpdID, samlResponse: saml, expires: expires)
         }
     }
 }

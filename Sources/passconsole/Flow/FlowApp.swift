@@ -67,7 +67,11 @@ struct FlowApp {
             player: player ?? .script(
                 mvpd: options.mvpd,
                 credentials: options.credentials.map { SimulatedApp.Credentials(username: $0.user, password: $0.password) }),
-            configure: { [release = options.sdkRelease] in $0.sdkRelease = release }, logger: Self.logger(), onCallback: { relay.callback($0) }, onFailure: { relay.fail($0) })
+            configure: { [release = options.sdkRelease, wire = options.wire, statement = options.statement] in
+                $0.sdkRelease = release
+                $0.protocol = wire
+                if wire == .restV2 { $0.softwareStatement = statement }
+            }, logger: Self.logger(), onCallback: { relay.callback($0) }, onFailure: { relay.fail($0) })
     }
 
     /// How long the run may take: `--timeout`, else 30 s (1800 s for a tvOS login, where a person types a code).

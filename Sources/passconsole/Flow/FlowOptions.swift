@@ -51,10 +51,23 @@ struct FlowOptions: ParsableArguments {
             discussion: "Two runs with the same folder are two apps on one phone."))
     var device = "~/.passconsole/device"
 
-    @Option(name: .customLong("public-key"), help: "tvOS: the registered app's public key (setRequestor).")
+    @Option(
+        name: .customLong("protocol"),
+        help: ArgumentHelp(
+            "The protocol the SDK speaks: sdk (the seeds': /adobe-services, REST v1 for the tvOS code) or v2 (REST API v2).",
+            discussion: "The same calls and callbacks on both (docs/sdk.md, \"The SDK on REST API v2\"). On v2 the app registers "
+                + "with --software-statement and keeps its client credentials in the device folder (the app's private storage)."))
+    var wire: EntitlementProtocol = .sdk
+
+    @Option(
+        name: .customLong("software-statement"),
+        help: "REST API v2: the registered app's software statement (default: the demo app of --requestor in Config/demo.json).")
+    var softwareStatement: String?
+
+    @Option(name: .customLong("public-key"), help: "tvOS: the registered app's public key (setRequestor; unused with --protocol v2).")
     var publicKey: String?
 
-    @Option(help: "tvOS: the registered app's secret (setRequestor).")
+    @Option(help: "tvOS: the registered app's secret (setRequestor; unused with --protocol v2).")
     var secret: String?
 
     @Option(help: "Seconds to wait for the flow to end (default 30; tvOS login 1800).")
@@ -149,6 +162,14 @@ struct FlowOptions: ParsableArguments {
         return URL(string: base + "/adobe-services")!
     }
 
+    /// The demo apps' software statements (Config/demo.json), by requestor.
+    static let demoSoftwareStatements = [
+        "REF30": "demo-software-statement", "SPORTS1": "sports1-software-statement", "KIDSNET": "kidsnet-software-statement",
+    ]
+
+    /// The software statement the app registers with on v2: `--software-statement`, else the demo app's of `--requestor`.
+    var statement: String? { softwareStatement ?? Self.demoSoftwareStatements[requestor] }
+
     /// The credentials, when both were given.
     var credentials: (user: String, password: String)? {
         guard let user, let password else { return nil }
@@ -164,3 +185,8 @@ extension Platform: ExpressibleByArgument {
 }
 
 extension SDKRelease: ExpressibleByArgument {}
+
+extension EntitlementProtocol: ExpressibleByArgument {
+    /// The values `--help` lists.
+    public static var allValueStrings: [String] { allCases.map(\.rawValue) }
+}

@@ -1,3 +1,4 @@
+import AccessEnabler
 import Foundation
 import PassTestSupport
 import Testing
@@ -15,10 +16,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func pickLogoutAndTheNextLaunchAreOneCommandEach() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func pickLogoutAndTheNextLaunchAreOneCommandEach(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             let login = try await cli.run("login", "--apple-sso", "pick:Spectrum", "--user", "bob", "--password", "bob123")
             #expect(login.status == 0, "\(login)")
             #expect(Self.steps(login) == ["setRequestorComplete", "presentTvProviderDialog", "setAuthenticationStatus(1)"])
@@ -32,10 +33,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func otherCancelAndNoneEachPrintTheirCallbacks() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func otherCancelAndNoneEachPrintTheirCallbacks(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             let other = try await cli.run(
                 "login", "--apple-sso", "other", "--mvpd", "Dish", "--user", "carol", "--password", "carol123")
             #expect(other.status == 0, "\(other)")

@@ -1,3 +1,4 @@
+import AccessEnabler
 import Foundation
 import PassProtocol
 import PassTestSupport
@@ -6,10 +7,10 @@ import Testing
 /// `passconsole flow cancel`, `check-authorization`, `selected-provider`, `--force-authn` and `--visitor-id`, run as
 /// the built binary against a backend started by the test (see ``FlowCLI``): each seed scenario is one command.
 @Suite(.serialized) struct FlowCallCommandTests {
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func cancellingAtThePickerEndsTheAuthenticationWithProviderNotSelected() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func cancellingAtThePickerEndsTheAuthenticationWithProviderNotSelected(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             let cancel = try await cli.run("cancel")
             #expect(cancel.status == 0, "\(cancel)")
             #expect(cancel.callbacks("displayProviderDialog").count == 1)
@@ -26,10 +27,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func cancellingOnTheLoginPageSignsNobodyInAndErasesThePick() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func cancellingOnTheLoginPageSignsNobodyInAndErasesThePick(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             let cancel = try await cli.run("cancel", "--at", "login", "--mvpd", "Dish")
             #expect(cancel.status == 0, "\(cancel)")
             #expect(cancel.callbacks("displayProviderDialog").count == 1)
@@ -45,11 +46,11 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func cancellingWhileATVShowsItsRegistrationCodeStopsThePolling() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func cancellingWhileATVShowsItsRegistrationCodeStopsThePolling(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             let tv = try #require(fixture.service.configuration.apps.first { $0.requestorID == "KIDSNET" })
-            let cancel = try await FlowCLI(fixture: fixture).run(
+            let cancel = try await FlowCLI(fixture: fixture, wire: wire).run(
                 "cancel", "--at", "login", "--mvpd", "Dish", "--platform", "tvos", "--requestor", "KIDSNET",
                 "--bundle-id", "com.kidsnet.tv.app", "--team", "KIDS5678", "--public-key", tv.publicKey, "--secret", tv.secret)
             #expect(cancel.status == 0, "\(cancel)")
@@ -60,10 +61,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func cancelWithNothingToCancelSaysSo() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func cancelWithNothingToCancelSaysSo(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             #expect(try await cli.run("login", "--mvpd", "Dish", "--user", "carol", "--password", "carol123").status == 0)
             let cancel = try await cli.run("cancel")
             #expect(cancel.status != 0, "\(cancel)")
@@ -76,10 +77,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func checkAuthorizationNeverStartsALoginAndSelectedProviderNamesTheMVPD() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func checkAuthorizationNeverStartsALoginAndSelectedProviderNamesTheMVPD(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             let before = try await cli.run("check-authorization", "--resource", "news")
             #expect(before.status != 0, "\(before)")
             #expect(before.callbacks("displayProviderDialog").isEmpty)
@@ -98,10 +99,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func forceAuthnSignsInAgainDespiteAValidLogin() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func forceAuthnSignsInAgainDespiteAValidLogin(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             let credentials = ["--mvpd", "Dish", "--user", "carol", "--password", "carol123"]
             #expect(try await cli.run(arguments: ["login"] + credentials).status == 0)
             // Without the flag the valid login answers at once.
@@ -110,20 +111,28 @@ import Testing
             #expect(cached.callbacks("displayProviderDialog").isEmpty)
             #expect(cached.callbacks("navigateToUrl").isEmpty)
             let signInsBefore = fixture.service.signIns.count
-            // With it the SDK opens the known MVPD's login page again (no picker: the MVPD is remembered).
             let forced = try await cli.run(arguments: ["login", "--force-authn"] + credentials)
             #expect(forced.status == 0, "\(forced)")
-            #expect(forced.callbacks("navigateToUrl").count == 1)
-            #expect((forced.callbacks("navigateToUrl").first?["url"] as? String)?.contains("mso_id=Dish") == true)
             #expect(forced.callbacks("setAuthenticationStatus").last?["status"] as? Int == 1)
-            #expect(fixture.service.signIns.count == signInsBefore + 1)
+            switch wire {
+            case .sdk:
+                // With it the SDK opens the known MVPD's login page again (no picker: the MVPD is remembered).
+                #expect(forced.callbacks("navigateToUrl").count == 1)
+                #expect((forced.callbacks("navigateToUrl").first?["url"] as? String)?.contains("mso_id=Dish") == true)
+                #expect(fixture.service.signIns.count == signInsBefore + 1)
+            case .restV2:
+                // v2 offers no forced login: while the profile is valid the session answers authorize (docs/sdk.md)
+                #expect(forced.callbacks("navigateToUrl").isEmpty, "\(forced)")
+                #expect(forced.callbacks("displayProviderDialog").isEmpty)
+                #expect(fixture.service.signIns.count == signInsBefore)
+            }
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func metadataPrintsTheBackendsJSONValueAndTheArgumentsAsPassed() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func metadataPrintsTheBackendsJSONValueAndTheArgumentsAsPassed(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             #expect(try await cli.run("login", "--mvpd", "Dish", "--user", "carol", "--password", "carol123").status == 0)
             let rating = try await cli.run("metadata", "--key", "user", "--name", "maxRating")
             #expect(rating.status == 0, "\(rating)")

@@ -1,3 +1,4 @@
+import AccessEnabler
 import Foundation
 import PassTestSupport
 import Testing
@@ -7,10 +8,10 @@ import Testing
 /// The executable target cannot be imported, so these tests run `passconsole` (built next to the test bundle by
 /// `swift build` / `swift test`) with `Process`. They are skipped when the binary is not there.
 @Suite(.serialized) struct FlowCommandTests {
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func authorizeLogsInAndTheLoginPersistsAcrossRuns() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func authorizeLogsInAndTheLoginPersistsAcrossRuns(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             let authorize = try await cli.run(
                 "authorize", "--mvpd", "Dish", "--user", "carol", "--password", "carol123", "--resource", "news")
             #expect(authorize.status == 0, "\(authorize)")
@@ -30,9 +31,10 @@ import Testing
             #expect(check.callbacks("setAuthenticationStatus").map { $0["status"] as? Int } == [1])
             #expect(check.callbacks("displayProviderDialog").isEmpty)
 
-            // Another app of the same team and bundle-ID prefix on that phone shares the login (iOS team storage).
+            // Another app of the same team and bundle-ID prefix on that phone shares the login (iOS team storage); on
+            // REST API v2 nothing is shared on the device and a profile is its registered client's: it signs in itself.
             let sibling = try await cli.run("check", "--bundle-id", "com.example.news.watch")
-            #expect(sibling.status == 0, "\(sibling)")
+            #expect(sibling.status == (wire == .sdk ? 0 : 1), "\(sibling)")
         }
     }
 
@@ -82,10 +84,10 @@ import Testing
 
     /// Every demo MVPD page shape (SAML redirect, SAML POST with Resume, OAuth with meta refresh, SAML POST with
     /// UserName) signs in from the command line.
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: MVPDLoginShapeTests.shapes)
-    func authorizeSignsInWithEveryDemoMVPDShape(_ shape: MVPDLoginShapeTests.Shape) async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: MVPDLoginShapeTests.shapes, EntitlementProtocol.allCases)
+    func authorizeSignsInWithEveryDemoMVPDShape(_ shape: MVPDLoginShapeTests.Shape, _ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let result = try await FlowCLI(fixture: fixture).run(
+            let result = try await FlowCLI(fixture: fixture, wire: wire).run(
                 "authorize", "--requestor", shape.requestor, "--mvpd", shape.mvpd, "--user", shape.username,
                 "--password", shape.password, "--resource", shape.resource)
             #expect(result.status == 0, "\(result)")
@@ -94,10 +96,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func authorizingAResourceTheSubscriberIsNotEntitledToFails() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func authorizingAResourceTheSubscriberIsNotEntitledToFails(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let result = try await FlowCLI(fixture: fixture).run(
+            let result = try await FlowCLI(fixture: fixture, wire: wire).run(
                 "authorize", "--mvpd", "Dish", "--user", "dave", "--password", "dave123", "--resource", "premium-drama")
             #expect(result.status != 0, "\(result)")
             #expect(result.callbacks("setAuthenticationStatus").contains { $0["status"] as? Int == 1 })
@@ -108,10 +110,10 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func logoutEndsTheLoginForTheNextRun() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func logoutEndsTheLoginForTheNextRun(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let cli = FlowCLI(fixture: fixture)
+            let cli = FlowCLI(fixture: fixture, wire: wire)
             let login = try await cli.run("login", "--mvpd", "Dish", "--user", "carol", "--password", "carol123")
             #expect(login.status == 0, "\(login)")
             #expect(login.callbacks("setAuthenticationStatus").last?["status"] as? Int == 1)
@@ -127,20 +129,20 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func thePickerWithoutMvpdIsAnError() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func thePickerWithoutMvpdIsAnError(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let result = try await FlowCLI(fixture: fixture).run("login", "--user", "carol", "--password", "carol123")
+            let result = try await FlowCLI(fixture: fixture, wire: wire).run("login", "--user", "carol", "--password", "carol123")
             #expect(result.status != 0, "\(result)")
             #expect(result.callbacks("displayProviderDialog").count == 1)
             #expect(result.errors.first?.contains("--mvpd") == true, "\(result)")
         }
     }
 
-    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
-    func metadataAndEventsPrintJSONLines() async throws {
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
+    func metadataAndEventsPrintJSONLines(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let result = try await FlowCLI(fixture: fixture).run("metadata", "--key", "device", "--events")
+            let result = try await FlowCLI(fixture: fixture, wire: wire).run("metadata", "--key", "device", "--events")
             #expect(result.status == 0, "\(result)")
             let metadata = try #require(result.callbacks("setMetadataStatus").first, "\(result)")
             #expect((metadata["metadata"] as? String)?.count == 64)
@@ -154,10 +156,13 @@ import Testing
 struct FlowCLI {
     let backend: String
     let device: String
+    /// `--protocol`: the seeds' (the default, not passed) or REST API v2.
+    let wire: EntitlementProtocol
 
-    init(fixture: SDKFixture) {
+    init(fixture: SDKFixture, wire: EntitlementProtocol = .sdk) {
         backend = fixture.baseURL
         device = fixture.folder.root.path
+        self.wire = wire
     }
 
     /// What one run printed and how it ended.
@@ -182,7 +187,7 @@ struct FlowCLI {
         var description: String { "exit \(status)\nstdout:\n\(stdout)\nstderr:\n\(stderr)" }
     }
 
-    /// `passconsole flow <arguments> --backend … --device …`.
+    /// `passconsole flow <arguments> [--protocol v2] --backend … --device …`.
     func run(_ arguments: String...) async throws -> Result { try await run(arguments: arguments) }
 
     /// ``run(_:)`` with the arguments as an array.
@@ -196,7 +201,8 @@ struct FlowCLI {
         let process = try ChildProcess(
             binary.path(percentEncoded: false),
             // A guard against a hung flow, not a speed bound: a loaded machine once took past 20 s.
-            ["flow"] + arguments + ["--backend", backend, "--device", device, "--timeout", String(Int(TestTime.seconds(60)))],
+            ["flow"] + arguments + (wire == .sdk ? [] : ["--protocol", wire.rawValue])
+                + ["--backend", backend, "--device", device, "--timeout", String(Int(TestTime.seconds(60)))],
             stdout: .file(out), stderr: .file(err))
         let status = await process.exited()
         return Result(

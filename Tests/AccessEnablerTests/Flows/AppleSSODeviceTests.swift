@@ -7,7 +7,8 @@ import Testing
 /// Issue #17 B.1: Apple SSO follows the requestor's MVPDs, not the app's wiring. Every simulated device has the Apple
 /// TV Provider (its ``TVProviderSetting``); apps are made exactly as the console's and `passconsole flow`'s are
 /// (``AccessEnablerConfiguration/simulated(app:device:osVersion:serviceProvider:)``), with nothing about SSO wired
-/// in. The callback orders are the German cookbook's flows D (iOS), E (tvOS) and I (logout).
+/// in. The callback orders are the German cookbook's flows D (iOS), E (tvOS) and I (logout), on both protocols
+/// (REST API v2: partner single sign-on, and logout's partner_logout).
 @Suite struct AppleSSODeviceTests {
     /// The callbacks an app sees, tracking left out; `status(ID)` for advanced statuses, error codes spelled out.
     static func steps(_ delegate: RecordingDelegate) -> [String] {
@@ -22,17 +23,18 @@ import Testing
         }
     }
 
-    func phoneApp(_ fixture: SDKFixture, _ setting: TVProviderSetting, bundleID: String = "com.example.news.ios") throws
-        -> TestApp
-    {
+    func phoneApp(
+        _ fixture: SDKFixture, _ setting: TVProviderSetting, _ wire: EntitlementProtocol, bundleID: String = "com.example.news.ios",
+        requestor: String = "REF30"
+    ) throws -> TestApp {
         try setting.save(in: fixture.folder)
-        return try fixture.simulatedApp(bundleID: bundleID, team: "TEAM1234")
+        return try fixture.simulatedApp(bundleID: bundleID, team: "TEAM1234", wire: wire, requestor: requestor)
     }
 
-    @Test func iOSPickAProviderSignsInWithoutALoginPageAndTheAppWiredNothing() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func iOSPickAProviderSignsInWithoutALoginPageAndTheAppWiredNothing(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // Given a phone whose user picks Spectrum in the Apple dialog, and News (REF30: Spectrum has Apple SSO)
-            let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum", username: "bob", password: "bob123"))
+            let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum", username: "bob", password: "bob123"), wire)
             #expect(app.configuration.platformServices != nil, "the device provides the TV provider, not the app")
             await app.start(base: fixture.serviceProvider)
             // When the app calls getAuthentication
@@ -44,25 +46,25 @@ import Testing
         }
     }
 
-    @Test func iOSPickAProviderWithoutADeviceSignInOpensItsLoginPage() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func iOSPickAProviderWithoutADeviceSignInOpensItsLoginPage(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // Apple's picker-only boarding: the dialog names the provider, the MVPD's own page signs in
-            let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum"))
+            let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum"), wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
             #expect(Self.steps(app.delegate) == ["setRequestorComplete", "presentTvProviderDialog", "navigateToUrl"])
             let url = try #require(app.delegate.lastURL)
-            #expect(url.contains("mso_id=Spectrum"))
+            #expect(await app.enabler.snapshot().authentication == .awaitingLogin(mvpd: "Spectrum"))
             app.enabler.handleExternalURL(try await app.webView.signIn(at: url, username: "bob", password: "bob123"))
             await app.settle()
             #expect(Self.steps(app.delegate).last == "setAuthenticationStatus(1)")
         }
     }
 
-    @Test func otherTVProviderClosesTheDialogAndShowsTheSDKsPicker() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func otherTVProviderClosesTheDialogAndShowsTheSDKsPicker(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try phoneApp(fixture, .other)
+            let app = try phoneApp(fixture, .other, wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -73,13 +75,14 @@ import Testing
             // and the classic flow goes on from the SDK's picker
             app.enabler.setSelectedProvider("Dish")
             await app.settle()
-            #expect(app.delegate.lastURL?.contains("mso_id=Dish") == true)
+            #expect(app.delegate.main.last?.name == "navigateToUrl")
+            #expect(await app.enabler.snapshot().authentication == .awaitingLogin(mvpd: "Dish"))
         }
     }
 
-    @Test func cancelInTheAppleDialogCancelsAuthentication() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func cancelInTheAppleDialogCancelsAuthentication(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try phoneApp(fixture, .cancel)
+            let app = try phoneApp(fixture, .cancel, wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -90,10 +93,10 @@ import Testing
         }
     }
 
-    @Test func aDeviceSignedInToNoTVProviderFallsBackToTheSDKsPickerWithoutAStatus() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func aDeviceSignedInToNoTVProviderFallsBackToTheSDKsPickerWithoutAStatus(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // No tv-provider.json: the default of every simulated device
-            let app = try fixture.simulatedApp(bundleID: "com.example.news.ios", team: "TEAM1234")
+            let app = try fixture.simulatedApp(bundleID: "com.example.news.ios", team: "TEAM1234", wire: wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -103,9 +106,9 @@ import Testing
         }
     }
 
-    @Test func aDeniedTVProviderPermissionSaysVSA403AndShowsTheSDKsPicker() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func aDeniedTVProviderPermissionSaysVSA403AndShowsTheSDKsPicker(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try phoneApp(fixture, .denied)
+            let app = try phoneApp(fixture, .denied, wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -116,10 +119,10 @@ import Testing
         }
     }
 
-    @Test func aProgrammerWithoutAnSSOMvpdNeverShowsTheAppleDialog() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func aProgrammerWithoutAnSSOMvpdNeverShowsTheAppleDialog(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // SPORTS1 integrates Cablevision and Dish, neither with Apple SSO
-            let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum", username: "bob", password: "bob123"))
+            let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum", username: "bob", password: "bob123"), wire, requestor: "SPORTS1")
             await app.start("SPORTS1", base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -127,11 +130,11 @@ import Testing
         }
     }
 
-    @Test func tvOSPickAProviderShowsARegistrationCodeAndPollsUntilTheSecondScreenSignIn() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func tvOSPickAProviderShowsARegistrationCodeAndPollsUntilTheSecondScreenSignIn(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // Given an Apple TV whose user picks Spectrum in the Apple dialog (flow E)
             try TVProviderSetting.pick(mvpdID: "Spectrum", username: "bob", password: "bob123").save(in: fixture.folder)
-            let app = try fixture.simulatedApp(bundleID: "com.example.news.tv", team: "TEAM1234", platform: .tvOS) {
+            let app = try fixture.simulatedApp(bundleID: "com.example.news.tv", team: "TEAM1234", platform: .tvOS, wire: wire) {
                 $0.pollInterval = .milliseconds(100)
             }
             app.enabler.setRequestor(
@@ -158,9 +161,9 @@ import Testing
         }
     }
 
-    @Test func logoutAfterAppleSSOSaysVSA203AndTheNextLaunchSignsInAgain() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func logoutAfterAppleSSOSaysVSA203AndTheNextLaunchSignsInAgain(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum", username: "bob", password: "bob123"))
+            let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum", username: "bob", password: "bob123"), wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -174,7 +177,7 @@ import Testing
             #expect(app.delegate.statuses.first?["message"]?.contains("Settings") == true)
             #expect(fixture.service.sessions.allSatisfy { $0.mvpdID != "Spectrum" }, "the server session ended")
             // And (field problem #19) the next launch signs in again from Settings → TV Provider
-            let relaunched = try fixture.simulatedApp(bundleID: "com.example.news.ios", team: "TEAM1234")
+            let relaunched = try fixture.simulatedApp(bundleID: "com.example.news.ios", team: "TEAM1234", wire: wire)
             await relaunched.start(base: fixture.serviceProvider)
             #expect(await relaunched.isAuthenticated() == false)
             relaunched.enabler.getAuthentication()

@@ -6,9 +6,9 @@ import Testing
 
 /// The async/await face runs the same engine: same callbacks to the delegate, results returned or thrown.
 @Suite struct AsyncAPITests {
-    @Test func asyncAuthorizationAfterLoginAndItsErrors() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func asyncAuthorizationAfterLoginAndItsErrors(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             try await app.enabler.configure("REF30", serviceProviders: [fixture.serviceProvider])
             #expect(await app.enabler.isAuthenticated() == false)
             try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
@@ -28,9 +28,9 @@ import Testing
         }
     }
 
-    @Test func anAsyncCallRunsAfterTheCallsMadeBeforeIt() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func anAsyncCallRunsAfterTheCallsMadeBeforeIt(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             try await app.enabler.configure("REF30", serviceProviders: [fixture.serviceProvider])
             try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
             for _ in 0..<20 {
@@ -43,13 +43,13 @@ import Testing
         }
     }
 
-    @Test func anAsyncCallWaitsForTheOperationStillRunning() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func anAsyncCallWaitsForTheOperationStillRunning(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             try await app.enabler.configure("REF30", serviceProviders: [fixture.serviceProvider])
             try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
             app.delegate.clear()
-            fixture.service.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: 400, remaining: 1)]
+            fixture.service.faults.rules = [FaultRule(path: SDKFixture.authorizePath(wire), latencyMs: 400, remaining: 1)]
             app.enabler.getAuthorization("kids")
             // The call has left the intake and its operation waits on the slow answer; an async call made now runs on
             // the caller's task, but only in its turn: after the authorization.
@@ -64,12 +64,12 @@ import Testing
         }
     }
 
-    @Test func cancellingTheWaitingTaskEndsTheCallWithAFailure() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func cancellingTheWaitingTaskEndsTheCallWithAFailure(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             try await app.enabler.configure("REF30", serviceProviders: [fixture.serviceProvider])
             try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
-            fixture.service.faults.rules = [FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: 5000, remaining: 1)]
+            fixture.service.faults.rules = [FaultRule(path: SDKFixture.authorizePath(wire), latencyMs: 5000, remaining: 1)]
             let started = ContinuousClock.now
             let call = Task { try await app.enabler.authorization(for: "kids") }
             try await Task.sleep(for: .milliseconds(200))
@@ -83,9 +83,9 @@ import Testing
         }
     }
 
-    @Test func configureThrowsForAnUnknownRequestor() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func configureThrowsForAnUnknownRequestor(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await #expect(throws: EntitlementError.self) {
                 try await app.enabler.configure("NOPE", serviceProviders: [fixture.serviceProvider])
             }

@@ -5,11 +5,12 @@ import PassSimulator
 import PassStorage
 import Testing
 
-/// Seed 002 "generic initial authentication workflow", steps 1–9, on iOS against a real backend.
+/// Seed 002 "generic initial authentication workflow", steps 1–9, on iOS against a real backend, on both protocols
+/// (REST API v2: a session's URL instead of the login URL, the profile instead of the stored token).
 @Suite struct AuthenticationFlowTests {
-    @Test func firstLoginThroughPickerAndMVPDPage() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func firstLoginThroughPickerAndMVPDPage(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -23,7 +24,10 @@ import Testing
             app.enabler.setSelectedProvider("Dish")
             await app.settle()
             let url = try #require(app.delegate.lastURL)
-            #expect(url.contains("/authenticate/saml?") && url.contains("mso_id=Dish") && url.contains("device_id=device-1"))
+            switch wire {
+            case .sdk: #expect(url.contains("/authenticate/saml?") && url.contains("mso_id=Dish") && url.contains("device_id=device-1"))
+            case .restV2: #expect(url.hasPrefix(fixture.baseURL + "/api/v2/authenticate/REF30/"))
+            }
             // Step 7–9: the web view signs in and stops at adobepass://ios.app
             let end = try await app.webView.signIn(at: url, username: "carol", password: "carol123")
             #expect(end.hasPrefix("adobepass://ios.app"))
@@ -33,22 +37,31 @@ import Testing
             let tracking = try #require(app.delegate.tracking.last)
             #expect(tracking.0 == .authenticationDetection)
             #expect(tracking.1[0] == "YES" && tracking.1[1] == "Dish" && tracking.1[3] == "NO")
-            // The token is stored, bound to this device
-            let stored = try #require(try app.configuration.storage.read())
-            let storage = try JSONDecoder().decode(TokenStorage.self, from: stored)
-            let token = try #require(storage.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken)
-            #expect(try SignedToken<AuthNToken>.parse(token).body.matches(deviceID: "device-1"))
-            #expect(storage.currentMvpd(requestor: "REF30") == "Dish")
+            switch wire {
+            case .sdk:
+                // The token is stored, bound to this device
+                let stored = try #require(try app.configuration.storage.read())
+                let storage = try JSONDecoder().decode(TokenStorage.self, from: stored)
+                let token = try #require(storage.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken)
+                #expect(try SignedToken<AuthNToken>.parse(token).body.matches(deviceID: "device-1"))
+                #expect(storage.currentMvpd(requestor: "REF30") == "Dish")
+            case .restV2:
+                // No token on the device: the chosen MVPD and a copy of the profile; the team's storage untouched
+                let kept = try #require(try app.v2State().requestors["REF30"])
+                #expect(kept.currentMvpdID == "Dish" && kept.canAuthenticate)
+                #expect(kept.profile?.mvpd == "Dish" && kept.profile?.attributes["userID"] != nil)
+                #expect(try app.configuration.storage.read() == nil)
+            }
         }
     }
 
-    @Test func validCachedTokenAnswersAtOnceAndSurvivesARestart() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func validCachedTokenAnswersAtOnceAndSurvivesARestart(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let first = try fixture.app()
+            let first = try fixture.app(wire: wire)
             await first.start(base: fixture.serviceProvider)
             try await first.login(mvpd: "Dish", username: "carol", password: "carol123")
             // A new process of the same app: same storage
-            let again = try fixture.app()
+            let again = try fixture.app(wire: wire)
             await again.start(base: fixture.serviceProvider)
             again.enabler.getAuthentication()
             again.enabler.checkAuthentication()
@@ -62,9 +75,9 @@ import Testing
         }
     }
 
-    @Test func cachedMvpdSkipsThePickerAfterExpiry() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func cachedMvpdSkipsThePickerAfterExpiry(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             fixture.service.clock.advance(by: 604_801)  // Dish authN TTL
@@ -72,26 +85,28 @@ import Testing
             app.enabler.getAuthentication()
             await app.settle()
             #expect(app.delegate.names.contains("displayProviderDialog") == false)
-            #expect(app.delegate.lastURL?.contains("mso_id=Dish") == true)
+            #expect(app.delegate.names.contains("navigateToUrl"))
+            #expect(await app.enabler.snapshot().authentication == .awaitingLogin(mvpd: "Dish"))
         }
     }
 
-    @Test func setSelectedProviderBeforeGetAuthenticationSkipsThePicker() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func setSelectedProviderBeforeGetAuthenticationSkipsThePicker(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.setSelectedProvider("Spectrum")
             app.enabler.getAuthentication()
             await app.settle()
             #expect(!app.delegate.names.contains("displayProviderDialog"))
-            #expect(app.delegate.lastURL?.contains("mso_id=Spectrum") == true)
+            #expect(app.delegate.names.contains("navigateToUrl"))
+            #expect(await app.enabler.snapshot().authentication == .awaitingLogin(mvpd: "Spectrum"))
             #expect(app.delegate.tracking.first?.0 == .mvpdSelection)
         }
     }
 
-    @Test func wrongPasswordKeepsTheUserOnTheForm() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func wrongPasswordKeepsTheUserOnTheForm(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             app.enabler.setSelectedProvider("Dish")
@@ -104,13 +119,13 @@ import Testing
         }
     }
 
-    @Test func cancelErasesOnlyThisProgrammersMvpd() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func cancelErasesOnlyThisProgrammersMvpd(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // Given SPORTS1 signed in with Dish on the same device and team
-            let sports = try fixture.app(bundleID: "com.example.sports.ios")
+            let sports = try fixture.app(bundleID: "com.example.sports.ios", wire: wire)
             await sports.start("SPORTS1", base: fixture.serviceProvider)
             try await sports.login(mvpd: "Dish", username: "carol", password: "carol123")
-            let news = try fixture.app()
+            let news = try fixture.app(wire: wire)
             await news.start(base: fixture.serviceProvider)
             news.enabler.setSelectedProvider("Cablevision")
             news.enabler.getAuthentication(forceAuthn: true)
@@ -121,15 +136,23 @@ import Testing
             await news.settle()
             // Then status 0 "provider not selected", and SPORTS1's tokens are untouched
             #expect(news.delegate.main.last == .setAuthenticationStatus(status: 0, errorCode: ErrorCode.providerNotSelected.rawValue))
-            let storage = try JSONDecoder().decode(TokenStorage.self, from: try #require(try news.configuration.storage.read()))
-            #expect(storage.bucket(requestor: "SPORTS1", mvpd: "Dish")?.authnToken != nil)
-            #expect(storage.currentMvpd(requestor: "REF30") == nil)
+            switch wire {
+            case .sdk:
+                let storage = try JSONDecoder().decode(TokenStorage.self, from: try #require(try news.configuration.storage.read()))
+                #expect(storage.bucket(requestor: "SPORTS1", mvpd: "Dish")?.authnToken != nil)
+                #expect(storage.currentMvpd(requestor: "REF30") == nil)
+            case .restV2:
+                // Each app keeps its own state: SPORTS1's profile stays, REF30 remembers no MVPD
+                #expect(try sports.v2State().requestors["SPORTS1"]?.profile?.mvpd == "Dish")
+                #expect(try news.v2State().requestors["REF30"]?.currentMvpdID == nil)
+                #expect(await sports.isAuthenticated())
+            }
         }
     }
 
-    @Test func cancelAtThePicker() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func cancelAtThePicker(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             app.enabler.setSelectedProvider(nil)

@@ -41,7 +41,7 @@ struct AuthenticationStateMachineTests {
     }
 
     @Test func choosingWithoutAPickerIsRememberedAndNilCancels() {
-        var machine = AuthenticationStateMachine()
+        let machine = AuthenticationStateMachine()
         #expect(machine.providerSelected("Dish") == .remember(mvpd: "Dish"))
         #expect(machine.providerSelected(nil) == .cancel)
     }

@@ -7,10 +7,10 @@ import Testing
 /// device's clock with the service's `Date` header and warns with CFG100 (spec §3.3); the exchanges carry the
 /// server's time so the console can show the offset.
 @Suite struct DeviceClockTests {
-    @Test func aDeviceClockTwoDaysBehindGetsCFG100WithTheOffset() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func aDeviceClockTwoDaysBehindGetsCFG100WithTheOffset(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             let service = fixture.service
-            let app = try fixture.app { $0.now = { service.now().addingTimeInterval(-2 * 86_400) } }
+            let app = try fixture.app(wire: wire) { $0.now = { service.now().addingTimeInterval(-2 * 86_400) } }
             // The server's Date has whole seconds, and a slow machine (a sanitizer build) may take a while to answer:
             // the offset and the recorded time are judged within that second and the time the exchange took.
             let before = service.now()
@@ -34,9 +34,9 @@ import Testing
         }
     }
 
-    @Test func aCorrectClockGetsNoWarning() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func aCorrectClockGetsNoWarning(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             #expect(app.delegate.main.first == .setRequestorComplete(status: 1))
             #expect(!app.delegate.statuses.contains { $0["errorId"] == "CFG100" })

@@ -5,7 +5,8 @@ import PassProtocol
 import PassStorage
 import Testing
 
-/// Logout clears everything and follows the chain (seed 002); getMetadata, preauthorization, faults.
+/// Logout clears everything and follows the chain (seed 002); getMetadata, preauthorization, faults. On REST API v2
+/// too, but for the logout's reach: one Programmer's profile ends, the others' stay.
 @Suite struct LogoutAndMetadataTests {
     @Test func logoutClearsEveryProgrammerAndFollowsTheChain() async throws {
         try await SDKFixture.with { fixture in
@@ -37,9 +38,9 @@ import Testing
         }
     }
 
-    @Test func metadataAnswersEachKey() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func metadataAnswersEachKey(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getMetadata(["opCode": "0"])
             await app.settle()
@@ -62,9 +63,9 @@ import Testing
         }
     }
 
-    @Test func preauthorizationListsTheAllowedSubset() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func preauthorizationListsTheAllowedSubset(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "dave", password: "dave123")
             app.enabler.checkPreauthorizedResources(["news", "kids", "sports"])
@@ -73,12 +74,13 @@ import Testing
         }
     }
 
-    @Test func malformedAnswerIsAnErrorNotACrash() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func malformedAnswerIsAnErrorNotACrash(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
-            fixture.service.faults.rules.append(FaultRule(path: "/adobe-services/1.0/authorizeDevice", malformed: true, remaining: 1))
+            let path = wire == .sdk ? "/adobe-services/1.0/authorizeDevice" : "/api/v2/REF30/decisions/authorize/"
+            fixture.service.faults.rules.append(FaultRule(path: path, malformed: true, remaining: 1))
             app.enabler.getAuthorization("news")
             app.enabler.checkAuthentication()
             await app.settle()
@@ -87,9 +89,9 @@ import Testing
         }
     }
 
-    @Test func eventsCarryTheSessionAndAreRedacted() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func eventsCarryTheSessionAndAreRedacted(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             app.enabler.setOptions(["visitorID": "visitor-42"])
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
@@ -104,8 +106,20 @@ import Testing
             let exchanges = collected.compactMap { if case .httpExchange(let exchange) = $0.kind { exchange } else { nil } }
             #expect(!exchanges.isEmpty)
             #expect(exchanges.allSatisfy { $0.headers["AP-Visitor-Identifier"] == "visitor-42" })
-            let authorize = try #require(exchanges.first { $0.url.hasSuffix("authorizeDevice") })
-            #expect(authorize.parameters["authentication_token"]?.contains("redacted") == true)
+            switch wire {
+            case .sdk:
+                let authorize = try #require(exchanges.first { $0.url.hasSuffix("authorizeDevice") })
+                #expect(authorize.parameters["authentication_token"]?.contains("redacted") == true)
+            case .restV2:
+                let register = try #require(exchanges.first { $0.url.hasSuffix("/o/client/register") })
+                #expect(register.parameters["software_statement"] == "[redacted]", "a short statement is hidden whole")
+                #expect(register.responseBody?.contains(#""client_secret":"[redacted"#) == false)
+                let token = try #require(exchanges.first { $0.url.hasSuffix("/o/client/token") })
+                #expect(token.responseBody?.contains("…[redacted") == true)
+                let decision = try #require(exchanges.first { $0.url.contains("/decisions/authorize/") })
+                #expect(decision.headers["Authorization"]?.contains("[redacted") == true)
+                #expect(decision.responseBody?.contains("[token redacted]") == true)
+            }
             #expect(collected.contains { if case .stateChanged(flow: .authentication, _, to: .pickingProvider) = $0.kind { true } else { false } })
             // Every name the SDK emits is one it knows: a method or state missing from `APIMethod.known` / `FlowState`
             // would arrive as `.other`.
@@ -119,6 +133,44 @@ import Testing
             }
             let encoded = try JSONEncoder().encode(collected)
             #expect(try JSONDecoder().decode([EntitlementEvent].self, from: encoded) == collected)
+        }
+    }
+
+    /// REST API v2's variant of the logout: it ends this Programmer's profile at its MVPD and follows the MVPD's
+    /// logout in the web view; another Programmer's profile on the same phone stays (nothing shared on the device).
+    @Test func onV2LogoutEndsOneProgrammersProfileAndFollowsTheChain() async throws {
+        try await SDKFixture.with { fixture in
+            let sports = try fixture.app(bundleID: "com.example.sports.ios", wire: .restV2)
+            await sports.start("SPORTS1", base: fixture.serviceProvider)
+            try await sports.login(mvpd: "Dish", username: "carol", password: "carol123")
+            let news = try fixture.app(wire: .restV2)
+            await news.start(base: fixture.serviceProvider)
+            try await news.login(mvpd: "Dish", username: "carol", password: "carol123")
+            #expect(news.delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: ""))
+            news.delegate.clear()
+            news.enabler.logout()
+            await news.settle()
+            // The chosen MVPD and the profile copy are gone before the web flow completes
+            #expect(try news.v2State().requestors["REF30"] == nil)
+            let url = try #require(news.delegate.lastURL)
+            #expect(url.hasPrefix(fixture.baseURL + "/adobe-services/logout?"))
+            let end = try await news.webView.followLogout(url)
+            #expect(end.hasPrefix("adobepass://ios.app"))
+            news.enabler.handleExternalURL(end)
+            await news.settle()
+            #expect(news.delegate.main == [.navigateToUrl(url: url, useSVC: nil), .setAuthenticationStatus(status: 0, errorCode: "")])
+            #expect(await news.isAuthenticated() == false)
+            #expect(await sports.isAuthenticated(), "SPORTS1's profile stays")
+        }
+    }
+
+    @Test func onV2ALogoutWithoutASignInEndsAtOnce() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app(wire: .restV2)
+            await app.start(base: fixture.serviceProvider)
+            app.enabler.logout()
+            await app.settle()
+            #expect(app.delegate.main == [.setRequestorComplete(status: 1), .setAuthenticationStatus(status: 0, errorCode: "")])
         }
     }
 }

@@ -11,7 +11,8 @@ import Testing
 /// *Resume* page (Optimum), OAuth with `IDToken1`/`IDToken2` and a meta-refresh page (Spectrum), the POST binding with
 /// `UserName`/`UserPassword` and no page in between (Rogers, Kids Network only). The real SDK walks
 /// each through the headless web view: getAuthentication → picker → navigateToUrl → sign-in →
-/// setAuthenticationStatus(1) → getAuthorization → a media token the backend verifies.
+/// setAuthenticationStatus(1) → getAuthorization → a media token the backend verifies; on both protocols (REST API v2:
+/// the session's authenticate URL leads to the same pages).
 @Suite struct MVPDLoginShapeTests {
     struct Shape: Sendable, CustomTestStringConvertible {
         var mvpd: String
@@ -40,10 +41,10 @@ import Testing
         #expect(Set(configuration.mvpds.map(\.loginPage.intermediate)) == Set(MVPDLoginPage.Intermediate.allCases))
     }
 
-    @Test(arguments: shapes)
-    func theSDKSignsInAndGetsAMediaToken(_ shape: Shape) async throws {
+    @Test(arguments: shapes, EntitlementProtocol.allCases)
+    func theSDKSignsInAndGetsAMediaToken(_ shape: Shape, _ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire, requestor: shape.requestor)
             await app.start(shape.requestor, base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -68,9 +69,10 @@ import Testing
     }
 
     /// A web view without JavaScript stops on each auto-posting page and a person presses its `<noscript>` button.
-    @Test func withJavaScriptOffTheNoscriptButtonsCarryTheSAMLPostSignIn() async throws {
+    @Test(arguments: EntitlementProtocol.allCases)
+    func withJavaScriptOffTheNoscriptButtonsCarryTheSAMLPostSignIn(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -90,10 +92,10 @@ import Testing
     }
 
     /// A wrong password stops on the MVPD's form in its own field names, with its message; nothing is signed in.
-    @Test(arguments: shapes)
-    func aWrongPasswordStopsOnTheMVPDsFormWithItsMessage(_ shape: Shape) async throws {
+    @Test(arguments: shapes, EntitlementProtocol.allCases)
+    func aWrongPasswordStopsOnTheMVPDsFormWithItsMessage(_ shape: Shape, _ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire, requestor: shape.requestor)
             await app.start(shape.requestor, base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()
@@ -111,10 +113,10 @@ import Testing
     }
 
     /// Cancel on the MVPD's page returns to the app with `user_cancelled`, through the SP's OAuth return for OAuth.
-    @Test(arguments: shapes)
-    func cancelReturnsToTheAppInEveryShape(_ shape: Shape) async throws {
+    @Test(arguments: shapes, EntitlementProtocol.allCases)
+    func cancelReturnsToTheAppInEveryShape(_ shape: Shape, _ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire, requestor: shape.requestor)
             await app.start(shape.requestor, base: fixture.serviceProvider)
             app.enabler.getAuthentication()
             await app.settle()

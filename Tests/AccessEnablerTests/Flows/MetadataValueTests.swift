@@ -5,7 +5,8 @@ import Testing
 import _CryptoExtras
 
 /// getMetadata → setMetadataStatus through the real SDK against the real backend (spec §1.11, the cookbook's
-/// callback list): each key, the backend's JSON values as they were sent, and the app's dictionary handed back.
+/// callback list): each key, the backend's JSON values as they were sent, and the app's dictionary handed back; on
+/// both protocols (REST API v2: the profile's attributes, the decision's end).
 struct MetadataValueTests {
     /// The app's answers, in order: (value, encrypted, key, arguments).
     private static func answers(_ app: TestApp) -> [(JSONValue?, Bool, Int, [String: String]?)] {
@@ -14,11 +15,11 @@ struct MetadataValueTests {
         }
     }
 
-    @Test("each user-metadata item is the JSON value the backend holds: string, array, object, number, boolean")
-    func userMetadataValuesKeepTheirJSONType() async throws {
+    @Test("each user-metadata item is the JSON value the backend holds: string, array, object, number, boolean", arguments: EntitlementProtocol.allCases)
+    func userMetadataValuesKeepTheirJSONType(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             let carol = try #require(fixture.service.configuration.subscribers.first { $0.username == "carol" })
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             let names = ["householdID", "zip", "maxRating", "typeID", "allowMirroring", "channelID"]
@@ -47,10 +48,10 @@ struct MetadataValueTests {
         }
     }
 
-    @Test("an item the Programmer receives encrypted arrives as Base64 RSA ciphertext only its private key opens")
-    func encryptedItemIsCiphertextForTheProgrammer() async throws {
+    @Test("an item the Programmer receives encrypted arrives as Base64 RSA ciphertext only its private key opens", arguments: EntitlementProtocol.allCases)
+    func encryptedItemIsCiphertextForTheProgrammer(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             app.delegate.clear()
@@ -73,10 +74,10 @@ struct MetadataValueTests {
         }
     }
 
-    @Test("a Programmer without an encryption key gets every item as it is")
-    func withoutAKeyItemsAreNotEncrypted() async throws {
+    @Test("a Programmer without an encryption key gets every item as it is", arguments: EntitlementProtocol.allCases)
+    func withoutAKeyItemsAreNotEncrypted(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app(bundleID: "com.example.news.sports")
+            let app = try fixture.app(bundleID: "com.example.news.sports", wire: wire)
             await app.start("SPORTS1", base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             app.delegate.clear()
@@ -87,10 +88,10 @@ struct MetadataValueTests {
         }
     }
 
-    @Test("setMetadataStatus hands back the dictionary the app passed, opCode and unknown keys included")
-    func argumentsComeBackExactlyAsPassed() async throws {
+    @Test("setMetadataStatus hands back the dictionary the app passed, opCode and unknown keys included", arguments: EntitlementProtocol.allCases)
+    func argumentsComeBackExactlyAsPassed(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             let asked: [[String: String]] = [
                 ["opCode": "2", "requestTag": "r-1"],
@@ -114,10 +115,10 @@ struct MetadataValueTests {
         }
     }
 
-    @Test("the expiries are the tokens' dates as strings, the device ID the one the SDK sends")
-    func expiriesAndDeviceIDAreStrings() async throws {
+    @Test("the expiries are the tokens' dates as strings, the device ID the one the SDK sends", arguments: EntitlementProtocol.allCases)
+    func expiriesAndDeviceIDAreStrings(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             app.enabler.getAuthorization("news")

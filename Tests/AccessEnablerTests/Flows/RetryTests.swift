@@ -19,8 +19,8 @@ import FoundationNetworking
         fixture.service.faults.rules.first { $0.path == path }?.remaining
     }
 
-    func signedIn(_ fixture: SDKFixture) async throws -> TestApp {
-        let app = try fixture.app()
+    func signedIn(_ fixture: SDKFixture, _ wire: EntitlementProtocol) async throws -> TestApp {
+        let app = try fixture.app(wire: wire)
         await app.start(base: fixture.serviceProvider)
         try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
         app.delegate.clear()
@@ -39,28 +39,31 @@ import FoundationNetworking
             storageDomain: "d", defaultServiceProvider: URL(string: "http://127.0.0.1")!).retry.limit == PassConstants.HTTP_RETRY_LIMIT)
     }
 
-    @Test func aServiceFailingAsManyTimesAsTheLimitAllowsIsRetriedAndTheAuthorizationSucceeds() async throws {
+    @Test(arguments: EntitlementProtocol.allCases)
+    func aServiceFailingAsManyTimesAsTheLimitAllowsIsRetriedAndTheAuthorizationSucceeds(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try await signedIn(fixture)
-            fixture.service.faults.rules = [FaultRule(path: Self.authorizeDevice, status: 503, remaining: Self.limit)]
+            let app = try await signedIn(fixture, wire)
+            let authorizeDevice = SDKFixture.authorizePath(wire)
+            fixture.service.faults.rules = [FaultRule(path: authorizeDevice, status: 503, remaining: Self.limit)]
             app.enabler.getAuthorization("news")
             await app.settle()
             #expect(app.delegate.main.contains { if case .setToken(_, "news") = $0 { true } else { false } }, "\(app.delegate.main)")
             #expect(tokenRequestFailed(app) == nil)
-            #expect(remaining(fixture, Self.authorizeDevice) == 0, "every failing answer was met")
+            #expect(remaining(fixture, authorizeDevice) == 0, "every failing answer was met")
         }
     }
 
-    @Test(arguments: [502, 503, 504])
-    func aServiceFailingLongerIsAskedOnePlusTheLimitTimesThenTheErrorCallbackComes(status: Int) async throws {
+    @Test(arguments: [502, 503, 504], EntitlementProtocol.allCases)
+    func aServiceFailingLongerIsAskedOnePlusTheLimitTimesThenTheErrorCallbackComes(status: Int, _ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try await signedIn(fixture)
+            let app = try await signedIn(fixture, wire)
             let failing = Self.limit + 3
-            fixture.service.faults.rules = [FaultRule(path: Self.authorizeDevice, status: status, remaining: failing)]
+            let authorizeDevice = SDKFixture.authorizePath(wire)
+            fixture.service.faults.rules = [FaultRule(path: authorizeDevice, status: status, remaining: failing)]
             app.enabler.getAuthorization("news")
             await app.settle()
             // Asked 1 + HTTP_RETRY_LIMIT times, no more
-            #expect(remaining(fixture, Self.authorizeDevice) == failing - (1 + Self.limit))
+            #expect(remaining(fixture, authorizeDevice) == failing - (1 + Self.limit))
             let failed = try #require(tokenRequestFailed(app), "\(app.delegate.main)")
             #expect(failed.code == ErrorCode.internalAuthorization.rawValue)
             #expect(failed.description?.contains("HTTP \(status)") == true)
@@ -69,30 +72,34 @@ import FoundationNetworking
         }
     }
 
-    @Test(arguments: [500, 429, 401, 403])
-    func answersARetryCannotCureAreNotRetried(status: Int) async throws {
+    @Test(arguments: [500, 429, 401, 403], EntitlementProtocol.allCases)
+    func answersARetryCannotCureAreNotRetried(status: Int, _ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try await signedIn(fixture)
-            fixture.service.faults.rules = [FaultRule(path: Self.authorizeDevice, status: status, remaining: 5)]
+            let app = try await signedIn(fixture, wire)
+            let authorizeDevice = SDKFixture.authorizePath(wire)
+            fixture.service.faults.rules = [FaultRule(path: authorizeDevice, status: status, remaining: 5)]
             app.enabler.getAuthorization("news")
             await app.settle()
-            #expect(remaining(fixture, Self.authorizeDevice) == 4, "asked once")
+            // REST API v2: a 401 is sent once more, with a new access token (the vendor's checklist)
+            let asked = wire == .restV2 && status == 401 ? 2 : 1
+            #expect(remaining(fixture, authorizeDevice) == 5 - asked)
             #expect(tokenRequestFailed(app) != nil)
         }
     }
 
-    @Test func theConfigurationCallIsRetriedToo() async throws {
+    @Test(arguments: EntitlementProtocol.allCases)
+    func theConfigurationCallIsRetriedToo(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let config = "/adobe-services/1.0/config/REF30"
+            let config = wire == .sdk ? "/adobe-services/1.0/config/REF30" : "/api/v2/REF30/configuration"
             // Failing once: the retry gets the configuration
             fixture.service.faults.rules = [FaultRule(path: config, status: 503, remaining: Self.limit)]
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             #expect(app.delegate.main.contains(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_SUCCESS)))
             #expect(remaining(fixture, config) == 0)
             // Failing longer: setRequestor fails after 1 + HTTP_RETRY_LIMIT tries, with the CFG5xx status
             fixture.service.faults.rules = [FaultRule(path: config, status: 503, remaining: 10)]
-            let second = try fixture.app(bundleID: "com.example.news.other")
+            let second = try fixture.app(bundleID: "com.example.news.other", wire: wire)
             await second.start(base: fixture.serviceProvider)
             #expect(second.delegate.main.contains(.setRequestorComplete(status: PassConstants.ACCESS_ENABLER_STATUS_ERROR)))
             #expect(second.delegate.statuses.contains { $0["errorId"] == AdvancedStatusCode.CFG5xx.rawValue })
@@ -112,9 +119,10 @@ import FoundationNetworking
         #expect(RetryPolicy(limit: 0).shouldRetry(status: 503, attempt: 1) == false)
     }
 
-    @Test func aServiceProviderThatRefusesConnectionsIsTriedOnePlusTheLimitTimes() async throws {
+    @Test(arguments: EntitlementProtocol.allCases)
+    func aServiceProviderThatRefusesConnectionsIsTriedOnePlusTheLimitTimes(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             // Nothing listens on port 1: every try is "connection refused", which a retry may cure
             app.enabler.setRequestor("REF30", serviceProviders: [URL(string: "http://127.0.0.1:1/adobe-services")!])
             await app.settle()
@@ -123,7 +131,10 @@ import FoundationNetworking
             // Each try is recorded as an exchange that got no answer
             var tries: [HTTPExchange] = []
             for await event in app.enabler.events(replay: true) {
-                if case .httpExchange(let exchange) = event.kind, exchange.url.contains("/config/REF30") { tries.append(exchange) }
+                // (REST API v2: the first call is the app's registration)
+                if case .httpExchange(let exchange) = event.kind, exchange.url.contains(wire == .sdk ? "/config/REF30" : "/o/client/register") {
+                    tries.append(exchange)
+                }
                 if case .callback(.setRequestorComplete) = event.kind { break }
             }
             #expect(tries.count == 1 + Self.limit, "\(tries)")
@@ -148,6 +159,27 @@ import FoundationNetworking
             #expect(remaining(fixture, path) == 0)
             app.enabler.setSelectedProvider(nil)
             await app.settle()
+        }
+    }
+
+    /// REST API v2: a `401` answer (the access token expired or was revoked on the service) gets a new access token
+    /// with the kept credentials, and the call is sent once more; the app hears only the result.
+    @Test func onV2ARefusedAccessTokenIsRenewedAndTheCallSentOnceMore() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try await signedIn(fixture, .restV2)
+            let path = SDKFixture.authorizePath(.restV2)
+            fixture.service.faults.rules = [FaultRule(path: path, status: 401, remaining: 1)]
+            let events = app.enabler.events()
+            app.enabler.getAuthorization("news")
+            await app.settle()
+            #expect(app.delegate.main.map(\.name) == ["setToken"])
+            #expect(remaining(fixture, path) == 0)
+            var paths: [String] = []
+            for await event in events {
+                if case .httpExchange(let exchange) = event.kind { paths.append(URLComponents(string: exchange.url)?.path ?? "") }
+                if paths.count == 3 { break }
+            }
+            #expect(paths == [path + "Dish", "/o/client/token", path + "Dish"])
         }
     }
 }

@@ -9,7 +9,8 @@ import Locking
 import Testing
 
 /// tvOS second screen (spec §7, seed 002) against a real backend: the registration code in `status`, polling,
-/// sign-in on the activation page from another device, cancel and expiry.
+/// sign-in on the activation page from another device, cancel and expiry. On REST API v2 too (design note §4): the
+/// authentication session's code is the registration code, `profiles/code/{code}` the poll.
 @Suite struct SecondScreenTests {
     static let secret = "demo-secret-change-me"
     static let publicKey = "demo-public-key"
@@ -17,9 +18,9 @@ import Testing
     /// A tvOS app polling every 100 ms, configured for REF30 with the demo app's key pair.
     func tvApp(
         _ fixture: SDKFixture, bundleID: String = "com.example.news.tv", secret: String? = SecondScreenTests.secret,
-        configure: @escaping (inout AccessEnablerConfiguration) -> Void = { _ in }
+        wire: EntitlementProtocol = .sdk, configure: @escaping (inout AccessEnablerConfiguration) -> Void = { _ in }
     ) async throws -> TestApp {
-        let app = try fixture.app(bundleID: bundleID, platform: .tvOS) { configuration in
+        let app = try fixture.app(bundleID: bundleID, platform: .tvOS, wire: wire, requestor: "REF30") { configuration in
             configuration.pollInterval = .milliseconds(100)
             configure(&configuration)
         }
@@ -46,10 +47,10 @@ import Testing
             app.delegate.statuses.last { $0["id"] == "REGCODE" }, "no REGCODE status in \(app.delegate.names)")
     }
 
-    @Test func signInOnTheActivationPageAuthenticatesTheTV() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func signInOnTheActivationPageAuthenticatesTheTV(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // Given a tvOS app showing the picker
-            let app = try await tvApp(fixture)
+            let app = try await tvApp(fixture, wire: wire)
             app.enabler.getAuthentication()
             await app.settle()
             guard case .displayProviderDialog(let mvpds) = app.delegate.main.last else {
@@ -71,6 +72,8 @@ import Testing
             // (issued at most a loaded minute ago: the TTL is 1800 s, not the 300 s of a media token)
             #expect(abs(expires.timeIntervalSince(fixture.service.now()) - 1800) < TestTime.seconds(60), "ttl = configuration.regcodeTTL")
             #expect(status["message"]?.contains(code) == true)
+            // v2: also the URL a second screen signs in at with the code (the vendor's second screen builds it)
+            #expect(status["url"] == (wire == .sdk ? nil : fixture.baseURL + "/api/v2/authenticate/REF30/" + code))
             #expect(!app.delegate.names.contains("navigateToUrl"))
             #expect(await app.enabler.snapshot().authentication == .polling(mvpd: "Dish", code: code))
             // When a person enters the code on a second screen and signs in with DISH
@@ -84,12 +87,19 @@ import Testing
             let tracking = try #require(app.delegate.tracking.last)
             #expect(tracking.0 == .authenticationDetection && tracking.1[0] == "YES" && tracking.1[1] == "Dish")
             #expect(await app.enabler.snapshot().authentication == .idle)
-            // And the token is stored in the app's own storage, bound to this device
-            app.enabler.waitForStorageWrites()
-            let storage = try JSONDecoder().decode(
-                TokenStorage.self, from: try #require(try app.configuration.storage.read()))
-            let token = try #require(storage.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken)
-            #expect(try SignedToken<AuthNToken>.parse(token).body.matches(deviceID: "device-1"))
+            switch wire {
+            case .sdk:
+                // And the token is stored in the app's own storage, bound to this device
+                app.enabler.waitForStorageWrites()
+                let storage = try JSONDecoder().decode(
+                    TokenStorage.self, from: try #require(try app.configuration.storage.read()))
+                let token = try #require(storage.bucket(requestor: "REF30", mvpd: "Dish")?.authnToken)
+                #expect(try SignedToken<AuthNToken>.parse(token).body.matches(deviceID: "device-1"))
+            case .restV2:
+                // And the app keeps the chosen MVPD and a copy of the profile, no token
+                #expect(try app.v2State().requestors["REF30"]?.profile?.mvpd == "Dish")
+                #expect(try app.configuration.storage.read() == nil)
+            }
             // And authorization works without another login
             app.enabler.getAuthorization("news")
             await app.settle()
@@ -98,11 +108,11 @@ import Testing
                 "/verify", form: [("token", media), ("resource", "news")])
             #expect(verdict.status == 200, "\(verdict.text)")
             // And the same app after a restart is signed in, but another tvOS app on the device is not (no SSO)
-            let restarted = try await tvApp(fixture)
+            let restarted = try await tvApp(fixture, wire: wire)
             restarted.enabler.checkAuthentication()
             await restarted.settle()
             #expect(restarted.delegate.main.last == .setAuthenticationStatus(status: 1, errorCode: ""))
-            let other = try await tvApp(fixture, bundleID: "com.example.sports.tv")
+            let other = try await tvApp(fixture, bundleID: "com.example.sports.tv", wire: wire)
             other.enabler.checkAuthentication()
             await other.settle()
             #expect(
@@ -111,9 +121,9 @@ import Testing
         }
     }
 
-    @Test func getAuthorizationWaitsForTheSecondScreen() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func getAuthorizationWaitsForTheSecondScreen(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try await tvApp(fixture)
+            let app = try await tvApp(fixture, wire: wire)
             app.enabler.getAuthorization("sports")
             await app.settle()
             app.enabler.setSelectedProvider("Dish")
@@ -126,10 +136,10 @@ import Testing
         }
     }
 
-    @Test func cancelStopsPollingAndFreesTheCode() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func cancelStopsPollingAndFreesTheCode(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // Given a code on the TV, and a person who has reached DISH's login page with it
-            let app = try await tvApp(fixture)
+            let app = try await tvApp(fixture, wire: wire)
             let code = try #require(try await showCode(app)["code"])
             let person = SecondScreenPerson(baseURL: fixture.baseURL)
             let login = try await person.openLogin(code: code, provider: "DISH")
@@ -142,10 +152,16 @@ import Testing
                     == .setAuthenticationStatus(status: 0, errorCode: ErrorCode.providerNotSelected.rawValue))
             #expect(app.delegate.statuses.last?["id"] == "N005")
             #expect(await app.enabler.snapshot().authentication == .idle)
-            // Then the code is freed on the backend
-            #expect(
-                await eventually { (try? await RESTProbe(fixture).regcodeStatus(code)) == 404 },
-                "the code was not deleted")
+            switch wire {
+            case .sdk:
+                // Then the code is freed on the backend
+                #expect(
+                    await eventually { (try? await RESTProbe(fixture).regcodeStatus(code)) == 404 },
+                    "the code was not deleted")
+            case .restV2:
+                // v2 has no call to free a code: it lives until its notAfter, and the SDK sends no DELETE
+                #expect(try await RESTProbe(fixture).regcodeStatus(code) == 200)
+            }
             // And a sign-in finished afterwards is not picked up, however long we wait
             app.delegate.clear()
             _ = try await person.finish(login, username: "carol", password: "carol123")
@@ -153,8 +169,16 @@ import Testing
             await app.settle()
             #expect(!app.delegate.names.contains("setAuthenticationStatus"), "got \(app.delegate.names)")
             #expect(!app.delegate.statuses.contains { $0["id"] == "REGCODE" })
-            // (The sign-in did reach the device's session: a new attempt finds it at its first poll.)
-            _ = try await showCode(app)
+            switch wire {
+            case .sdk:
+                // (The sign-in did reach the device's session: a new attempt finds it at its first poll.)
+                _ = try await showCode(app)
+            case .restV2:
+                // (The sign-in made a profile: a new attempt finds it at once, without a code.)
+                app.enabler.getAuthentication()
+                await app.settle()
+                #expect(!app.delegate.statuses.contains { $0["id"] == "REGCODE" })
+            }
             #expect(
                 await app.wait(for: .setAuthenticationStatus(status: 1, errorCode: "")), "got \(app.delegate.names)")
         }
@@ -177,9 +201,9 @@ import Testing
         }
     }
 
-    @Test func backendClockPastTheCodesExpiryEndsTheFlow() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func backendClockPastTheCodesExpiryEndsTheFlow(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try await tvApp(fixture)
+            let app = try await tvApp(fixture, wire: wire)
             let code = try #require(try await showCode(app)["code"])
             let errors = Mutex<[String]>([])
             let events = app.enabler.events()
@@ -200,6 +224,25 @@ import Testing
                     errors.withLock { $0.contains { $0.contains("registration code \(code) expired") } }
                 },
                 "\(errors.withLock { $0 })")
+        }
+    }
+
+    /// REST API v2 sends no code lifetime (sessions have no such parameter): the code lives as long as the service
+    /// says (`notAfter`); here the backend's codes live one second.
+    @Test func onV2AnExpiredCodeEndsTheFlowWithStatusZero() async throws {
+        var configuration = try BackendConfiguration.load(path: SDKFixture.configPath)
+        configuration.tokens.regcodeTTL = 1
+        try await SDKFixture.with(configuration: configuration) { fixture in
+            let app = try await tvApp(fixture, wire: .restV2)
+            let status = try await showCode(app)
+            let expires = try #require(status["expires"].flatMap(EpochMilliseconds.date))
+            #expect(expires.timeIntervalSince(fixture.service.now()) <= 1.1)
+            let failed = EntitlementCallback.setAuthenticationStatus(
+                status: 0, errorCode: ErrorCode.genericAuthentication.rawValue)
+            #expect(await app.wait(for: failed), "got \(app.delegate.names)")
+            #expect(fixture.service.now() >= expires)
+            #expect(await app.enabler.snapshot().authentication == .idle)
+            #expect(app.delegate.tracking.last?.1.first == "NO")
         }
     }
 
@@ -245,17 +288,23 @@ import Testing
         }
     }
 
-    @Test func refusedRegistrationReportsREG500WithTheServersReason() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func refusedRegistrationReportsREG500WithTheServersReason(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try await tvApp(fixture, secret: "not-the-secret")
+            // v1: a wrong secret signs the call; v2: the service refuses the session (a fault: 400)
+            let app = try await tvApp(fixture, secret: wire == .sdk ? "not-the-secret" : Self.secret, wire: wire)
+            if wire == .restV2 { fixture.service.faults.rules = [FaultRule(path: "/api/v2/REF30/sessions", method: "POST", status: 400, remaining: 1)] }
             app.enabler.getAuthentication()
             app.enabler.setSelectedProvider("Dish")
             await app.settle()
             let status = try #require(
                 app.delegate.statuses.last { $0["id"] == "REG500" }, "got \(app.delegate.statuses)")
-            #expect(
-                status["message"]?.contains("HTTP 401") == true && status["message"]?.contains("signature") == true,
-                "\(status)")
+            switch wire {
+            case .sdk:
+                #expect(
+                    status["message"]?.contains("HTTP 401") == true && status["message"]?.contains("signature") == true,
+                    "\(status)")
+            case .restV2: #expect(status["message"]?.contains("HTTP 400") == true, "\(status)")
+            }
             #expect(
                 app.delegate.main.last
                     == .setAuthenticationStatus(status: 0, errorCode: ErrorCode.genericAuthentication.rawValue))

@@ -3,11 +3,12 @@ import Foundation
 import PassProtocol
 import Testing
 
-/// Seed 002 "post-init workflow": calls made before setRequestorComplete wait and run in order after it.
+/// Seed 002 "post-init workflow": calls made before setRequestorComplete wait and run in order after it (both
+/// protocols: on REST API v2 the registration and the v2 configuration take the config call's place).
 @Suite struct SetRequestorQueueTests {
-    @Test func callsMadeDuringSetRequestorRunAfterItInOrder() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func callsMadeDuringSetRequestorRunAfterItInOrder(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             // Given an app that calls before the configuration arrived
             app.enabler.setRequestor("REF30", serviceProviders: [fixture.serviceProvider])
             app.enabler.checkAuthentication()
@@ -24,9 +25,9 @@ import Testing
         }
     }
 
-    @Test func failedSetRequestorGivesEachQueuedCallItsErrorCallback() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func failedSetRequestorGivesEachQueuedCallItsErrorCallback(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             app.enabler.setRequestor("NO_SUCH_REQUESTOR", serviceProviders: [fixture.serviceProvider])
             app.enabler.getAuthentication()
             app.enabler.getAuthorization("news")
@@ -40,9 +41,9 @@ import Testing
         }
     }
 
-    @Test func unreachableBackendFailsSetRequestorWithCFG404() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func unreachableBackendFailsSetRequestorWithCFG404(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             app.enabler.setRequestor("REF30", serviceProviders: [URL(string: "http://127.0.0.1:9/adobe-services")!])
             app.enabler.checkAuthentication()
             await app.settle()
@@ -52,9 +53,9 @@ import Testing
         }
     }
 
-    @Test func callsWithoutAnySetRequestorFail() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func callsWithoutAnySetRequestorFail(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             app.enabler.checkAuthentication()
             await app.settle()
             #expect(app.delegate.main == [.setAuthenticationStatus(status: 0, errorCode: ErrorCode.internalError.rawValue)])

@@ -7,21 +7,24 @@ import Testing
 
 /// sendTrackingData (spec §4): the triggering calls, the event types, the documented item order.
 @Suite struct TrackingTests {
-    @Test func eachTriggeringCallSendsItsEventWithTheDocumentedFields() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func eachTriggeringCallSendsItsEventWithTheDocumentedFields(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             // checkAuthentication, not signed in: failure, no MVPD/GUID/cached
             app.enabler.checkAuthentication()
             await app.settle()
             #expect(app.delegate.tracking.last?.0 == .authenticationDetection)
-            #expect(app.delegate.tracking.last?.1 == ["NO", "None", "None", "None", "mobile", "ios", "iOS"])
+            // The last three items are the configuration's device, client type and OS: on v2 the service derives them
+            // from X-Device-Info (docs/sdk.md, "Callbacks: what stays, what differs").
+            let platform = wire == .sdk ? ["mobile", "ios", "iOS"] : ["MobilePhone", "iOS", "iOS"]
+            #expect(app.delegate.tracking.last?.1 == ["NO", "None", "None", "None"] + platform)
             // setSelectedProvider: mvpdSelection with the MVPD first
             app.enabler.getAuthentication()
             app.enabler.setSelectedProvider("Dish")
             await app.settle()
             #expect(app.delegate.tracking.last?.0 == .mvpdSelection)
-            #expect(app.delegate.tracking.last?.1 == ["Dish", "mobile", "ios", "iOS"])
+            #expect(app.delegate.tracking.last?.1 == ["Dish"] + platform)
             // handleExternalURL: success with the MVPD, the MD5 of the GUID, not cached
             let end = try await app.webView.signIn(at: try #require(app.delegate.lastURL), username: "carol", password: "carol123")
             app.enabler.handleExternalURL(end)
@@ -45,13 +48,13 @@ import Testing
             #expect(denied.1[0] == "NO" && denied.1[1] == "Dish")
             #expect(denied.1[4] == ErrorCode.USER_NOT_AUTHORIZED_ERROR)
             #expect(denied.1[5] == "Upgrade to the Movie package")
-            #expect(Array(denied.1.suffix(3)) == ["mobile", "ios", "iOS"])
+            #expect(Array(denied.1.suffix(3)) == platform)
         }
     }
 
-    @Test func mvpdSelectionIsSentOnlyWhenTheMvpdChanges() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func mvpdSelectionIsSentOnlyWhenTheMvpdChanges(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             let before = app.delegate.tracking.filter { $0.0 == .mvpdSelection }.count
@@ -64,15 +67,15 @@ import Testing
         }
     }
 
-    @Test func slowBackendTimesOutAsANetworkErrorAndTheQueueDrains() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func slowBackendTimesOutAsANetworkErrorAndTheQueueDrains(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // The timeout leaves ordinary requests room on a loaded machine (the sign-in below must not time out; at
             // 1 s it did during parallel builds); the held answer is three times longer.
-            let app = try fixture.app(configure: { $0.requestTimeout = TestTime.seconds(4) })
+            let app = try fixture.app(wire: wire, configure: { $0.requestTimeout = TestTime.seconds(4) })
             await app.start(base: fixture.serviceProvider)
             try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
             fixture.service.faults.rules = [
-                FaultRule(path: "/adobe-services/1.0/authorizeDevice", latencyMs: TestTime.milliseconds(12000), remaining: 1)]
+                FaultRule(path: SDKFixture.authorizePath(wire), latencyMs: TestTime.milliseconds(12000), remaining: 1)]
             app.enabler.getAuthorization("news")
             app.enabler.checkAuthentication()
             await app.settle()

@@ -45,9 +45,10 @@ struct VisitorIDOptionTests {
         }
     }
 
-    @Test func aVisitorIDThatIsNotAHeaderValueIsRefusedAndNeverSent() async throws {
+    @Test(arguments: EntitlementProtocol.allCases)
+    func aVisitorIDThatIsNotAHeaderValueIsRefusedAndNeverSent(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try fixture.app()
+            let app = try fixture.app(wire: wire)
             let seen = await Self.recording(app) {
                 app.enabler.setOptions([PassConstants.OPTION_VISITOR_ID: "v1\r\nX-Injected: yes"])
                 await app.start(base: fixture.serviceProvider)

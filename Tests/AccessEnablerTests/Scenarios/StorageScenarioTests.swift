@@ -4,17 +4,18 @@ import PassProtocol
 import PassStorage
 import Testing
 
-/// Storage 1.7 (seed 002): several Programmer–MVPD buckets, the token importer, passive authentication.
+/// Storage 1.7 (seed 002): several Programmer–MVPD buckets, the token importer, passive authentication. The first
+/// scenario on both protocols; the v2 replays of the others are V2ScenarioTests.
 @Suite struct StorageScenarioTests {
     /// The overview's example: App1/Programmer1 with MVPD1, App2/Programmer2 with MVPD2, back to App1 still signed in.
-    @Test func app1App2ExampleKeepsBothSessions() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func app1App2ExampleKeepsBothSessions(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app1 = try fixture.simulatedApp(bundleID: "com.example.tv.sports", team: "TEAM1")
+            let app1 = try fixture.simulatedApp(bundleID: "com.example.tv.sports", team: "TEAM1", wire: wire)
             await app1.start("SPORTS1", base: fixture.serviceProvider)
             try await app1.login(mvpd: "Dish", username: "carol", password: "carol123")
             // Programmer2 (KIDSNET) is not integrated with Dish... it is in the demo data, so use Spectrum, which
             // SPORTS1 does not integrate: App2 authenticates with Spectrum
-            let app2 = try fixture.simulatedApp(bundleID: "com.example.tv.kids", team: "TEAM1")
+            let app2 = try fixture.simulatedApp(bundleID: "com.example.tv.kids", team: "TEAM1", wire: wire)
             await app2.start("KIDSNET", base: fixture.serviceProvider)
             app2.enabler.setSelectedProvider("Spectrum")
             app2.enabler.getAuthentication(forceAuthn: true)
@@ -25,9 +26,18 @@ import Testing
             #expect(await app2.isAuthenticated())
             await app1.start("SPORTS1", base: fixture.serviceProvider)
             #expect(await app1.isAuthenticated(), "storage 1.7 keeps App1's bucket")
-            let storage = try JSONDecoder().decode(TokenStorage.self, from: try #require(try app1.configuration.storage.read()))
-            #expect(storage.bucket(requestor: "SPORTS1", mvpd: "Dish")?.authnToken != nil)
-            #expect(storage.bucket(requestor: "KIDSNET", mvpd: "Spectrum")?.authnToken != nil)
+            switch wire {
+            case .sdk:
+                let storage = try JSONDecoder().decode(TokenStorage.self, from: try #require(try app1.configuration.storage.read()))
+                #expect(storage.bucket(requestor: "SPORTS1", mvpd: "Dish")?.authnToken != nil)
+                #expect(storage.bucket(requestor: "KIDSNET", mvpd: "Spectrum")?.authnToken != nil)
+            case .restV2:
+                // Each app keeps its own Programmer's profile copy; the team's storage is never written
+                #expect(try app1.v2State().requestors.keys.sorted() == ["SPORTS1"])
+                #expect(try app1.v2State().requestors["SPORTS1"]?.profile?.mvpd == "Dish")
+                #expect(try app2.v2State().requestors["KIDSNET"]?.profile?.mvpd == "Spectrum")
+                #expect(try app1.configuration.storage.read() == nil)
+            }
         }
     }
 

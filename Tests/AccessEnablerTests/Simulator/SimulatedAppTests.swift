@@ -12,11 +12,17 @@ struct SimulatedAppTests {
     static let carol = SimulatedApp.Credentials(username: "carol", password: "carol123")
 
     static func app(
-        _ fixture: SDKFixture, player: SimulatedApp.Player, failures: Failures = Failures(), callbacks: Callbacks = Callbacks()
+        _ fixture: SDKFixture, _ wire: EntitlementProtocol, player: SimulatedApp.Player, failures: Failures = Failures(),
+        callbacks: Callbacks = Callbacks()
     ) throws -> SimulatedApp {
         try SimulatedApp(
             app: AppIdentity(bundleID: "com.example.news.ios", teamID: "TEAM1234", platform: .iOS), device: fixture.folder,
-            serviceProvider: fixture.serviceProvider, player: player, logger: TestServer.logger,
+            serviceProvider: fixture.serviceProvider, player: player,
+            configure: { configuration in
+                configuration.protocol = wire
+                if wire == .restV2 { configuration.softwareStatement = SDKFixture.softwareStatements["REF30"] }
+            },
+            logger: TestServer.logger,
             onCallback: { callbacks.add($0.name) }, onFailure: { failures.add($0) })
     }
 
@@ -41,10 +47,10 @@ struct SimulatedAppTests {
         return condition()
     }
 
-    @Test func aScriptPlaysThePickerAndTheLoginPage() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func aScriptPlaysThePickerAndTheLoginPage(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             let callbacks = Callbacks()
-            let app = try Self.app(fixture, player: .script(mvpd: "Dish", credentials: Self.carol), callbacks: callbacks)
+            let app = try Self.app(fixture, wire, player: .script(mvpd: "Dish", credentials: Self.carol), callbacks: callbacks)
             try await app.enabler.configure("REF30")
             let token = try await app.enabler.authorization(for: "news")
             #expect(!token.isEmpty)
@@ -56,12 +62,12 @@ struct SimulatedAppTests {
         }
     }
 
-    @Test func aRefusedScriptedLoginEndsTheWaitingCallInsteadOfHanging() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func aRefusedScriptedLoginEndsTheWaitingCallInsteadOfHanging(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             let failures = Failures()
             let wrong = SimulatedApp.Credentials(username: "carol", password: "wrong")
             let app = try Self.app(
-                fixture, player: .script(mvpd: "Dish", credentials: wrong, endsLoginOnFailure: true), failures: failures)
+                fixture, wire, player: .script(mvpd: "Dish", credentials: wrong, endsLoginOnFailure: true), failures: failures)
             try await app.enabler.configure("REF30")
             await #expect(throws: EntitlementError.self) { try await app.enabler.authorization(for: "news") }
             guard case .signInFailed(let message)? = failures.all.first else {
@@ -72,10 +78,10 @@ struct SimulatedAppTests {
         }
     }
 
-    @Test func aScriptWithoutAnMVPDFailsAtThePickerNamingTheOffer() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func aScriptWithoutAnMVPDFailsAtThePickerNamingTheOffer(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             let failures = Failures()
-            let app = try Self.app(fixture, player: .script(mvpd: nil, credentials: Self.carol), failures: failures)
+            let app = try Self.app(fixture, wire, player: .script(mvpd: nil, credentials: Self.carol), failures: failures)
             try await app.enabler.configure("REF30")
             app.enabler.getAuthentication()
             #expect(await Self.eventually { !failures.all.isEmpty })
@@ -87,9 +93,9 @@ struct SimulatedAppTests {
         }
     }
 
-    @Test func aPersonAnswersThePickerAndTheLoginPageLaterThenLogoutFollowsTheChainAlone() async throws {
+    @Test(arguments: EntitlementProtocol.allCases) func aPersonAnswersThePickerAndTheLoginPageLaterThenLogoutFollowsTheChainAlone(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            let app = try Self.app(fixture, player: .person)
+            let app = try Self.app(fixture, wire, player: .person)
             await #expect(throws: SimulatedApp.Failure.noLoginPending) {
                 try await app.signIn(username: "carol", password: "carol123")
             }
