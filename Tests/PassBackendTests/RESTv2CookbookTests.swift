@@ -1453,3 +1453,22 @@ extension RESTv2CookbookTests {
         }
     }
 }
+
+// MARK: - The visitor ID on v2 (AP-Visitor-Identifier, docs/rest-api-v2.md §2.5)
+
+extension RESTv2CookbookTests {
+    @Test func theVisitorIDIsRecordedWithTheSignInAndEachPermittedDecision() async throws {
+        try await BackendFixture.with { service, client async throws in
+            var tv = try await tvApp(client)
+            tv.extra["AP-Visitor-Identifier"] = "v2-visitor-1"
+            let code = try await signIn(tv, username: "carol", password: "carol123")
+            // The app reads its profile by code once the browser is done (the cookbook's step 5).
+            _ = try await tv.get("/api/v2/REF30/profiles/code/\(code)")
+            _ = try await tv.decisions("authorize", mvpd: "Dish", resources: ["news"])
+            let records = service.visitorRecords.filter { $0.visitorID == "v2-visitor-1" }
+            #expect(records.map(\.event) == [.signIn, .authorization], "\(records)")
+            #expect(records.last?.resource == "news")
+            #expect(records.allSatisfy { $0.mvpdID == "Dish" && $0.requestorID == "REF30" })
+        }
+    }
+}

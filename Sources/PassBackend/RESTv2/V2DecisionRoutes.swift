@@ -55,6 +55,7 @@ enum V2DecisionRoutes {
                     requestorID: call.serviceProvider, deviceID: deviceID, resource: resourceID, mvpdID: mvpd.id,
                     expires: now.addingTimeInterval(TimeInterval(mvpd.authzTTL)))
             }
+            service.recordVisitor(request, .authorization, session: session, resource: resourceID)
             let token = service.issueMediaToken(sessionGUID: session.guid, requestorID: call.serviceProvider, resource: resourceID, mvpdID: mvpd.id)
             decision.token = V2.Token(
                 notBefore: EpochMilliseconds.from(token.body.issueTime), notAfter: EpochMilliseconds.from(token.body.expires),

@@ -55,7 +55,10 @@ enum V2ProfileRoutes {
         guard record.expires > service.now() else {
             throw EnhancedError(.invalidAuthenticationSession, details: "The code \(record.code.code) has expired.")
         }
-        return V2Call.json(V2.Profiles(profiles: profiles(of: service.session(for: record), service)))
+        let session = service.session(for: record)
+        // The sign-in reaching the app (the seeds' sessionDevice): the visitor ID it sent is recorded with it.
+        if let session, !session.revoked, session.expires > service.now() { service.recordVisitor(request, .signIn, session: session) }
+        return V2Call.json(V2.Profiles(profiles: profiles(of: session, service)))
     }
 
     /// The session as a profile map: empty unless it is live.
