@@ -20,7 +20,7 @@ struct BackendExchangeContext: ExchangeContext {
             reading.deviceID = parsed.deviceID
         }
         if let loginID = ExchangeReading.nonEmptyText(request.parameter("login") ?? request.parameter("RelayState")),
-            let login = service.login(loginID)
+            let login = service.loginForRecording(loginID)
         {
             reading.deviceID = reading.deviceID ?? login.deviceID
             reading.requestorID = reading.requestorID ?? login.requestorID

@@ -22,6 +22,10 @@ extension BackendService {
     /// The login in progress with this ID.
     func login(_ id: String) -> LoginSession? { state.withLock { $0.logins[id] } }
 
+    /// The login with this ID, in progress or ended within the hour: what the recorder reads (never a route: an ended
+    /// login cannot be used again).
+    func loginForRecording(_ id: String) -> LoginSession? { state.withLock { $0.logins[id] ?? $0.endedLogins[id] } }
+
     /// Opens a session for a finished login; the authN token is handed out by `sessionDevice` or the REST
     /// token endpoints. A login started with a registration code opens it for the code's device.
     @discardableResult
@@ -29,7 +33,7 @@ extension BackendService {
         let mvpd = mvpd(login.mvpdID)
         let now = now()
         return state.withLock { state in
-            state.logins.removeValue(forKey: login.id)
+            state.keepEnded(login.id)
             var deviceID = login.deviceID
             var appID: String?
             if let code = login.regcode, let record = state.regcodes[code] {
@@ -49,6 +53,6 @@ extension BackendService {
 
     /// Cancels a login; the browser goes back to the app with an error.
     func cancelLogin(_ login: LoginSession) {
-        _ = state.withLock { $0.logins.removeValue(forKey: login.id) }
+        state.withLock { $0.keepEnded(login.id) }
     }
 }

@@ -113,6 +113,9 @@ struct BackendState: Sendable {
     var faults: FaultSettings
     var logins: [String: LoginSession] = [:]
     var sessions: [String: AuthSession] = [:]
+    /// Logins that ended (completed or cancelled), kept an hour for the recorder only: it reads an exchange after its
+    /// answer went out, and under load the login an MVPD page belonged to may have finished by then.
+    var endedLogins: [String: LoginSession] = [:]
     /// Every sign-in an authN token was issued for, oldest first (at most ``keptSignIns``), kept after logout and
     /// after a later sign-in on the device: who a recorded session was signed in as (the console's replay asks).
     var signIns: [AuthSession] = []
@@ -168,6 +171,15 @@ struct BackendState: Sendable {
         return keys.count
     }
 
+    /// Ends the login in progress `id`, keeping it for the recorder (at most ``keptEndedLogins``).
+    mutating func keepEnded(_ id: String) {
+        guard let ended = logins.removeValue(forKey: id) else { return }
+        if endedLogins.count >= Self.keptEndedLogins { endedLogins.removeAll() }
+        endedLogins[id] = ended
+    }
+
+    static let keptEndedLogins = 10_000
+
     /// Drops used media tokens and nonces past their lifetime.
     mutating func prune(now: Date) {
         usedMediaTokens = usedMediaTokens.filter { $0.value > now }
@@ -175,5 +187,6 @@ struct BackendState: Sendable {
         regcodes = regcodes.filter { $0.value.expires > now.addingTimeInterval(-3600) }
         v2Sessions = v2Sessions.filter { regcodes[$0.key] != nil }
         logins = logins.filter { $0.value.created > now.addingTimeInterval(-3600) }
+        endedLogins = endedLogins.filter { $0.value.created > now.addingTimeInterval(-3600) }
     }
 }
