@@ -10,7 +10,7 @@ struct MVPDLoginPageConfigTests {
     func load(_ mvpd: String) throws -> BackendConfiguration {
         let json = #"{"programmers": [{"id": "P", "mvpds": ["M"]}], "mvpds": [\#(mvpd)]}"#
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("loginpage-\(UUID().uuidString).json").path
-        FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(json.utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         return try BackendConfiguration.load(path: path)
     }

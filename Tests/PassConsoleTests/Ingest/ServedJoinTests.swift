@@ -52,7 +52,7 @@ struct ServedJoinTests {
     func droppedExchangesAreCountedInTheOverview() async throws {
         try await ConsoleFixture.with { fixture in
             fixture.console.servedEventSink.lost(7)
-            try await fixture.console.ingest([], droppedByReporter: 5)
+            _ = try await fixture.console.ingest([], droppedByReporter: 5)
             #expect(await fixture.console.droppedCount() == 12)
         }
     }
