@@ -134,6 +134,11 @@ struct V2Call {
         return session
     }
 
+    /// A decisions answer, written by ``V2/Decisions/jsonBytes()`` (the hot path of v2).
+    static func decisions(_ answer: V2.Decisions) -> Response {
+        Response(status: .ok, headers: [("Content-Type", "application/json;charset=UTF-8")], body: .data(Data(answer.jsonBytes())))
+    }
+
     /// The JSON answer.
     static func json<T: Encodable>(_ value: T, status: HTTPStatus = .ok) -> Response {
         var response = Response.json(value, status: status)

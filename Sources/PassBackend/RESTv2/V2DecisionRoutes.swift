@@ -25,7 +25,7 @@ enum V2DecisionRoutes {
         _ = try call.deviceInfo
         if let temp = V2TempPass.named(call) {
             let resources = try Self.resources(request)
-            return V2Call.json(V2.Decisions(decisions: V2TempPass.decide(call, temp, deviceID: deviceID, resources: resources, preauthorize: preauthorize)))
+            return V2Call.decisions(V2.Decisions(decisions: V2TempPass.decide(call, temp, deviceID: deviceID, resources: resources, preauthorize: preauthorize)))
         }
         let mvpd = try call.mvpd()
         let resources = try Self.resources(request)
@@ -33,7 +33,7 @@ enum V2DecisionRoutes {
             throw EnhancedError(.tooManyResources, details: "\(resources.count) resources; at most \(maximumResources) per call.")
         }
         if let rule = call.degradation(mvpd), let degraded = degraded(call, rule: rule, deviceID: deviceID, mvpd: mvpd, resources: resources, preauthorize: preauthorize) {
-            return V2Call.json(V2.Decisions(decisions: degraded))
+            return V2Call.decisions(V2.Decisions(decisions: degraded))
         }
         let session = try call.liveSession(deviceID: deviceID, mvpd: mvpd)
         let now = service.now()
@@ -62,7 +62,7 @@ enum V2DecisionRoutes {
                 serializedToken: token.base64Serialized)
             return decision
         }
-        return V2Call.json(V2.Decisions(decisions: decisions))
+        return V2Call.decisions(V2.Decisions(decisions: decisions))
     }
 
     /// Decisions made by a degradation rule instead of the MVPD (`source: degradation`): AuthNAll and AuthZAll permit

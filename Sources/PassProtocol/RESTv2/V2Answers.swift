@@ -266,3 +266,40 @@ public enum V2 {
         }
     }
 }
+
+extension V2.Decisions {
+    /// The answer as JSON bytes, written by hand: Foundation's `JSONEncoder` was 12% of the backend's CPU on the
+    /// decision route (`perf record` under wrk, docs/benchmarks.md "Issue #26"). The same fields and values as the
+    /// `Codable` form (a test decodes it back); the one `error` object goes through `JSONEncoder` (denials are rare).
+    public func jsonBytes() -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + decisions.count * 700)
+        out.append(contentsOf: Array(#"{"decisions":["#.utf8))
+        for (index, decision) in decisions.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: Array(#"{"resource":"#.utf8))
+            JSONText.appendString(decision.resource, to: &out)
+            out.append(contentsOf: Array(#","serviceProvider":"#.utf8))
+            JSONText.appendString(decision.serviceProvider, to: &out)
+            out.append(contentsOf: Array(#","mvpd":"#.utf8))
+            JSONText.appendString(decision.mvpd, to: &out)
+            out.append(contentsOf: Array(#","source":"#.utf8))
+            JSONText.appendString(decision.source, to: &out)
+            out.append(contentsOf: Array((decision.authorized ? #","authorized":true"# : #","authorized":false"#).utf8))
+            if let token = decision.token {
+                out.append(contentsOf: Array(#","token":{"notBefore":\#(token.notBefore),"notAfter":\#(token.notAfter),"serializedToken":"#.utf8))
+                JSONText.appendString(token.serializedToken, to: &out)
+                out.append(UInt8(ascii: "}"))
+            }
+            if let error = decision.error, let encoded = try? JSONEncoder().encode(error) {
+                out.append(contentsOf: Array(#","error":"#.utf8))
+                out.append(contentsOf: encoded)
+            }
+            if let notBefore = decision.notBefore { out.append(contentsOf: Array(#","notBefore":\#(notBefore)"#.utf8)) }
+            if let notAfter = decision.notAfter { out.append(contentsOf: Array(#","notAfter":\#(notAfter)"#.utf8)) }
+            out.append(UInt8(ascii: "}"))
+        }
+        out.append(contentsOf: Array("]}".utf8))
+        return out
+    }
+}
