@@ -65,6 +65,23 @@ struct BackendRecordingTests {
         return found
     }
 
+    /// The migration view's entry of `app` (a loop: `first(where:)` with a closure over these `[String: Any]` rows
+    /// returned another row here, seen twice in this test).
+    static func entry(_ apps: [[String: Any]], app: String) -> [String: Any]? {
+        for entry in apps where entry["app"] as? String == app { return entry }
+        return nil
+    }
+
+    /// A REST API v2 app of REF30 on `device`: registered (DCR), its access token and device identifier as headers.
+    static func v2Headers(_ http: TestHTTPClient, device: String) async throws -> [String: String] {
+        let registered = try await http.post("/o/client/register", json: Data(#"{"software_statement":"demo-software-statement"}"#.utf8))
+        let clientID = try #require(registered.json["client_id"] as? String, "\(registered.text)")
+        let secret = try #require(registered.json["client_secret"] as? String)
+        let issued = try await http.post("/o/client/token", form: [("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", secret)])
+        let token = try #require(issued.json["access_token"] as? String, "\(issued.text)")
+        return ["Authorization": "Bearer \(token)", "AP-Device-Identifier": "fingerprint \(Data(device.utf8).base64EncodedString())"]
+    }
+
     /// The session's health card, once it holds the verdict `id` (events reach the history in batches).
     static func card(
         _ console: Console, _ session: String, holding id: String, where ready: ([String: Any]) -> Bool = { _ in true }
@@ -160,13 +177,8 @@ struct BackendRecordingTests {
     @Test("a REST API v2 device (session, sign-in in a browser, profiles, decision, logout) is one session of kind rest-v2, found by its code and its device")
     func restV2DeviceIsOneSessionFoundByCodeAndDevice() async throws {
         try await Self.with { console, _, _, http in
-            let registered = try await http.post("/o/client/register", json: Data(#"{"software_statement":"demo-software-statement"}"#.utf8))
-            let clientID = try #require(registered.json["client_id"] as? String, "\(registered.text)")
-            let secret = try #require(registered.json["client_secret"] as? String)
-            let issued = try await http.post("/o/client/token", form: [("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", secret)])
-            let token = try #require(issued.json["access_token"] as? String, "\(issued.text)")
             let device = "v2-box-\(UUID().uuidString.prefix(8))"
-            let headers = ["Authorization": "Bearer \(token)", "AP-Device-Identifier": "fingerprint \(Data(device.utf8).base64EncodedString())"]
+            let headers = try await Self.v2Headers(http, device: device)
             let session = try await http.post("/api/v2/REF30/sessions",
                 form: [("mvpd", "Dish"), ("domainName", "adobe.com"), ("redirectUrl", "myapp://signed-in")], headers: headers)
             let code = try #require(session.json["code"] as? String, "\(session.text)")
@@ -197,13 +209,8 @@ struct BackendRecordingTests {
     @Test("a REST API v2 denial inside a decision is named on the card by its code with the vendor's action in words; a degraded permit is named as such")
     func restV2DenialsAndDegradedPermitsAreNamed() async throws {
         try await Self.with { console, _, service, http in
-            let registered = try await http.post("/o/client/register", json: Data(#"{"software_statement":"demo-software-statement"}"#.utf8))
-            let clientID = try #require(registered.json["client_id"] as? String)
-            let secret = try #require(registered.json["client_secret"] as? String)
-            let issued = try await http.post("/o/client/token", form: [("grant_type", "client_credentials"), ("client_id", clientID), ("client_secret", secret)])
-            let token = try #require(issued.json["access_token"] as? String)
             let device = "v2-denied-\(UUID().uuidString.prefix(8))"
-            let headers = ["Authorization": "Bearer \(token)", "AP-Device-Identifier": "fingerprint \(Data(device.utf8).base64EncodedString())"]
+            let headers = try await Self.v2Headers(http, device: device)
             let session = try await http.post("/api/v2/REF30/sessions",
                 form: [("mvpd", "Dish"), ("domainName", "adobe.com"), ("redirectUrl", "myapp://signed-in")], headers: headers)
             let code = try #require(session.json["code"] as? String)
@@ -238,25 +245,23 @@ struct BackendRecordingTests {
             _ = try await app.activate(code: regcode, mvpd: "Dish", username: "carol", password: "carol123")
             _ = try await app.get("/api/v1/authorize", [("requestor", "REF30"), ("deviceId", box), ("resource", "news")])
             // A device already on REST API v2.
-            let registered = try await http.post("/o/client/register", json: Data(#"{"software_statement":"demo-software-statement"}"#.utf8))
-            let issued = try await http.post("/o/client/token", form: [("grant_type", "client_credentials"),
-                ("client_id", registered.json["client_id"] as? String ?? ""), ("client_secret", registered.json["client_secret"] as? String ?? "")])
-            let token = try #require(issued.json["access_token"] as? String)
-            let headers = ["Authorization": "Bearer \(token)", "AP-Device-Identifier": "fingerprint \(Data("v2-tv".utf8).base64EncodedString())"]
+            let headers = try await Self.v2Headers(http, device: "v2-tv")
             _ = try await http.get("/api/v2/REF30/profiles", headers: headers)
 
             var apps: [[String: Any]] = []
-            for _ in 0..<100 {
+            // Until the recorder's batches are in: the box's regcode and authorize calls, and the v2 app.
+            for _ in 0..<Int(TestTime.seconds(100)) {
                 let answer = try await Self.get(console, "/api/migration?hours=24")
                 apps = answer["apps"] as? [[String: Any]] ?? []
-                let v1 = apps.first { $0["app"] as? String == "REF30 · REST API v1" }
-                if (v1?["calls"] as? [[String: Any]])?.contains(where: { $0["call"] as? String == "GET /api/v1/authorize" }) == true,
-                    apps.contains(where: { $0["app"] as? String == "REF30 · REST API v2" })
+                let v1 = Self.entry(apps, app: "REF30 · REST API v1")
+                let made = Set(((v1?["calls"] as? [[String: Any]]) ?? []).compactMap { $0["call"] as? String })
+                if made.isSuperset(of: ["GET /api/v1/authorize", "POST /reggie/v1/{requestor}/regcode"]),
+                    Self.entry(apps, app: "REF30 · REST API v2") != nil
                 { break }
                 try await Task.sleep(for: .milliseconds(100))
             }
-            let v1 = try #require(apps.first { $0["app"] as? String == "REF30 · REST API v1" }, "\(apps)")
-            #expect(v1["legacySessions"] as? Int == 1)
+            let v1 = try #require(Self.entry(apps, app: "REF30 · REST API v1"), "\(apps)")
+            #expect(v1["legacySessions"] as? Int == 1, "\(apps)")
             let calls = v1["calls"] as? [[String: Any]] ?? []
             var authorize: [String: Any] = [:]
             for call in calls where call["call"] as? String == "GET /api/v1/authorize" { authorize = call }
@@ -265,7 +270,7 @@ struct BackendRecordingTests {
             let count = authorize["sessions"] as? Int
             #expect(count == 1)
             #expect(calls.contains { $0["call"] as? String == "POST /reggie/v1/{requestor}/regcode" }, "\(calls)")
-            let v2 = try #require(apps.first { $0["app"] as? String == "REF30 · REST API v2" }, "\(apps)")
+            let v2 = try #require(Self.entry(apps, app: "REF30 · REST API v2"), "\(apps)")
             #expect(v2["legacySessions"] as? Int == 0)
             #expect(v2["v2Sessions"] as? Int == 1)
             #expect((v2["summary"] as? String ?? "").hasPrefix("Migrated"))
