@@ -203,7 +203,7 @@ let package = Package(
             dependencies: ["MicroHTTP", "Locking", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking", "WireDates"]),
-        .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol"]),
+        .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol", "PassTestSupport"]),
         .testTarget(name: "PassEventsTests", dependencies: ["PassEvents"]),
         .testTarget(
             name: "PassBackendTests",

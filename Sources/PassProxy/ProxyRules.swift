@@ -26,8 +26,11 @@ public final class ProxyRules: Sendable {
         rules.withLock { $0 = new }
     }
 
-    /// The first rule matching `request`.
-    func first(matching request: Request, reading: ExchangeReading?) -> ProxyRule? {
-        rules.withLock { $0.first { $0.matches(request, reading: reading) } }
+    /// The first rule matching `request`; the exchange is read (``ExchangeReading``) only when there are rules.
+    func first(matching request: Request) -> ProxyRule? {
+        let all = self.all
+        guard !all.isEmpty else { return nil }
+        let reading = ExchangeReading(request, Response())
+        return all.first { $0.matches(request, reading: reading) }
     }
 }

@@ -62,37 +62,67 @@ public struct RecordingProxy: HTTPResponder {
         return LocalAddresses.isLoopback(request.remoteAddress)
     }
 
-    public func respond(to request: Request) async -> Response {
+    /// Refusals and the proxy's own controls, answered on the server's thread.
+    public func respondInline(to request: Request) -> Response? {
         if let refusal = judgeHead(request) { return refusal }
         if request.path.hasPrefix(Self.controlPrefix) { return control(request) }
+        return nil
+    }
+
+    /// Everything forwarded: rules first, then the upstream, answered from NIO's event loop (no Swift task).
+    public func respondLater(to request: Request, reply: @escaping @Sendable (Response) -> Void) -> Bool {
+        if let answer = respondInline(to: request) {
+            reply(answer)
+            return true
+        }
         let started = ContinuousClock.now
-        let reading = ExchangeReading(request, Response())
-        var answer: Response
-        var acted: String?
-        if let rule = rules.first(matching: request, reading: reading) {
-            acted = rule.words
-            if let delay = rule.delayMs, delay > 0 { try? await Task.sleep(for: .milliseconds(delay)) }
+        guard let rule = rules.first(matching: request) else {
+            forward(request, started: started, rule: nil, reply: reply)
+            return true
+        }
+        let act: @Sendable () -> Void = { [self] in
             if rule.drop == true {
-                recorder?.record(request, .closeWithoutAnswer, started: started, rule: acted,
+                recorder?.record(request, .closeWithoutAnswer, started: started, rule: rule.words,
                     failure: "the proxy's rule dropped the connection without an answer")
-                return .closeWithoutAnswer
+                return reply(.closeWithoutAnswer)
             }
             if let status = rule.status {
-                answer = HTTPError(HTTPStatus(status), code: "proxy_rule",
+                let answer = HTTPError(HTTPStatus(status), code: "proxy_rule",
                     message: "The recording proxy's rule “\(rule.words)” answered \(status) instead of the service.").response
-                recorder?.record(request, answer, started: started, rule: acted)
-                return answer
+                recorder?.record(request, answer, started: started, rule: rule.words)
+                return reply(answer)
             }
+            forward(request, started: started, rule: rule.words, reply: reply)
         }
-        do {
-            answer = try await upstream.forward(request)
-        } catch {
-            answer = error.response
-            acted = acted.map { "\($0); " } ?? ""
-            acted = (acted ?? "") + "upstream failed: \(error.code)"
+        if let delay = rule.delayMs, delay > 0 {
+            upstream.client.eventLoopGroup.any().scheduleTask(in: .milliseconds(Int64(delay))) { act() }
+        } else {
+            act()
         }
-        recorder?.record(request, answer, started: started, rule: acted)
-        return answer
+        return true
+    }
+
+    /// The same answer, awaited (tests, and a responder wrapping this one).
+    public func respond(to request: Request) async -> Response {
+        await withCheckedContinuation { continuation in
+            _ = respondLater(to: request) { continuation.resume(returning: $0) }
+        }
+    }
+
+    func forward(_ request: Request, started: ContinuousClock.Instant, rule: String?, reply: @escaping @Sendable (Response) -> Void) {
+        upstream.forward(request) { [recorder] result in
+            let answer: Response
+            var acted = rule
+            switch result {
+            case .success(let response):
+                answer = response
+            case .failure(let error):
+                answer = error.response
+                acted = (acted.map { "\($0); " } ?? "") + "upstream failed: \(error.code)"
+            }
+            recorder?.record(request, answer, started: started, rule: acted)
+            reply(answer)
+        }
     }
 
     /// `GET|PUT /_proxy/rules`, `GET /_proxy/ca.pem`.

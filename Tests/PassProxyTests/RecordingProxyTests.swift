@@ -148,6 +148,22 @@ struct RecordingProxyTests {
         }
     }
 
+    @Test("a hold-only rule delays the request, then forwards it: the service's answer comes back and the exchange names the hold")
+    func aHoldRuleDelaysThenForwards() async throws {
+        try await ProxyFixture.with { fixture in
+            try fixture.proxy.rules.replace(with: [ProxyRule(path: "config", delayMs: 300)])
+            let clock = ContinuousClock()
+            let sent = clock.now
+            let answer = try await fixture.curl("/api/v1/config/REF30")
+            #expect(clock.now - sent >= .milliseconds(300), "held before it was forwarded")
+            #expect(answer.status == 200, "the service's own answer: \(answer)")
+            let recorded = try await fixture.served { $0.contains { $0.url.contains("/config/REF30") } }
+            let exchange = try #require(recorded.first { $0.exchange.url.contains("/config/REF30") }?.exchange)
+            #expect(exchange.status == 200)
+            #expect(exchange.served?.rule == "hold 300 ms then forward on config")
+        }
+    }
+
     @Test("never an open proxy, and its controls want loopback or the token; a bad rule is refused with the reason")
     func controlsAndTargets() async throws {
         try await ProxyFixture.with { fixture in

@@ -36,6 +36,11 @@ public struct Router: HTTPResponder {
     }
 
     private var routes: [Route] = []
+    /// Indexes into ``routes`` by a pattern's segment count (patterns without a trailing `{name...}`), in registration
+    /// order, and the routes with a trailing capture: a request is tried only against the routes of its shape (the
+    /// backend's ~80 routes tried one by one were 7.5% of a REST v2 decision's CPU, measured with `perf record`).
+    private var routesBySegmentCount: [Int: [Int]] = [:]
+    private var restRoutes: [Int] = []
     /// Every route's first path segment when all of them start with a literal (`nil` otherwise): a path whose
     /// first segment is none of them goes straight to the mounts (a static file skips the route table).
     private var heads: Set<String>? = []
@@ -63,6 +68,11 @@ public struct Router: HTTPResponder {
     }
 
     private mutating func add(_ route: Route) {
+        if case .rest? = route.pattern.segments.last {
+            restRoutes.append(routes.count)
+        } else {
+            routesBySegmentCount[route.pattern.segments.count, default: []].append(routes.count)
+        }
         routes.append(route)
         if case .literal(let head)? = route.pattern.segments.first { heads?.insert(head) } else { heads = nil }
     }
@@ -115,15 +125,37 @@ public struct Router: HTTPResponder {
             return mounted(request)
         }
         let segments = RoutePattern.segments(of: request.path)
-        for route in routes {
-            guard let parameters = route.pattern.match(segments) else { continue }
+        var found: Match?
+        forEachCandidate(segmentCount: segments.count) { route in
+            guard let parameters = route.pattern.match(segments) else { return true }
             if route.method == request.method || (request.method == "HEAD" && route.method == "GET") {
-                return .found(route.action, parameters)
+                found = .found(route.action, parameters)
+                return false
             }
             allowed.append(route.method)
+            return true
         }
+        if let found { return found }
         if !allowed.isEmpty { return .methodNotAllowed(allowed) }
         return mounted(request)
+    }
+
+    /// Offers `body` the routes a path of `segmentCount` segments may match, in registration order (the first
+    /// match wins), until it returns `false`.
+    private func forEachCandidate(segmentCount: Int, _ body: (Route) -> Bool) {
+        let exact = routesBySegmentCount[segmentCount] ?? []
+        var (next, nextRest) = (0, 0)
+        while next < exact.count || nextRest < restRoutes.count {
+            let index: Int
+            if nextRest == restRoutes.count || (next < exact.count && exact[next] < restRoutes[nextRest]) {
+                index = exact[next]
+                next += 1
+            } else {
+                index = restRoutes[nextRest]
+                nextRest += 1
+            }
+            guard body(routes[index]) else { return }
+        }
     }
 
     /// The pattern of the route `request` matches (`/api/sessions/{id}`), `static` for a file of a mount, `nil` when
@@ -134,7 +166,13 @@ public struct Router: HTTPResponder {
             return nil
         }
         let segments = RoutePattern.segments(of: request.path)
-        if let route = routes.first(where: { $0.pattern.match(segments) != nil }) { return route.pattern.text }
+        var label: String?
+        forEachCandidate(segmentCount: segments.count) { route in
+            guard route.pattern.match(segments) != nil else { return true }
+            label = route.pattern.text
+            return false
+        }
+        if let label { return label }
         if case .staticFiles = mounted(request) { return "static" }
         return nil
     }

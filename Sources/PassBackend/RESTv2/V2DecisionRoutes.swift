@@ -99,8 +99,7 @@ enum V2DecisionRoutes {
 
     /// `{"resources": ["…", …]}`: a JSON object whose `resources` is a non-empty array of non-empty strings.
     static func resources(_ request: Request) throws(EnhancedError) -> [String] {
-        struct Body: Decodable { var resources: [String] }
-        guard let body = try? JSONDecoder().decode(Body.self, from: request.body) else {
+        guard let body = V2.DecisionsRequest.parse(request.body) else {
             throw EnhancedError(.invalidParameterResources,
                 details: "The body must be JSON: {\"resources\": [\"<resource>\", …]} (Content-Type: application/json).")
         }
