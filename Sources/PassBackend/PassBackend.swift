@@ -52,6 +52,11 @@ public struct PassBackend: HTTPResponder {
     /// The admin guard on the head alone, before the server reads the body.
     public func judgeHead(_ head: Request) -> Response? { admin.check(head).map(dated) }
 
+    /// `/admin` bodies are small (``AdminInputBounds/maxBodySize``): a bigger one is refused with 413 before it is read.
+    public func bodyLimit(for head: Request) -> Int? {
+        head.path.hasPathPrefix("/admin/") ? AdminInputBounds.maxBodySize : nil
+    }
+
     /// (The server judged the head already; ``respond(to:)`` checks again for in-process callers.)
     public func respondInline(to request: Request) -> Response? {
         let faults = service.faults

@@ -9,13 +9,20 @@ extension EntitlementEngine {
         let storage = loadStorage()
         let mvpd = storage.currentMvpd(requestor: requestor.id)
         let viaPlatformSSO = Self.cameFromPlatformSSO(storage, requestor: requestor.id, mvpd: mvpd)
+        // AND18 (spec §1.12): with no valid authN token (nobody signed in, or the sign-in expired) there is no session
+        // to end: the SDK goes straight to the redirect-back URL. A logout URL without `mso_id` is refused by the
+        // service (400), so the chain never reached the app and no status 0 came (a double tap on Sign out).
+        var probe = storage
+        let signedIn = mvpd != nil
+            && (Self.valid(in: storage, requestor: requestor, deviceID: deviceID, now: now()) != nil || probe.copySSOToken(ssoContext(requestor)) != nil)
         pollTask?.cancel()
         pollTask = nil
         waitingAuthorizations = []
         updateStorage("logout: cleared every Programmer and MVPD") { $0.clearAll() }
         let svc = mvpd.flatMap { requestor.mvpd($0)?.useSVC } ?? false
         let redirect = svc ? configuration.svcRedirectURL : configuration.redirectURL
-        let url = client(for: mvpd).logoutURL(requestorID: requestor.id, mvpdID: mvpd, deviceID: deviceID, redirectURL: redirect)
+        // The service's logout needs the MVPD (`mso_id`): without one there is nothing to end there.
+        let chain = mvpd.map { client(for: $0).logoutURL(requestorID: requestor.id, mvpdID: $0, deviceID: deviceID, redirectURL: redirect) }
         if viaPlatformSSO {
             // Cookbook flow I: status VSA203 at once; the sign-in lives in Settings → TV Provider, with no MVPD web
             // session to follow, so the server session ends directly (as on tvOS) and status 0 follows.
@@ -26,11 +33,10 @@ extension EntitlementEngine {
             // The web view follows the chain through the MVPD's logout page; handleExternalURL ends the flow.
             expectedRedirect = redirect
             advanceAuthentication { $0.logoutStarted() }
-            callback(.navigateToUrl(url: url, useSVC: svc), mvpd: mvpd)
+            callback(.navigateToUrl(url: signedIn ? chain ?? redirect : redirect, useSVC: svc), mvpd: mvpd)
         case (.tvOS, _), (.iOS, true):
-            // No web view on tvOS (nor for a platform sign-in): end the server session directly.
-            let transport = makeTransport()
-            _ = try? await transport.get(URL(string: url)!)
+            // No web view on tvOS (nor for a platform sign-in): end the server session directly, when there is one.
+            if let chain, let url = URL(string: chain) { _ = try? await makeTransport().get(url) }
             advanceAuthentication { $0.finished() }
             callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: mvpd)
         }

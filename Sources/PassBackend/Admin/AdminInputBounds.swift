@@ -17,6 +17,30 @@ public enum AdminInputBounds {
     public static let remaining = 0...Int(Int32.max)
     /// `GET /admin/activations?limit=`.
     public static let activationsLimit = 1...10_000
+    /// The most fault rules in force at once (150 rules of 900 KB each once took the process's memory ×3.7 and made
+    /// `GET /admin/faults` a 128 MB answer).
+    public static let maxRules = 100
+    /// The most entries of the other lists of the faults (denials, degradations, MVPD overrides, refused browsers).
+    public static let maxListEntries = 1_000
+    /// The longest text a fault may hold (a path, a denial's message, a browser's name), in UTF-8 bytes.
+    public static let maxText = 4_096
+    /// The largest body an `/admin` call accepts: the biggest faults allowed fit, with room to spare.
+    public static let maxBodySize = 1 << 20
+
+    /// `422` when a list holds more than `limit` entries.
+    static func checkCount(_ count: Int, named name: String, limit: Int) throws(HTTPError) {
+        guard count <= limit else {
+            throw HTTPError(.unprocessableEntity, code: "too_many_entries",
+                message: "\(name) may hold at most \(limit) entries, not \(count).", detail: name)
+        }
+    }
+
+    /// `422` when `text` is longer than ``maxText``.
+    static func checkText(_ text: String?, named name: String) throws(HTTPError) {
+        guard let text, text.utf8.count > maxText else { return }
+        throw HTTPError(.unprocessableEntity, code: "text_too_long",
+            message: "\(name) may be at most \(maxText) bytes long, not \(text.utf8.count).", detail: name)
+    }
 
     static var clockOffsetRange: ClosedRange<Double> { Double(-clockOffset)...Double(clockOffset) }
 }
@@ -27,9 +51,24 @@ extension FaultSettings: ValidatedBody {
     public func validate() throws(HTTPError) {
         let bound = AdminInputBounds.clockOffset
         try BoundedInput.check(clockOffsetSeconds, named: "clockOffsetSeconds", in: -bound...bound)
+        try AdminInputBounds.checkCount(rules.count, named: "rules", limit: AdminInputBounds.maxRules)
         for rule in rules { try rule.validate() }
         try throttle?.validate()
+        let lists = [("denials", denials.count), ("degradations", degradations.count), ("mvpdOverrides", mvpdOverrides.count),
+                     ("refuseEmbeddedBrowsers", refuseEmbeddedBrowsers.count)]
+        for (name, count) in lists { try AdminInputBounds.checkCount(count, named: name, limit: AdminInputBounds.maxListEntries) }
+        for denial in denials {
+            for (name, text) in [("denials.mvpd", denial.mvpd), ("denials.resource", denial.resource), ("denials.message", denial.message)] {
+                try AdminInputBounds.checkText(text, named: name)
+            }
+        }
+        for degradation in degradations {
+            try AdminInputBounds.checkText(degradation.mvpd, named: "degradations.mvpd")
+            try AdminInputBounds.checkText(degradation.requestor, named: "degradations.requestor")
+        }
+        for browser in refuseEmbeddedBrowsers { try AdminInputBounds.checkText(browser, named: "refuseEmbeddedBrowsers") }
         for (mvpd, override) in mvpdOverrides {
+            try AdminInputBounds.checkText(mvpd, named: "mvpdOverrides (an MVPD's ID)")
             try BoundedInput.check(override.authnTTL, named: "mvpdOverrides.\(mvpd).authnTTL", in: AdminInputBounds.ttl)
             try BoundedInput.check(override.authzTTL, named: "mvpdOverrides.\(mvpd).authzTTL", in: AdminInputBounds.ttl)
         }
@@ -43,6 +82,8 @@ extension FaultRule: ValidatedBody {
         try BoundedInput.check(status, named: "status", in: AdminInputBounds.status)
         try BoundedInput.check(latencyMs, named: "latencyMs", in: AdminInputBounds.latencyMs)
         try BoundedInput.check(remaining, named: "remaining", in: AdminInputBounds.remaining)
+        try AdminInputBounds.checkText(path, named: "path")
+        try AdminInputBounds.checkText(method, named: "method")
     }
 }
 

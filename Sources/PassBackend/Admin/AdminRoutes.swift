@@ -48,7 +48,13 @@ enum AdminRoutes {
         }
         router.post("/admin/faults/rules") { request in
             let rule = try request.decodeJSON(FaultRule.self)
-            service.faults.rules.append(rule)
+            // Counted and added under one lock: two additions at once cannot pass the cap together.
+            let held = service.state.withLock { state -> Int? in
+                guard state.faults.rules.count < AdminInputBounds.maxRules else { return state.faults.rules.count }
+                state.faults.rules.append(rule)
+                return nil
+            }
+            if let held { try AdminInputBounds.checkCount(held + 1, named: "rules", limit: AdminInputBounds.maxRules) }
             return .json(service.faults)
         }
         router.post("/admin/faults/reset") { _ in

@@ -38,6 +38,32 @@ import Testing
         }
     }
 
+    /// Issue #27 item 7 (AND18, spec §1.12): logout with nobody signed in went to the service's logout without
+    /// `mso_id`, which answers 400, so the web view never reached the app and no status 0 came. A double tap on Sign
+    /// out is the common case.
+    @Test func logoutWithNobodySignedInGoesStraightToTheRedirectAndAnswersStatus0() async throws {
+        try await SDKFixture.with { fixture in
+            let app = try fixture.app()
+            await app.start(base: fixture.serviceProvider)
+            try await app.login(mvpd: "Dish", username: "carol", password: "carol123")
+            app.enabler.logout()
+            await app.settle()
+            let first = try #require(app.delegate.lastURL)
+            #expect(first.contains("/logout?") && first.contains("mso_id=Dish"), "a sign-in to end: the service's chain")
+            app.enabler.handleExternalURL(try await app.webView.followLogout(first))
+            await app.settle()
+            app.delegate.clear()
+            // The second tap: nobody is signed in any more.
+            app.enabler.logout()
+            await app.settle()
+            let second = try #require(app.delegate.lastURL)
+            #expect(second == app.configuration.redirectURL, "straight to the redirect-back URL, not the service's logout")
+            app.enabler.handleExternalURL(try await app.webView.followLogout(second))
+            await app.settle()
+            #expect(app.delegate.main == [.navigateToUrl(url: second, useSVC: nil), .setAuthenticationStatus(status: 0, errorCode: "")])
+        }
+    }
+
     @Test(arguments: EntitlementProtocol.allCases) func metadataAnswersEachKey(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             let app = try fixture.app(wire: wire)
