@@ -157,6 +157,7 @@ extension String {
     /// Equality ignoring ASCII case, for header names (tokens are ASCII): byte-wise, without Foundation's
     /// Unicode-aware `caseInsensitiveCompare`, which showed up in per-request profiles.
     public func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        guard utf8.count == other.utf8.count else { return false }
         var a = utf8.makeIterator()
         var b = other.utf8.makeIterator()
         while true {

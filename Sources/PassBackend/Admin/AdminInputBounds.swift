@@ -54,13 +54,15 @@ extension FaultSettings: ValidatedBody {
         try AdminInputBounds.checkCount(rules.count, named: "rules", limit: AdminInputBounds.maxRules)
         for rule in rules { try rule.validate() }
         try throttle?.validate()
-        let lists = [("denials", denials.count), ("degradations", degradations.count), ("mvpdOverrides", mvpdOverrides.count),
-                     ("refuseEmbeddedBrowsers", refuseEmbeddedBrowsers.count)]
-        for (name, count) in lists { try AdminInputBounds.checkCount(count, named: name, limit: AdminInputBounds.maxListEntries) }
+        let limit = AdminInputBounds.maxListEntries
+        try AdminInputBounds.checkCount(denials.count, named: "denials", limit: limit)
+        try AdminInputBounds.checkCount(degradations.count, named: "degradations", limit: limit)
+        try AdminInputBounds.checkCount(mvpdOverrides.count, named: "mvpdOverrides", limit: limit)
+        try AdminInputBounds.checkCount(refuseEmbeddedBrowsers.count, named: "refuseEmbeddedBrowsers", limit: limit)
         for denial in denials {
-            for (name, text) in [("denials.mvpd", denial.mvpd), ("denials.resource", denial.resource), ("denials.message", denial.message)] {
-                try AdminInputBounds.checkText(text, named: name)
-            }
+            try AdminInputBounds.checkText(denial.mvpd, named: "denials.mvpd")
+            try AdminInputBounds.checkText(denial.resource, named: "denials.resource")
+            try AdminInputBounds.checkText(denial.message, named: "denials.message")
         }
         for degradation in degradations {
             try AdminInputBounds.checkText(degradation.mvpd, named: "degradations.mvpd")

@@ -9,7 +9,8 @@ extension V2 {
         let parts = header.split(separator: " ", omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "fingerprint", parts[1].utf8.count <= 1024,
             let data = Data(base64Encoded: String(parts[1])), !data.isEmpty, let id = String(data: data, encoding: .utf8),
-            !id.contains(where: { $0.isNewline || $0 == "\0" })
+            // Printable ASCII has neither; anything else is read character by character.
+            id.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) || !id.contains(where: { $0.isNewline || $0 == "\0" })
         else { return nil }
         return id
     }
