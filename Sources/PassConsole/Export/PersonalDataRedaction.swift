@@ -171,7 +171,46 @@ public struct PersonalDataRedaction: Sendable {
             learn(named: dictionary)
         default: break
         }
+        // Free text anywhere in the event (an error message, a callback's description, a tracking value, a page's
+        // text) that names a personal value: `subscriberId=sub-777`, `userID: U-1`, `"zip":"10001"`.
+        learn(namedValuesIn: event.fastJSON())
     }
+
+    /// Learns the values that `text` names with a personal name, written as free text does: `name=value`,
+    /// `name: value`, `name="value"`, and JSON's `"name":"value"` (also escaped inside another JSON string). A value is
+    /// one word (letters, digits and `-_.@+%`), so `subscriberId=sub-777 was refused` learns `sub-777` only.
+    public mutating func learn(namedValuesIn text: String) {
+        let bytes = Array(text.utf8)
+        var index = 0
+        func isNameByte(_ byte: UInt8) -> Bool {
+            (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z") || (byte >= 0x30 && byte <= 0x39)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+        func skip(_ allowed: Set<UInt8>) { while index < bytes.count, allowed.contains(bytes[index]) { index += 1 } }
+        while index < bytes.count {
+            guard isNameByte(bytes[index]) else { index += 1; continue }
+            let start = index
+            while index < bytes.count, isNameByte(bytes[index]) { index += 1 }
+            // The longest name known is 15 bytes (`upstreamuserid` with separators: a little more).
+            guard index - start >= 3, index - start <= 24,
+                let field = Field.named(String(decoding: bytes[start..<index], as: UTF8.self))
+            else { continue }
+            skip(Self.quotesAndSpaces)
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "=") || bytes[index] == UInt8(ascii: ":") else { continue }
+            index += 1
+            skip(Self.quotesAndSpaces)
+            let valueStart = index
+            while index < bytes.count, Self.isWordByte(bytes[index]) { index += 1 }
+            var end = index
+            while end > valueStart, bytes[end - 1] == UInt8(ascii: ".") || bytes[end - 1] == UInt8(ascii: "-") { end -= 1 }
+            guard end > valueStart else { continue }
+            let value = String(decoding: bytes[valueStart..<end], as: UTF8.self)
+            learn(value.contains("%") ? value.removingPercentEncoding ?? value : value, as: field)
+        }
+    }
+
+    /// What may stand between a name and its value, and before the value: quotes (escaped too) and spaces.
+    static let quotesAndSpaces: Set<UInt8> = [UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: "\\"), UInt8(ascii: " "), UInt8(ascii: "\t")]
 
     /// Learns the user IDs in a token storage (each authentication token's GUID and SAML name ID) and its user
     /// metadata items.

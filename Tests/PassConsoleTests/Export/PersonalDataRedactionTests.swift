@@ -109,6 +109,25 @@ struct PersonalDataRedactionTests {
         #expect(exchange.responseBody == "<user><householdID>\(redaction.standIn(for: "hh-bob", as: .householdID))</householdID><name>Bob</name></user>")
     }
 
+    /// Issue #27 item 14: a personal value named only in free text (an error message, a description, a page's text)
+    /// survived every export.
+    @Test("a value named in free text (name=value, name: value, JSON inside a string) is learned and replaced everywhere")
+    func valuesNamedInFreeText() throws {
+        let events = [
+            Self.event(.error(code: "X", message: "MVPD said: subscriberId=sub-777 is not entitled; userID: U-4242.")),
+            Self.event(.callback(callback: .tokenRequestFailed(resource: "news", errorCode: "E",
+                errorDescription: #"{"accountId":"acct-99","reason":"the user signed in twice"}"#)), sequence: 2),
+            Self.event(.error(code: "Y", message: "retry for sub-777 and acct-99 failed"), sequence: 3),
+        ]
+        var redaction = PersonalDataRedaction(key: Self.key)
+        redaction.learn(from: events)
+        let text = String(decoding: try EntitlementEvent.Wire.ndjson(events.map { redaction.redact($0) }), as: UTF8.self)
+        for value in ["sub-777", "U-4242", "acct-99"] { #expect(!text.contains(value), "still holds \(value): \(text)") }
+        #expect(text.contains("subscriberId=\(redaction.standIn(for: "sub-777", as: .userID))"))
+        // Words that merely follow a personal name without `=` or `:` are not taken for values.
+        #expect(text.contains("the user signed in twice") && text.contains("is not entitled"))
+    }
+
     @Test("a storage's token GUIDs and user metadata are learned")
     func learnsFromStorage() {
         var storage = TokenStorage()
