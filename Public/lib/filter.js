@@ -168,7 +168,8 @@ export function filterBar({ value = '', onChange, placeholder, presets = [] }) {
       Object.keys(KEYS).map((key, i) => [i ? ', ' : '', h('code', null, `${key}:`)]),
       '. Examples: ', h('code', null, 'programmer:REF30'), ', ', h('code', null, '-mvpd:Dish'), ' (not Dish), ',
       h('code', null, 'status:4xx'), ', ', h('code', null, 'status:403'), ', ', h('code', null, 'status:400-499'), ', ',
-      h('code', null, 'since:-15m'), '. Keys and values ignore case (', h('code', null, 'mvpd:dish'), '). Other words search the summary; quote a word with a colon to search it as text.'));
+      h('code', null, 'since:-15m'), ', ', h('code', null, 'app:"News (iPhone)"'), ' or ', h('code', null, 'app:news.ios'),
+      ' (an app by its name or the end of its bundle ID). Keys and values ignore case (', h('code', null, 'mvpd:dish'), '). Other words search the summary; quote a word with a colon to search it as text.'));
   const el = h('div.filter-bar', null,
     h('div.filter-row', null, h('label.filter-label', { for: 'filter-input' }, 'Filter'), input,
       presetButtons.map((p) => p.button)),

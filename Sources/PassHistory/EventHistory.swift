@@ -69,6 +69,10 @@ public protocol EventHistory: Sendable {
     /// Every session, the most recently active first (then by ID).
     func sessions() async throws -> [HistorySession]
 
+    /// The bundle IDs of the apps the history has sessions of (at most `limit`, in no particular order): what an
+    /// `app:` filter term written as people see an app (its name, the end of its bundle ID) is resolved against.
+    func appBundleIDs(limit: Int) async throws -> [String]
+
     /// The session with this ID, if stored.
     func session(_ id: UUID) async throws -> HistorySession?
 

@@ -144,6 +144,14 @@ public final class HistoryDatabase: Sendable {
         try await writer.read { db in try HistorySession.order(Column("lastSeen").desc, Column("id")).fetchAll(db) }
     }
 
+    /// The bundle IDs the sessions belong to (the `session_on_bundleID` index is walked, not the table).
+    public func appBundleIDs(limit: Int) async throws -> [String] {
+        try await writer.read { db in
+            try String.fetchAll(db, sql: "SELECT DISTINCT bundleID COLLATE NOCASE FROM session WHERE bundleID IS NOT NULL LIMIT ?",
+                arguments: [max(0, limit)])
+        }
+    }
+
     /// The session with this ID, if stored.
     public func session(_ id: UUID) async throws -> HistorySession? {
         try await writer.read { db in try HistorySession.filter(Column("id") == id.uuidString).fetchOne(db) }

@@ -19,6 +19,13 @@ extension PostgresHistory {
         return sessions
     }
 
+    /// The bundle IDs the sessions belong to.
+    public func appBundleIDs(limit: Int) async throws -> [String] {
+        var query = PostgresQueryBuilder()
+        query.sql = "SELECT DISTINCT bundle_id FROM session LIMIT \(query.bind(max(0, limit)))"
+        return try await client.query(query.query, logger: logger).collectColumn(String.self)
+    }
+
     /// The session with this ID, if stored.
     public func session(_ id: UUID) async throws -> HistorySession? {
         var query = PostgresQueryBuilder()

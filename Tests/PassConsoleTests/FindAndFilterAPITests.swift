@@ -2,6 +2,7 @@ import AccessEnabler
 import Foundation
 import HistoryTestSupport
 import PassHistory
+import PassTestSupport
 import Testing
 
 /// Finding the customer and forgiving filters through the API (issue #15, items 1 and 3).
@@ -127,6 +128,35 @@ struct FindAndFilterAPITests {
             // A window is range-checked, and only pages back
             #expect(await fixture.get("/api/events?window=0").status == 400)
             #expect(await fixture.get("/api/events?window=3600&after=1").status == 400)
+        }
+    }
+
+    /// Issue #27 item 4: the events of an app found by the name the console shows, by the end of its bundle ID, in
+    /// any case, and of a reporter's app by the end of its bundle ID; a term naming nothing answers with the apps.
+    @Test(arguments: HistoryBackend.allCases) func appTermsTakeWhatPeopleSee(history: HistoryBackend) async throws {
+        try await ConsoleFixture.with(history: history) { fixture in
+            let reported = EntitlementEvent(sequence: 1, timestamp: Date(), sessionID: UUID(), deviceID: "box-7",
+                app: AppIdentity(bundleID: "org.living.room.Box", teamID: "L"), requestorID: "REF30", mvpdID: nil,
+                kind: .apiCall(name: "checkAuthentication", arguments: [:]))
+            try await fixture.start("news-ios")
+            try await fixture.console.history.append([reported])
+            try await fixture.waitUntilRecorded(atLeast: 2)
+            func bundleIDs(_ q: String) async -> Set<String> {
+                let page = await fixture.get("/api/events?limit=500&q=" + TestHTTPClient.escape(q)).json
+                return Set((page["events"] as? [[String: Any]] ?? []).compactMap { (($0["event"] as? [String: Any])?["app"] as? [String: Any])?["bundleID"] as? String })
+            }
+            let full = await bundleIDs("app:com.example.news.ios")
+            #expect(full == ["com.example.news.ios"])
+            for written in [#"app:"News""#, "app:news", "app:news.ios", "app:NEWS.IOS"] {
+                #expect(await bundleIDs(written) == full, "\(written)")
+            }
+            #expect(await bundleIDs("app:room.box") == ["org.living.room.Box"])
+            #expect(!(await bundleIDs("-app:news.ios")).contains("com.example.news.ios"))
+            let nothing = await fixture.get("/api/events?q=" + TestHTTPClient.escape("app:weather"))
+            #expect(nothing.status == 400)
+            #expect(nothing.json["error"] as? String == "invalid_filter")
+            #expect((nothing.json["message"] as? String)?.contains("names no app the console knows") == true, "\(nothing.text)")
+            #expect((nothing.json["detail"] as? String)?.contains("org.living.room.Box") == true, "\(nothing.text)")
         }
     }
 }

@@ -10,14 +10,17 @@ import PassHistory
 ///
 /// Key terms: `programmer:` (or `requestor:`), `mvpd:`, `app:`, `session:`, `device:`, `event:` (or `kind:`),
 /// `status:` (`2xx` `3xx` `4xx` `5xx` `failed` `error`, a code `403`, a range `400-499`), `since:` and `until:` (ISO
-/// 8601, or relative: `-15m`, `-2h`, `-1d`, `-30s`). Keys and values are case-insensitive (`MVPD:dish`). A leading `-`
+/// 8601, or relative: `-15m`, `-2h`, `-1d`, `-30s`); `app:` takes a bundle ID, the app's name or the end of its bundle
+/// ID (``AppTerm``). Keys and values are case-insensitive (`MVPD:dish`). A leading `-`
 /// leaves matching events out (`programmer`, `mvpd`, `app`, `event`). Other words are text the summary must contain;
 /// a word that looks like a key term with a key we do not know (`foo:bar`) is refused with the known keys and the
 /// nearest one, rather than searched for as text. Quotes keep spaces in a value: `"not authorized"`; a quoted term is
 /// always text.
 struct FilterQuery: Sendable, Equatable {
-    /// The filter the history runs.
+    /// The filter the history runs (its app terms as written until ``resolveApps(among:)``).
     var filter: HistoryFilter
+    /// The `app:` terms as written: people write an app's name or the end of its bundle ID (``AppTerm``).
+    var appTerms: [AppTerm] = []
 
     /// Why a query cannot be used.
     struct Invalid: Error, Equatable {
@@ -36,6 +39,7 @@ struct FilterQuery: Sendable, Equatable {
     /// Parses `text` (empty: everything).
     init(_ text: String?, now: Date = Date()) throws(Invalid) {
         var filter = HistoryFilter()
+        var appTerms: [AppTerm] = []
         var words: [String] = []
         for (term, quoted) in Self.quotedTerms(text ?? "") {
             var body = Substring(term)
@@ -60,8 +64,12 @@ struct FilterQuery: Sendable, Equatable {
             case ("programmer", true): filter.excludedRequestorIDs.insert(value)
             case ("mvpd", false): filter.mvpdID = value
             case ("mvpd", true): filter.excludedMvpdIDs.insert(value)
-            case ("app", false): filter.bundleID = value
-            case ("app", true): filter.excludedBundleIDs.insert(value)
+            case ("app", false):
+                filter.bundleID = value
+                appTerms.append(AppTerm(written: value, negated: false))
+            case ("app", true):
+                filter.excludedBundleIDs.insert(value)
+                appTerms.append(AppTerm(written: value, negated: true))
             case ("event", false): filter.kinds.insert(try Self.kind(value))
             case ("event", true): filter.excludedKinds.insert(try Self.kind(value))
             case ("session", false):
@@ -81,6 +89,24 @@ struct FilterQuery: Sendable, Equatable {
         }
         if !words.isEmpty { filter.text = words.joined(separator: " ") }
         self.filter = filter
+        self.appTerms = appTerms
+    }
+
+    /// Whether every `app:` term is already a bundle ID among `known` (nothing to look up elsewhere).
+    func appsAreBundleIDs(among known: [AppTerm.Known]) -> Bool {
+        appTerms.allSatisfy { term in known.contains { $0.bundleID.lowercased() == term.written.lowercased() } }
+    }
+
+    /// Rewrites the `app:` terms into the bundle IDs they name among `known`.
+    /// - Throws: a term that names no app, or (not negated) several, with the choices.
+    mutating func resolveApps(among known: [AppTerm.Known]) throws(Invalid) {
+        guard !appTerms.isEmpty else { return }
+        filter.bundleID = nil
+        filter.excludedBundleIDs = []
+        for term in appTerms {
+            let bundleIDs = try term.bundleIDs(among: known)
+            if term.negated { filter.excludedBundleIDs.formUnion(bundleIDs) } else { filter.bundleID = bundleIDs[0] }
+        }
     }
 
     /// The refusal of an unknown key, naming the nearest known one when it is a likely typo.

@@ -7,10 +7,35 @@ extension Console {
     /// Counting a filter's events stops past this many (the page says "more than").
     static let countLimit = 100_000
 
-    static func filter(_ request: Request) throws(HTTPError) -> HistoryFilter {
-        do { return try FilterQuery(request.query("q")).filter } catch {
-            throw HTTPError(.badRequest, code: "invalid_filter", message: error.message, detail: error.detail ?? request.query("q"))
+    /// The `q=` filter as written (its `app:` terms not yet resolved). - Throws: 400 `invalid_filter` with the reason.
+    static func parsedFilter(_ request: Request) throws(HTTPError) -> FilterQuery {
+        do { return try FilterQuery(request.query("q")) } catch { throw invalidFilter(error, request) }
+    }
+
+    static func invalidFilter(_ error: FilterQuery.Invalid, _ request: Request) -> HTTPError {
+        HTTPError(.badRequest, code: "invalid_filter", message: error.message, detail: error.detail ?? request.query("q"))
+    }
+
+    /// The `q=` filter, its `app:` terms resolved to bundle IDs (``AppTerm``).
+    func filter(_ request: Request) async throws(HTTPError) -> HistoryFilter {
+        var query = try Self.parsedFilter(request)
+        guard !query.appTerms.isEmpty else { return query.filter }
+        let known = query.appsAreBundleIDs(among: ownApps) ? ownApps : await knownApps()
+        do { try query.resolveApps(among: known) } catch { throw Self.invalidFilter(error, request) }
+        return query.filter
+    }
+
+    /// The console's own apps, by the names its pages show.
+    var ownApps: [AppTerm.Known] { apps.map { AppTerm.Known(bundleID: $0.spec.app.bundleID, name: $0.spec.name) } }
+
+    /// The console's own apps and every other app the history has sessions of (by bundle ID only).
+    func knownApps() async -> [AppTerm.Known] {
+        var known = ownApps
+        let own = Set(known.map { $0.bundleID.lowercased() })
+        for bundleID in (try? await history.appBundleIDs(limit: 10_000)) ?? [] where !own.contains(bundleID.lowercased()) {
+            known.append(AppTerm.Known(bundleID: bundleID, name: nil))
         }
+        return known
     }
 
     static func addEventRoutes(to router: inout Router, _ box: ConsoleBox) {
@@ -18,31 +43,43 @@ extension Console {
         // concurrency pool; the parameters are judged on the network thread before the read starts.
         router.get("/api/events", later: { request, reply in
             let console = try box.get()
-            let filter = try filter(request)
+            var query = try parsedFilter(request)
             let limit = try request.query("limit", as: Int.self, in: Console.eventPageLimit, default: 200)
             let before = try request.query("before", as: Int64.self, in: Console.cursorRange)
             let after = try request.query("after", as: Int64.self, in: Console.cursorRange)
             let answer: @Sendable (Result<RawPage, any Error>) -> Void = { page in
                 reply(page.map { .json(data: RawEventPage.json($0)) })
             }
-            if let window = try request.query("window", as: Int.self, in: Console.eventWindow) {
-                guard after == nil else {
-                    throw HTTPError(.badRequest, code: "invalid_parameter", message: "window= pages back in time: use it with before=, not after=.")
+            let window = try request.query("window", as: Int.self, in: Console.eventWindow)
+            if window != nil, after != nil {
+                throw HTTPError(.badRequest, code: "invalid_parameter", message: "window= pages back in time: use it with before=, not after=.")
+            }
+            let read: @Sendable (HistoryFilter) -> Void = { filter in
+                if let window {
+                    console.history.rawWindowPageWithCounts(matching: filter, before: before, seconds: TimeInterval(window), limit: limit,
+                        countLimit: Console.countLimit, completion: answer)
+                } else {
+                    console.history.rawPageWithCounts(matching: filter, before: before, after: after, limit: limit,
+                        countLimit: Console.countLimit, completion: answer)
                 }
-                console.history.rawWindowPageWithCounts(matching: filter, before: before, seconds: TimeInterval(window), limit: limit,
-                    countLimit: Console.countLimit, completion: answer)
-            } else {
-                console.history.rawPageWithCounts(matching: filter, before: before, after: after, limit: limit,
-                    countLimit: Console.countLimit, completion: answer)
+            }
+            let own = console.ownApps
+            if query.appsAreBundleIDs(among: own) {
+                do throws(FilterQuery.Invalid) { try query.resolveApps(among: own) } catch { throw invalidFilter(error, request) }
+                return read(query.filter)
+            }
+            // An app written by its name or the end of its bundle ID: looked up among the history's apps first.
+            Task {
+                do { read(try await console.filter(request)) } catch { reply(.failure(error)) }
             }
         })
         router.get("/api/events/stream") { request in
             let console = try box.get()
-            return try await console.liveFeed(filter: try filter(request), request: request)
+            return try await console.liveFeed(filter: try await console.filter(request), request: request)
         }
         router.get("/api/events/export") { request in
             let console = try box.get()
-            let filter = try filter(request)
+            let filter = try await console.filter(request)
             let format = request.query("format") ?? "ndjson"
             guard format == "ndjson" || format == "csv" else {
                 throw HTTPError(.badRequest, code: "unknown_format", message: "format must be ndjson or csv.")
@@ -65,7 +102,7 @@ extension Console {
         }
         router.get("/api/network/har") { request in
             let console = try box.get()
-            var filter = try filter(request)
+            var filter = try await console.filter(request)
             filter.kinds = [.httpExchange]
             let reveal = try RevealChoice.parse(request)
             let (events, report) = console.exportable(try await console.history.page(matching: filter, limit: 1_000_000).events,
