@@ -45,10 +45,13 @@ let package = Package(
         // The project's lock (Synchronization.Mutex; a pthread mutex in ThreadSanitizer builds, see Mutex.swift).
         .target(name: "Locking"),
         .target(name: "WireDates", dependencies: ["Locking"]),
+        // A decoding failure in words (what is wrong, and where), for every message about a file or body that could
+        // not be read.
+        .target(name: "DecodingWords"),
         .target(
             name: "MicroHTTP",
             dependencies: [
-                "CMicroHTTPD", "WireDates", "Locking",
+                "CMicroHTTPD", "WireDates", "Locking", "DecodingWords",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -73,7 +76,7 @@ let package = Package(
         .target(
             name: "PassProxy",
             dependencies: [
-                "MicroHTTP", "PassEvents", "PassRecording", "Locking",
+                "MicroHTTP", "PassEvents", "PassRecording", "Locking", "DecodingWords",
                 // The upstream client (see UpstreamClient: URLSession on Linux measured 0.03x of direct).
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -107,7 +110,7 @@ let package = Package(
         .target(
             name: "AccessEnabler",
             dependencies: [
-                "PassEvents", "PassProtocol", "PassStorage", "WireDates", "Locking",
+                "PassEvents", "PassProtocol", "PassStorage", "WireDates", "Locking", "DecodingWords",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -147,7 +150,7 @@ let package = Package(
             name: "PassConsole",
             dependencies: [
                 "AccessEnabler", "PassEvents", "PassSimulator", "PassHistory", "MicroHTTP", "PassProtocol", "PassStorage", "Locking",
-                "PassProxy",
+                "PassProxy", "DecodingWords",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -202,7 +205,7 @@ let package = Package(
             name: "PassTestSupport",
             dependencies: ["MicroHTTP", "Locking", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking", "WireDates"]),
+        .testTarget(name: "MicroHTTPTests", dependencies: ["MicroHTTP", "PassTestSupport", "Locking", "WireDates", "DecodingWords"]),
         .testTarget(name: "PassProtocolTests", dependencies: ["PassProtocol", "PassTestSupport"]),
         .testTarget(name: "PassEventsTests", dependencies: ["PassEvents"]),
         .testTarget(

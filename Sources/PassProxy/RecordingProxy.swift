@@ -1,3 +1,4 @@
+import DecodingWords
 import Foundation
 import MicroHTTP
 import PassEvents
@@ -139,7 +140,7 @@ public struct RecordingProxy: HTTPResponder {
             } catch let error as HTTPError {
                 return error.response
             } catch {
-                return HTTPError(.badRequest, code: "invalid_body", message: "\(error)").response
+                return HTTPError(.badRequest, code: "invalid_body", message: "The rules cannot be read: \(DecodingError.words(error)).").response
             }
         case ("GET", "/_proxy/ca.pem"):
             guard let caCertificatePEM else {

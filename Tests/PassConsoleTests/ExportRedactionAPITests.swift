@@ -67,6 +67,11 @@ struct ExportRedactionAPITests {
                 let redacted = answer.header("X-PassConsole-Redacted") ?? ""
                 #expect(redacted.contains("user IDs"), "\(name) says it removed: \(redacted)")
                 #expect(Int(answer.header("X-PassConsole-Export-Count") ?? "") ?? 0 > 0, "\(name) counts nothing")
+                // Issue #27 item 5: the storage domain `phone/team:TEAM1234` put a `/` into the file's name.
+                let disposition = answer.header("Content-Disposition") ?? ""
+                let filename = disposition.components(separatedBy: "filename=\"").last?.dropLast() ?? ""
+                #expect(disposition.hasPrefix("attachment; filename=\"") && !filename.isEmpty, "\(name): \(disposition)")
+                #expect(filename.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) }, "\(name): \(disposition)")
                 standIns[name] = answer.text
             }
             // A user's rows still group: her GUID has one stand-in, in the events and in the bundle alike.

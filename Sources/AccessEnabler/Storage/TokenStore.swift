@@ -1,3 +1,4 @@
+import DecodingWords
 import Foundation
 import Locking
 import PassStorage
@@ -78,7 +79,7 @@ public struct TokenStore: Sendable {
             throw Unreadable(reason: "the token storage has version \(version); this SDK reads version \(TokenStorage.currentVersion)")
         }
         do { return try JSONDecoder().decode(TokenStorage.self, from: data) } catch {
-            throw Unreadable(reason: "the token storage is damaged: \(error)")
+            throw Unreadable(reason: "the token storage is damaged: \(DecodingError.words(error))")
         }
     }
 

@@ -1,3 +1,4 @@
+import DecodingWords
 import Foundation
 
 /// One HTTP request as the server received it: method, decoded path, query, headers, cookies and body.
@@ -103,7 +104,7 @@ public struct Request: Sendable {
             value = try JSONDecoder().decode(type, from: body)
         } catch {
             throw HTTPError(.badRequest, code: "invalid_json", message: "The request body is not valid JSON.",
-                detail: String(describing: error))
+                detail: DecodingError.words(error))
         }
         if let checked = value as? any ValidatedBody { try checked.validate() }
         return value

@@ -17,16 +17,20 @@ extension Console {
         }
         let now = configuration.now()
         do {
-            let storage = try StorageDomain.of(app.spec.app, on: app.device).store.load()
-            view.signIn = SignInState.judge(
-                storage: storage, requestorID: app.spec.requestorID,
-                configuration: catalog.requestors[app.spec.requestorID],
-                deviceID: known.deviceID, now: now, lastAnswer: view.authenticated)
+            let domain = try StorageDomain.of(app.spec.app, on: app.device)
+            do {
+                let storage = try domain.store.load()
+                view.signIn = SignInState.judge(
+                    storage: storage, requestorID: app.spec.requestorID,
+                    configuration: catalog.requestors[app.spec.requestorID],
+                    deviceID: known.deviceID, now: now, lastAnswer: view.authenticated)
+            } catch {
+                view.signIn = SignInState(
+                    state: .signedOut,
+                    text: domain.unreadable(error) + ". The SDK treats it as empty, so the app is not signed in.")
+            }
         } catch {
-            view.signIn = SignInState(
-                state: .signedOut,
-                text: "The storage this app reads cannot be read (\(error)): the SDK "
-                    + "treats it as empty, so the app is not signed in.")
+            view.signIn = SignInState(state: .signedOut, text: "The app's storage cannot be found: \(error).")
         }
         return view
     }

@@ -1,3 +1,4 @@
+import DecodingWords
 import AccessEnabler
 import Foundation
 import MicroHTTP
@@ -26,9 +27,20 @@ extension Response {
     /// A file the browser saves (`Content-Disposition: attachment`).
     static func download(_ data: Data, filename: String, contentType: String) -> Response {
         Response(
-            headers: [("Content-Type", contentType), ("Content-Disposition", "attachment; filename=\"\(filename)\""),
-                      ("Cache-Control", "no-store")],
+            headers: [("Content-Type", contentType), ("Content-Disposition", attachment(filename)), ("Cache-Control", "no-store")],
             body: .data(data))
+    }
+
+    /// `attachment; filename="…"` with a name that is safe as a file name anywhere: letters, digits, `.`, `_` and `-`
+    /// kept, every other character (`/` of a storage domain `phone/team:TEAM1234`, `\`, `:`, quotes, spaces, control
+    /// characters) a `-`, no leading dot, at most 200 bytes. Every download's name passes through here.
+    static func attachment(_ filename: String) -> String {
+        var safe = String(String.UnicodeScalarView(filename.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar)) ? scalar : "-"
+        }))
+        while safe.hasPrefix(".") { safe.removeFirst() }
+        if safe.utf8.count > 200 { safe = String(safe.prefix(200)) }
+        return "attachment; filename=\"\(safe.isEmpty ? "passconsole-download" : safe)\""
     }
 }
 
@@ -42,7 +54,7 @@ extension Request {
             value = try EntitlementEvent.Wire.decoder().decode(type, from: body.isEmpty ? Data("{}".utf8) : body)
         } catch {
             throw HTTPError(.badRequest, code: "invalid_json", message: "The request body is not the JSON this endpoint takes.",
-                detail: String(describing: error))
+                detail: DecodingError.words(error))
         }
         if let checked = value as? any ValidatedBody { try checked.validate() }
         return value

@@ -97,7 +97,7 @@ extension Response {
         report: PersonalDataRedaction.Report) -> Response
     {
         Response(
-            headers: [("Content-Type", contentType), ("Content-Disposition", "attachment; filename=\"\(filename)\""),
+            headers: [("Content-Type", contentType), ("Content-Disposition", Response.attachment(filename)),
                       ("Cache-Control", "no-store"), ("X-PassConsole-Export-Count", String(count)),
                       ("X-PassConsole-Export-Unit", unit),
                       ("X-PassConsole-Redacted", report.revealed ? "nothing: revealed on purpose" : report.removedText)],

@@ -1,3 +1,4 @@
+import DecodingWords
 import AccessEnabler
 import Foundation
 
@@ -21,27 +22,10 @@ enum NDJSONEvents {
             guard !trimmed.allSatisfy({ $0 == 0x20 || $0 == 0x09 }), !EventExportHeader.isHeader(trimmed) else { continue }
             do {
                 events.append(try decoder.decode(EntitlementEvent.self, from: Data(trimmed)))
-            } catch let error as DecodingError {
-                rejected.append(Rejection(line: number, reason: describe(error)))
             } catch {
-                rejected.append(Rejection(line: number, reason: "\(error)"))
+                rejected.append(Rejection(line: number, reason: DecodingError.words(error)))
             }
         }
         return (events, rejected)
-    }
-
-    /// A decoding error in words: which field, what was wrong.
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ context: DecodingError.Context) -> String {
-            let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: ".")
-            return path.isEmpty ? "" : " at \(path)"
-        }
-        switch error {
-        case .keyNotFound(let key, let context): return "missing field '\(key.stringValue)'\(path(context))"
-        case .typeMismatch(_, let context), .valueNotFound(_, let context):
-            return "wrong type\(path(context)): \(context.debugDescription)"
-        case .dataCorrupted(let context): return "not a valid event\(path(context)): \(context.debugDescription)"
-        @unknown default: return "not a valid event"
-        }
     }
 }

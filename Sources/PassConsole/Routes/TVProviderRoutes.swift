@@ -1,3 +1,4 @@
+import DecodingWords
 import AccessEnabler
 import Foundation
 import MicroHTTP
@@ -83,7 +84,7 @@ extension Console {
     private static func readTVProvider(_ device: ConsoleDevice) throws(HTTPError) -> TVProviderSetting {
         do { return try TVProviderSetting.load(from: device.folder) } catch {
             throw HTTPError(.internalServerError, code: "storage_failed", message: "The device's TV provider setting is unreadable.",
-                detail: "\(error)")
+                detail: DecodingError.words(error))
         }
     }
 }

@@ -1,3 +1,4 @@
+import DecodingWords
 import AccessEnabler
 import Foundation
 import MicroHTTP
@@ -147,7 +148,8 @@ struct StorageActions: Sendable {
         do { return try TokenStore.decode(data) } catch {
             throw HTTPError(.conflict, code: "backup_unreadable",
                 message: "The \(what) of \(domain) is not storage this SDK reads, so it cannot be merged with what apps stored since; "
-                    + "nothing was changed. Import the file by hand if you need it.", detail: "\(error)")
+                    + "nothing was changed. Import the file by hand if you need it.",
+                detail: (error as? TokenStore.Unreadable)?.reason ?? DecodingError.words(error))
         }
     }
 
@@ -240,7 +242,7 @@ struct StorageActions: Sendable {
     func load(_ domain: StorageDomain) throws -> TokenStorage {
         do { return try domain.store.load() } catch let error as TokenStore.Unreadable {
             throw HTTPError(.conflict, code: "storage_unreadable",
-                message: "\(domain.id) cannot be read: \(error.reason). Clear it, or import a good copy over it.")
+                message: domain.unreadable(error) + ". Clear it, or import a good copy over it.")
         } catch {
             throw HTTPError(.internalServerError, code: "storage_read_failed", message: "Could not read \(domain.id).",
                 detail: "\(error)")

@@ -1,3 +1,4 @@
+import DecodingWords
 import AccessEnabler
 import Foundation
 import MicroHTTP
@@ -21,6 +22,14 @@ struct StorageDomain: Hashable, Sendable {
     var eventName: String { "\(kind.rawValue) \(owner)" }
 
     var store: TokenStore { TokenStore(file: file, domain: eventName) }
+
+    /// Why this domain's file cannot be read, in words that name the file and what is wrong in it (`the file
+    /// phone/TEAM1234.json cannot be read: the token storage is damaged: requestors.REF30 should be an object, not
+    /// text`), never Swift's dump of a decoding error.
+    func unreadable(_ error: any Error) -> String {
+        let reason = (error as? TokenStore.Unreadable)?.reason ?? DecodingError.words(error)
+        return "The file \(file.url.lastPathComponent) of \(id) cannot be read: \(reason)"
+    }
 
     /// A label for people.
     var label: String {

@@ -1,3 +1,4 @@
+import DecodingWords
 import AccessEnabler
 import Foundation
 import MicroHTTP
@@ -89,7 +90,7 @@ struct ImportPlan: Encodable, Sendable {
         if object["format"] as? String == StorageExport.formatName {
             let export: StorageExport
             do { export = try EntitlementEvent.Wire.decoder().decode(StorageExport.self, from: data) } catch {
-                throw invalid("The PassConsole export is damaged or incomplete.", detail: "\(error)")
+                throw invalid("The PassConsole export is damaged or incomplete.", detail: DecodingError.words(error))
             }
             guard export.formatVersion <= StorageExport.currentFormatVersion else {
                 throw invalid("The export has format version \(export.formatVersion); this console reads up to "
@@ -110,7 +111,7 @@ struct ImportPlan: Encodable, Sendable {
         if let version = object["version"] as? Int, object["entries"] != nil {
             let legacy: LegacyTokenStorage
             do { legacy = try JSONDecoder().decode(LegacyTokenStorage.self, from: data) } catch {
-                throw invalid("The file looks like storage version \(version) but cannot be read.", detail: "\(error)")
+                throw invalid("The file looks like storage version \(version) but cannot be read.", detail: DecodingError.words(error))
             }
             return legacyImport(legacy, into: domain, current: current, context)
         }
@@ -121,7 +122,7 @@ struct ImportPlan: Encodable, Sendable {
             }
             let storage: TokenStorage
             do { storage = try TokenStore.decode(data) } catch {
-                throw invalid("The storage file is damaged or incomplete.", detail: "\(error)")
+                throw invalid("The storage file is damaged or incomplete.", detail: DecodingError.words(error))
             }
             return merge(storage, format: "storage file (version \(version))", into: domain, current: current, context)
         }

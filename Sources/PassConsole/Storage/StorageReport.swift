@@ -86,7 +86,7 @@ struct StorageReport: Encodable, Sendable {
         do {
             storage = try domain.store.load()
         } catch {
-            result.error = "This file cannot be read by the SDK: \(error). Apps treat it as empty; clear it or import a good copy."
+            result.error = domain.unreadable(error) + ". The apps treat it as empty; clear it, or import a good copy over it."
             return result
         }
         result.version = storage.version
