@@ -32,7 +32,18 @@ struct StorageActions: Sendable {
 
     private func clear(_ scope: ClearScope, in domain: StorageDomain, apps: [KnownApp], by actor: AuditActor) async throws -> ClearResult {
         let sharedBy = apps.filter { domain.isUsed(by: $0) }.map(\.identity.bundleID).sorted()
-        let current = try load(domain)
+        let current: TokenStorage
+        do { current = try domain.store.load() } catch let error as TokenStore.Unreadable {
+            // Nothing in a damaged file can be read, so nothing in it can be cleared one by one: the whole file is
+            // replaced by an empty one, its bytes kept in the backup (undo puts them back).
+            let what = "the whole storage file, which cannot be read (\(error.reason)): replaced by an empty one"
+            guard !(scope.dryRun ?? false) else { return ClearResult(removed: [what], sharedBy: sharedBy, backupID: nil) }
+            let backup = try await replaceDamaged(domain, with: TokenStorage(), reason: "clear \(scope.description)")
+            try await history.audit("clear", detail: "Cleared \(scope.description): \(what)", by: actor)
+            return ClearResult(removed: [what], sharedBy: sharedBy, backupID: backup.id)
+        } catch {
+            current = try load(domain)
+        }
         var preview = current
         let wouldGo = scope.apply(to: &preview)
         if scope.dryRun ?? false || wouldGo.isEmpty {
@@ -77,13 +88,22 @@ struct StorageActions: Sendable {
             throw HTTPError(.notFound, code: "unknown_backup", message: "No backup has the ID '\(backupID)' (only the last 50 are kept).")
         }
         let domains = try backup.documents.map { try StorageDomain(id: $0.domain, devices: devices) }
+        // A backup of a file that could not be read (a clear or import replaced it whole) goes back whole: its bytes
+        // cannot be merged with anything.
         let documents = try backup.documents.map { document in
-            (document, before: try Self.decoded(document.contents, document.domain, "backup"),
-                after: try document.after.map { try Self.decoded($0, document.domain, "record of the change") })
+            let damaged = document.contents.map { (try? TokenStore.decode($0)) == nil } ?? false
+            return (document, damaged: damaged, before: damaged ? TokenStorage() : try Self.decoded(document.contents, document.domain, "backup"),
+                // A change that put damaged bytes back (the undo of such a replace) left nothing readable to merge with.
+                after: damaged ? nil : document.after.flatMap { try? TokenStore.decode($0) })
         }
         var items: [StorageUndo.Item] = []
+        let damagedItem = { (domain: StorageDomain) in
+            StorageUndo.Item(domain: domain.id, item: "the whole storage file", action: .restored,
+                reason: "the change replaced a file that could not be read; undo puts its bytes back as they were")
+        }
         if dryRun {
             for (domain, document) in zip(domains, documents) {
+                if document.damaged { items.append(damagedItem(domain)); continue }
                 items += StorageUndo(domain: domain.id, before: document.before, after: document.after, current: try load(domain)).items
             }
             let summary = StorageUndo.sentence(items)
@@ -91,6 +111,11 @@ struct StorageActions: Sendable {
         }
         var undoBackup: StorageBackup?
         for (domain, document) in zip(domains, documents) {
+            if document.damaged {
+                undoBackup = try await restoreWhole(domain, document.0, reason: "undo of \(backup.reason)", backupID: undoBackup?.id)
+                items.append(damagedItem(domain))
+                continue
+            }
             // A file damaged since holds nothing an app could use, so nothing in it is kept: the backup goes back whole.
             if (try? domain.store.load()) == nil, (try? domain.file.read()) != nil {
                 undoBackup = try await restoreWhole(domain, document.0, reason: "undo of \(backup.reason)", backupID: undoBackup?.id)
@@ -111,6 +136,12 @@ struct StorageActions: Sendable {
         try await history.audit("undo", detail: "Undo of \(backup.reason) in \(domains.map(\.id).joined(separator: ", ")): \(summary)",
             by: actor)
         return UndoResult(restored: domains.map(\.id), items: items, summary: summary, backupID: undoBackup?.id, dryRun: false)
+    }
+
+    /// Replaces a file that cannot be read with `storage`, whole, its bytes kept in the backup.
+    private func replaceDamaged(_ domain: StorageDomain, with storage: TokenStorage, reason: String) async throws -> StorageBackup {
+        let document = StorageBackup.Document(domain: domain.id, path: domain.file.path, contents: try TokenStore.encoder.encode(storage))
+        return try await restoreWhole(domain, document, reason: reason, backupID: nil)
     }
 
     /// Writes a backed-up document back as it was (under the storage lock), after backing up what is there now: taken
@@ -208,7 +239,17 @@ struct StorageActions: Sendable {
         let context = ImportPlan.Context(
             policy: policy, includeRefused: includeRefused, allowedMvpds: allowedMvpds, verificationKey: verificationKey,
             readers: apps.filter { domain.isUsed(by: $0) }, now: now())
-        let plan = try ImportPlan.make(data, into: domain, current: try load(domain), context)
+        // A damaged file holds nothing to merge with: the import is planned as into an empty file and replaces it
+        // whole, its bytes kept in the backup (undo puts them back).
+        var damaged: TokenStore.Unreadable?
+        let current: TokenStorage
+        do { current = try domain.store.load() } catch let error as TokenStore.Unreadable {
+            damaged = error
+            current = TokenStorage()
+        } catch {
+            current = try load(domain)
+        }
+        let plan = try ImportPlan.make(data, into: domain, current: current, context)
         if policy == .fail, let first = plan.rejected.first {
             throw HTTPError(.unprocessableEntity, code: "import_rejected",
                 message: "\(plan.rejected.count) item(s) cannot be imported and the policy is “fail”, so nothing was changed.",
@@ -216,6 +257,12 @@ struct StorageActions: Sendable {
         }
         let changing = plan.changes.contains { $0.action == .added || $0.action == .overwritten }
         guard !dryRun, changing else { return ImportResult(plan: plan, applied: false, backupID: nil) }
+        if let damaged {
+            let backup = try await replaceDamaged(domain, with: plan.result, reason: "import into \(domain.id)")
+            try await history.audit("import", detail: "Imported \(plan.format) into \(domain.id), replacing a file that could not be read "
+                + "(\(damaged.reason)): \(plan.summary.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))", by: actor)
+            return ImportResult(plan: plan, applied: true, backupID: backup.id)
+        }
         let (applied, backup) = try await recordedChange(domain, reason: "import into \(domain.id)") { storage -> ImportPlan? in
             // Planned again on the value under the lock, so an app's write since the preview is kept.
             guard let again = try? ImportPlan.make(data, into: domain, current: storage, context) else { return nil }
