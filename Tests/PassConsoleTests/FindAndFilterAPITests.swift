@@ -152,7 +152,7 @@ struct FindAndFilterAPITests {
             }
             #expect(await bundleIDs("app:room.box") == ["org.living.room.Box"])
             #expect(!(await bundleIDs("-app:news.ios")).contains("com.example.news.ios"))
-            let nothing = await fixture.get("/api/events?q=" + TestHTTPClient.escape("app:weather"))
+            let nothing = await fixture.get("/api/events?q=" + TestHTTPClient.escape("app:weather"))  // a name, not a bundle ID
             #expect(nothing.status == 400)
             #expect(nothing.json["error"] as? String == "invalid_filter")
             #expect((nothing.json["message"] as? String)?.contains("names no app the console knows") == true, "\(nothing.text)")

@@ -32,6 +32,8 @@ public final class Console: HTTPResponder, Sendable {
     public let sqlite: HistoryDatabase?
     let logger: Logger
     let accessGuard: AccessGuard
+    /// The live feeds open now, judged again at every refresh of the operators.
+    let openFeeds = OpenFeedWatch()
     let startedAt = Date()
     /// Batches the demo apps' events into the history, off their threads; keeps and retries them while the history
     /// cannot be written.
@@ -253,6 +255,7 @@ public final class Console: HTTPResponder, Sendable {
             responder: self, logger: logger)
         accessGuard.operators?.loadNow()
         try server.start()
+        accessGuard.operators?.afterEachRefresh { [weak self] in self?.rejudgeOpenFeeds() }
         accessGuard.operators?.startRefreshing()
         let retention = HistoryRetention(maxEvents: configuration.retention.maxEvents, maxAge: configuration.retention.maxAge)
         let history = self.history

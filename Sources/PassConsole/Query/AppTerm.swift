@@ -40,10 +40,21 @@ struct AppTerm: Sendable, Equatable {
         return []
     }
 
+    /// `com.example.app`: three or more dot-separated parts of letters, digits, `-` and `_`.
+    static func isBundleID(_ text: String) -> Bool {
+        let parts = text.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count >= 3 && parts.allSatisfy { part in
+            !part.isEmpty && part.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") }
+        }
+    }
+
     /// The bundle IDs this term stands for. - Throws: why it names no app, or (not negated) several, with the choices.
     func bundleIDs(among known: [Known]) throws(FilterQuery.Invalid) -> [String] {
         let found = Self.matches(written, among: known)
         let term = (negated ? "-" : "") + "app:" + written
+        // A whole bundle ID (three parts or more, `com.example.app`) of an app that has not reported yet is taken as
+        // written: a live feed may wait for it.
+        if found.isEmpty, Self.isBundleID(written) { return [written] }
         if found.isEmpty {
             let choices = known.sorted { $0.bundleID < $1.bundleID }.prefix(12).map(\.words)
             let nearest = known.map { ($0, FilterQuery.editDistance(written.lowercased(), ($0.name ?? $0.bundleID).lowercased())) }

@@ -145,8 +145,20 @@ extension Console {
             ?? request.query("lastEventId") ?? request.query("after")
         let resume = try BoundedInput.integer(resumeText, named: "Last-Event-ID", in: Console.cursorRange)
         // A viewer's stream is redacted as every other answer to a viewer is (ViewerRedaction).
+        let identity = identity(of: request)
         let rewrite: (@Sendable (String) -> String)? =
-            identity(of: request).role == .viewer ? { @Sendable [weak self] view in self?.redactedViewForViewer(view) ?? "{}" } : nil
-        return .eventStream(try await live.subscribe(filter: filter, after: resume, rewrite: rewrite))
+            identity.role == .viewer ? { @Sendable [weak self] view in self?.redactedViewForViewer(view) ?? "{}" } : nil
+        let subscription = try await live.subscribe(filter: filter, after: resume, rewrite: rewrite)
+        openFeeds.watch(subscription, request: request, identity: identity)
+        return .eventStream(subscription)
+    }
+
+    /// Closes each open live feed whose request the door no longer passes as it did (``OpenFeedWatch``).
+    @discardableResult
+    func rejudgeOpenFeeds() -> Int {
+        openFeeds.rejudge { request in
+            if case .pass(let identity) = accessGuard.identify(request, path: request.path) { return identity }
+            return nil
+        }
     }
 }

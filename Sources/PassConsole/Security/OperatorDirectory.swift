@@ -46,6 +46,13 @@ final class OperatorDirectory: Sendable {
     let staleLimit: Duration
     private let snapshot = Mutex(Snapshot())
     private let refresher = Mutex<Task<Void, Never>?>(nil)
+    /// Called after every periodic refresh, read or not (the console judges its open live feeds again).
+    private let afterRefresh = Mutex<(@Sendable () -> Void)?>(nil)
+
+    /// Calls `action` after every periodic refresh (``startRefreshing()``), whether the read succeeded or not.
+    func afterEachRefresh(_ action: @escaping @Sendable () -> Void) {
+        afterRefresh.withLock { $0 = action }
+    }
 
     /// Reads the operators at once on SQLite (on the caller's thread: a console is made before it serves); a
     /// PostgreSQL history is read by ``refresh()``.
@@ -94,6 +101,7 @@ final class OperatorDirectory: Sendable {
                 try? await Task.sleep(for: interval)
                 guard let self, !Task.isCancelled else { return }
                 await self.refresh()
+                self.afterRefresh.withLock { $0 }?()
             }
         }
         refresher.withLock {

@@ -38,6 +38,11 @@ struct AppTermTests {
         #expect(error?.detail?.contains("News (iPhone) — com.example.news.ios") == true)
     }
 
+    @Test func aWholeBundleIDOfAnAppThatHasNotReportedYetIsTakenAsWritten() throws {
+        #expect(try AppTerm(written: "com.later.App", negated: false).bundleIDs(among: Self.known) == ["com.later.App"])
+        #expect(throws: FilterQuery.Invalid.self) { try AppTerm(written: "later.app", negated: false).bundleIDs(among: Self.known) }
+    }
+
     @Test func theFilterTakesTheResolvedBundleIDs() throws {
         var query = try FilterQuery(#"app:"Kids Network (Apple TV)" -app:example mvpd:Dish"#)
         try query.resolveApps(among: Self.known)
