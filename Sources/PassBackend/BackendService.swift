@@ -110,7 +110,7 @@ public final class BackendService: Sendable {
             var count = 0
             for (key, session) in state.sessions
             where (deviceID == nil || session.deviceID == deviceID) && (requestorID == nil || session.requestorID == requestorID) {
-                state.sessions[key]?.revoked = true
+                state.revoke(key)
                 count += 1
             }
             return count

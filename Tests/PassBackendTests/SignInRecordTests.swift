@@ -24,4 +24,19 @@ struct SignInRecordTests {
             #expect(list.last?["guid"] as? String == service.sessions.first?.guid)
         }
     }
+
+    /// Issue #27 item 5: a revoked sign-in was revoked in `/admin/sessions` and not in `/admin/signins`.
+    @Test func aRevokedSignInIsRevokedInBothLists() async throws {
+        try await BackendFixture.with { service, client async throws in
+            _ = try await SDKClient(client: client).signIn(Demo.carol)
+            let revoked = try await client.post("/admin/sessions/revoke", json: Data(#"{"deviceId":"\#(Demo.device)"}"#.utf8))
+            #expect(revoked.status == 200, "\(String(decoding: revoked.body, as: UTF8.self))")
+            func revokedFlags(_ path: String) async throws -> [Bool?] {
+                let list = try #require(try JSONSerialization.jsonObject(with: try await client.get(path).body) as? [[String: Any]])
+                return list.map { $0["revoked"] as? Bool }
+            }
+            #expect(try await revokedFlags("/admin/sessions") == [true])
+            #expect(try await revokedFlags("/admin/signins") == [true])
+        }
+    }
 }

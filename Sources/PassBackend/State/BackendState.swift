@@ -160,6 +160,14 @@ struct BackendState: Sendable {
         if signIns.count > Self.keptSignIns { signIns.removeFirst(signIns.count - Self.keptSignIns) }
     }
 
+    /// Marks the session under `key` revoked, in the live sessions and in the record of sign-ins alike
+    /// (`/admin/sessions` and `/admin/signins` said different things about a revoked sign-in).
+    mutating func revoke(_ key: String) {
+        guard let guid = sessions[key]?.guid else { return }
+        sessions[key]?.revoked = true
+        for index in signIns.indices where signIns[index].guid == guid { signIns[index].revoked = true }
+    }
+
     /// Ends every session and authorization of a device (logout: the server side of "clear all").
     mutating func endSessions(deviceID: String, requestorID: String? = nil) -> Int {
         let keys = sessions.filter { $0.value.deviceID == deviceID && (requestorID == nil || $0.value.requestorID == requestorID) }
