@@ -1,4 +1,6 @@
 import Foundation
+import PassConsole
+import PassHistory
 import PassTestSupport
 import Testing
 
@@ -87,6 +89,35 @@ extension ConsoleBrowserTests {
             #expect(violations.isEmpty, Self.report(violations, "the Tokens page with the clear confirmation open"))
             try await browser.click(#"dialog#confirm-dialog button[data-action="cancel-dialog"]"#)
             try await browser.waitUntil("the confirmation to close", "return !document.getElementById('confirm-dialog').open;")
+        }
+    }
+
+    @Test func axeFindsNoViolationOnTheSignInBarNorOnAViewersPages() async throws {
+        try await ConsoleFixture.with { fixture in
+            let token = OperatorToken.generate()
+            try await fixture.console.history.addOperator(
+                OperatorRecord(name: "vera", role: .viewer, tokenHash: OperatorToken.hash(token), createdAt: Date()))
+            try fixture.console.start()
+            let browser = try await WebDriver.start()
+            do {
+                // The bar asking a named operator for a token
+                try await browser.open(fixture.console.baseURL + "/#/tokens")
+                try await browser.waitFor("#sign-in-token")
+                var violations = try await Axe.violations(in: browser)
+                #expect(violations.isEmpty, Self.report(violations, "the Tokens page asking for a sign-in"))
+                // A viewer's page, what a viewer may not use greyed out
+                try await browser.type("#sign-in-token", token)
+                try await browser.click("#sign-in button[type=submit]")
+                try await browser.waitUntil("signed in as vera", "return document.getElementById('ctx-operator').innerText.includes('vera');")
+                try await browser.waitFor("#import-file[data-forbidden]")
+                violations = try await Axe.violations(in: browser)
+                #expect(violations.isEmpty, Self.report(violations, "the Tokens page of a viewer"))
+                await browser.quit()
+            } catch {
+                await browser.saveScreenshot("failure-a11y-sign-in", root: Self.repository)
+                await browser.quit()
+                throw error
+            }
         }
     }
 
