@@ -1,6 +1,8 @@
 import Foundation
+import MicroHTTP
 import PassConsole
 import PassHistory
+import PassProxy
 import PassTestSupport
 import Testing
 
@@ -81,6 +83,11 @@ extension ConsoleBrowserTests {
             try await browser.waitUntil("the event's details", "return !document.querySelector('aside.inspector').hidden;")
             violations = try await Axe.violations(in: browser)
             #expect(violations.isEmpty, Self.report(violations, "the Events page with an event's details open"))
+            // Its raw JSON, a box that scrolls
+            try await browser.click(#"aside.inspector button[role="tab"][data-tab-id="raw"]"#)
+            try await browser.waitFor("aside.inspector pre.body")
+            violations = try await Axe.violations(in: browser)
+            #expect(violations.isEmpty, Self.report(violations, "the Events page with an event's raw JSON open"))
             // The confirmation before clearing a Programmer's tokens
             try await browser.open(fixture.console.baseURL + "/#/tokens")
             try await browser.click(#"button[data-action="clear-programmer"][data-clear-requestor="REF30"]"#)
@@ -118,6 +125,45 @@ extension ConsoleBrowserTests {
                 await browser.quit()
                 throw error
             }
+        }
+    }
+
+    @Test func axeAndTabFindNothingOnTheNetworkPageWithExchangesTheProxyPanelAndDetailsOpen() async throws {
+        try await withBrowser { fixture, browser in
+            // Given a recording proxy in front of the backend, with a rule, and exchanges recorded through it
+            let proxy = RecordingProxy(upstream: URL(string: fixture.backendURL)!, recording: fixture.console.servedEventSink)
+            let server = HTTPServer(configuration: HTTPServerConfiguration(), responder: proxy, logger: TestServer.logger)
+            try server.start()
+            defer { Task { await server.shutdown(gracePeriod: .seconds(1)) } }
+            fixture.console.attachProxy(proxy, url: server.baseURL)
+            let client = TestHTTPClient(baseURL: server.baseURL)
+            _ = try await client.get("/api/v1/config/REF30")
+            _ = try await client.get("/api/v1/authorize?requestor=REF30&deviceId=d&resource=news")
+            // When the Network page lists them with the proxy's panel open and a rule added
+            let network = ConsolePage(name: "Network", hash: "#/network", ready: "#network-table tr[data-event-id]")
+            try await openAfresh(network, fixture, browser)
+            try await browser.click("#proxy-panel > summary")
+            try await browser.type(#".proxy-rule-form input[name="path"]"#, "authorize")
+            try await browser.type(#".proxy-rule-form input[name="status"]"#, "503")
+            try await browser.click(#"[data-action="add-proxy-rule"]"#)
+            try await browser.waitUntil("the rule listed", "return document.querySelectorAll('.proxy-rules li').length === 1;")
+            // Then axe finds nothing, with an exchange's details open too
+            var violations = try await Axe.violations(in: browser)
+            #expect(violations.isEmpty, Self.report(violations, "the Network page with exchanges and the proxy panel"))
+            try await browser.click("#network-table tr[data-event-id]")
+            try await browser.waitUntil("the exchange's details", "return !document.querySelector('aside.inspector').hidden;")
+            violations = try await Axe.violations(in: browser)
+            #expect(violations.isEmpty, Self.report(violations, "the Network page with an exchange's details open"))
+            // And Tab reaches every control of it, focus drawn at each stop
+            // (the page opened afresh, the panel opened without moving focus from the top)
+            try await openAfresh(network, fixture, browser)
+            _ = try await browser.run("document.getElementById('proxy-panel').open = true;")
+            try await browser.waitFor(".proxy-rules li")
+            let count = (try await browser.run(Self.controls, [false]) as? [String] ?? []).count
+            let walk = try await tabThrough(browser, limit: 2 * count + 20)
+            let missed = try await browser.run(Self.controls, [true]) as? [String] ?? []
+            #expect(missed.isEmpty, "on the Network page Tab never reached \(missed); it went to \(walk.names)")
+            #expect(walk.unseen.isEmpty, "on the Network page focus was not visible on \(walk.unseen)")
         }
     }
 
@@ -207,7 +253,7 @@ extension ConsoleBrowserTests {
         }
     }
 
-    @Test func theSkipLinkJAndEnterOpenAnEventWithoutTheMouse() async throws {
+    @Test func theSkipLinkJAndEnterOpenAnEventAndASessionWithoutTheMouse() async throws {
         try await withBrowser { fixture, browser in
             _ = try await withDemoData(fixture)
             let events = ConsolePage(name: "Events", hash: "#/events", ready: "#events-table tr[data-event-id]")
@@ -221,6 +267,15 @@ extension ConsoleBrowserTests {
             try await browser.waitFor("#events-table tr[data-event-id].selected")
             try await browser.press(Self.enter)
             try await browser.waitUntil("the event's details", "return !document.querySelector('aside.inspector').hidden;")
+            // And on the Sessions page the same keys open a session
+            let sessions = ConsolePage(name: "Sessions", hash: "#/sessions", ready: "#sessions-table tbody tr")
+            try await openAfresh(sessions, fixture, browser)
+            try await browser.press(Self.tab)
+            try await browser.press(Self.enter)
+            try await browser.waitUntil("focus on the page's content", "return document.activeElement?.id === 'main';")
+            try await browser.press("j")
+            try await browser.press(Self.enter)
+            try await browser.waitFor("#health-card")
         }
     }
 
