@@ -22,7 +22,8 @@ extension ConsoleBrowserTests {
         try await fixture.signIn()
         try await fixture.start("sports-ios")
         try await fixture.waitUntilRecorded(atLeast: 20)
-        let sessions = await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
+        let sessions =
+            await fixture.get("/api/sessions?q=com.example.news.ios").json["sessions"] as? [[String: Any]] ?? []
         return try #require(sessions.first?["id"] as? String)
     }
 
@@ -34,7 +35,9 @@ extension ConsoleBrowserTests {
     }
 
     static func report(_ violations: [String], _ where: String) -> Comment {
-        Comment(rawValue: "axe found \(violations.count) violation(s) on \(`where`):\n" + violations.joined(separator: "\n"))
+        Comment(
+            rawValue: "axe found \(violations.count) violation(s) on \(`where`):\n" + violations.joined(separator: "\n")
+        )
     }
 
     /// Every page of the console, and a session's page.
@@ -44,7 +47,9 @@ extension ConsoleBrowserTests {
             ConsolePage(name: "Tokens", hash: "#/tokens", ready: #".token[data-token-kind="authn"]"#),
             ConsolePage(name: "Devices & SSO", hash: "#/devices", ready: "#ids-heading"),
             ConsolePage(name: "Events", hash: "#/events", ready: "#events-table tr[data-event-id]"),
-            ConsolePage(name: "Network", hash: "#/network", ready: "#view-network .table-message .empty, #network-table tr[data-event-id]"),
+            ConsolePage(
+                name: "Network", hash: "#/network",
+                ready: "#view-network .table-message .empty, #network-table tr[data-event-id]"),
             ConsolePage(name: "Sessions", hash: "#/sessions", ready: "#sessions-table tbody tr"),
             ConsolePage(name: "a session", hash: "#/sessions/\(session)", ready: "#health-card"),
             ConsolePage(name: "Migration", hash: "#/migration", ready: "#migration-apps > *"),
@@ -75,12 +80,15 @@ extension ConsoleBrowserTests {
             try await browser.press("?")
             try await browser.waitFor("#help-dialog[open]")
             var violations = try await Axe.violations(in: browser)
-            #expect(violations.isEmpty, Self.report(violations, "the Events page with the keyboard shortcuts dialog open"))
+            #expect(
+                violations.isEmpty, Self.report(violations, "the Events page with the keyboard shortcuts dialog open"))
             try await browser.press(Self.escape)
-            try await browser.waitUntil("the shortcuts dialog to close", "return !document.getElementById('help-dialog').open;")
+            try await browser.waitUntil(
+                "the shortcuts dialog to close", "return !document.getElementById('help-dialog').open;")
             // An event's details beside the list
             try await browser.click("#events-table tr[data-event-id]")
-            try await browser.waitUntil("the event's details", "return !document.querySelector('aside.inspector').hidden;")
+            try await browser.waitUntil(
+                "the event's details", "return !document.querySelector('aside.inspector').hidden;")
             violations = try await Axe.violations(in: browser)
             #expect(violations.isEmpty, Self.report(violations, "the Events page with an event's details open"))
             // Its raw JSON, a box that scrolls
@@ -95,7 +103,8 @@ extension ConsoleBrowserTests {
             violations = try await Axe.violations(in: browser)
             #expect(violations.isEmpty, Self.report(violations, "the Tokens page with the clear confirmation open"))
             try await browser.click(#"dialog#confirm-dialog button[data-action="cancel-dialog"]"#)
-            try await browser.waitUntil("the confirmation to close", "return !document.getElementById('confirm-dialog').open;")
+            try await browser.waitUntil(
+                "the confirmation to close", "return !document.getElementById('confirm-dialog').open;")
         }
     }
 
@@ -115,7 +124,8 @@ extension ConsoleBrowserTests {
                 // A viewer's page, what a viewer may not use greyed out
                 try await browser.type("#sign-in-token", token)
                 try await browser.click("#sign-in button[type=submit]")
-                try await browser.waitUntil("signed in as vera", "return document.getElementById('ctx-operator').innerText.includes('vera');")
+                try await browser.waitUntil(
+                    "signed in as vera", "return document.getElementById('ctx-operator').innerText.includes('vera');")
                 try await browser.waitFor("#import-file[data-forbidden]")
                 violations = try await Axe.violations(in: browser)
                 #expect(violations.isEmpty, Self.report(violations, "the Tokens page of a viewer"))
@@ -131,8 +141,10 @@ extension ConsoleBrowserTests {
     @Test func axeAndTabFindNothingOnTheNetworkPageWithExchangesTheProxyPanelAndDetailsOpen() async throws {
         try await withBrowser { fixture, browser in
             // Given a recording proxy in front of the backend, with a rule, and exchanges recorded through it
-            let proxy = RecordingProxy(upstream: URL(string: fixture.backendURL)!, recording: fixture.console.servedEventSink)
-            let server = HTTPServer(configuration: HTTPServerConfiguration(), responder: proxy, logger: TestServer.logger)
+            let proxy = RecordingProxy(
+                upstream: URL(string: fixture.backendURL)!, recording: fixture.console.servedEventSink)
+            let server = HTTPServer(
+                configuration: HTTPServerConfiguration(), responder: proxy, logger: TestServer.logger)
             try server.start()
             defer { Task { await server.shutdown(gracePeriod: .seconds(1)) } }
             fixture.console.attachProxy(proxy, url: server.baseURL)
@@ -146,12 +158,14 @@ extension ConsoleBrowserTests {
             try await browser.type(#".proxy-rule-form input[name="path"]"#, "authorize")
             try await browser.type(#".proxy-rule-form input[name="status"]"#, "503")
             try await browser.click(#"[data-action="add-proxy-rule"]"#)
-            try await browser.waitUntil("the rule listed", "return document.querySelectorAll('.proxy-rules li').length === 1;")
+            try await browser.waitUntil(
+                "the rule listed", "return document.querySelectorAll('.proxy-rules li').length === 1;")
             // Then axe finds nothing, with an exchange's details open too
             var violations = try await Axe.violations(in: browser)
             #expect(violations.isEmpty, Self.report(violations, "the Network page with exchanges and the proxy panel"))
             try await browser.click("#network-table tr[data-event-id]")
-            try await browser.waitUntil("the exchange's details", "return !document.querySelector('aside.inspector').hidden;")
+            try await browser.waitUntil(
+                "the exchange's details", "return !document.querySelector('aside.inspector').hidden;")
             violations = try await Axe.violations(in: browser)
             #expect(violations.isEmpty, Self.report(violations, "the Network page with an exchange's details open"))
             // And Tab reaches every control of it, focus drawn at each stop
@@ -183,35 +197,39 @@ extension ConsoleBrowserTests {
     /// The focused element (remembered in `window.tabbedTo`), its name, whether it was focused before (not counting
     /// the step before: a date box takes a Tab per field), and whether a person sees where focus is: an outline drawn
     /// (the page draws outlines only for focus) on screen.
-    static let focused = nameOf + #"""
-        const e = document.activeElement;
-        window.tabbedTo ??= new Set();
-        const again = window.tabbedTo.has(e) && window.lastTabbedTo !== e;
-        window.tabbedTo.add(e);
-        window.lastTabbedTo = e;
-        if (!e || e === document.body) return { name: 'body', visible: false, again };
-        const style = getComputedStyle(e);
-        const box = e.getBoundingClientRect();
-        const drawn = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
-        const onScreen = box.width > 0 && box.height > 0 && box.right > 0 && box.bottom > 0
-          && box.left < innerWidth && box.top < innerHeight;
-        return { name: nameOf(e), visible: drawn && onScreen, inDialog: e.closest('dialog') !== null, again };
-        """#
+    static let focused =
+        nameOf + #"""
+            const e = document.activeElement;
+            window.tabbedTo ??= new Set();
+            const again = window.tabbedTo.has(e) && window.lastTabbedTo !== e;
+            window.tabbedTo.add(e);
+            window.lastTabbedTo = e;
+            if (!e || e === document.body) return { name: 'body', visible: false, again };
+            const style = getComputedStyle(e);
+            const box = e.getBoundingClientRect();
+            const drawn = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+            const onScreen = box.width > 0 && box.height > 0 && box.right > 0 && box.bottom > 0
+              && box.left < innerWidth && box.top < innerHeight;
+            return { name: nameOf(e), visible: drawn && onScreen, inDialog: e.closest('dialog') !== null, again };
+            """#
 
     /// Every control a person can reach with Tab on the page as drawn now (`window.tabbedTo` not among them, with
     /// `missedOnly`): links, buttons, boxes, summaries and anything given a tab stop, shown and enabled.
-    static let controls = nameOf + #"""
-        const missedOnly = arguments[0];
-        return [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
-          .filter((e) => e.tabIndex >= 0 && !e.disabled && !e.closest('[inert], dialog:not([open])')
-            && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
-          .filter((e) => !missedOnly || !window.tabbedTo?.has(e))
-          .map(nameOf);
-        """#
+    static let controls =
+        nameOf + #"""
+            const missedOnly = arguments[0];
+            return [...document.querySelectorAll('a[href], button, input, select, textarea, summary, [tabindex]')]
+              .filter((e) => e.tabIndex >= 0 && !e.disabled && !e.closest('[inert], dialog:not([open])')
+                && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
+              .filter((e) => !missedOnly || !window.tabbedTo?.has(e))
+              .map(nameOf);
+            """#
 
     /// Presses Tab until focus leaves the page's last control (to the page itself, or round to where it has been) or
     /// `until` is focused, at most `limit` times; returns where focus went, in order, and where it went unseen.
-    func tabThrough(_ browser: WebDriver, limit: Int, until last: String? = nil) async throws -> (names: [String], unseen: [String]) {
+    func tabThrough(_ browser: WebDriver, limit: Int, until last: String? = nil) async throws -> (
+        names: [String], unseen: [String]
+    ) {
         var names: [String] = []
         var unseen: [String] = []
         for _ in 0..<limit {
@@ -244,9 +262,12 @@ extension ConsoleBrowserTests {
                 let count = (try await browser.run(Self.controls, [false]) as? [String] ?? []).count
                 let walk = try await tabThrough(browser, limit: 2 * count + 20)
                 // Then the first stop is the skip link, and every control of the page and its header was a stop
-                #expect(walk.names.first == "action:skip", "first Tab stop on the \(page.name) page: \(walk.names.prefix(3))")
+                #expect(
+                    walk.names.first == "action:skip",
+                    "first Tab stop on the \(page.name) page: \(walk.names.prefix(3))")
                 let missed = try await browser.run(Self.controls, [true]) as? [String] ?? []
-                #expect(missed.isEmpty, "on the \(page.name) page Tab never reached \(missed); it went to \(walk.names)")
+                #expect(
+                    missed.isEmpty, "on the \(page.name) page Tab never reached \(missed); it went to \(walk.names)")
                 // And each stop showed where focus was
                 #expect(walk.unseen.isEmpty, "on the \(page.name) page focus was not visible on \(walk.unseen)")
             }
@@ -266,7 +287,8 @@ extension ConsoleBrowserTests {
             try await browser.press("j")
             try await browser.waitFor("#events-table tr[data-event-id].selected")
             try await browser.press(Self.enter)
-            try await browser.waitUntil("the event's details", "return !document.querySelector('aside.inspector').hidden;")
+            try await browser.waitUntil(
+                "the event's details", "return !document.querySelector('aside.inspector').hidden;")
             // And on the Sessions page the same keys open a session
             let sessions = ConsolePage(name: "Sessions", hash: "#/sessions", ready: "#sessions-table tbody tr")
             try await openAfresh(sessions, fixture, browser)
@@ -293,12 +315,16 @@ extension ConsoleBrowserTests {
             for _ in 0..<4 {
                 try await browser.press(Self.tab)
                 let now = try await browser.run(Self.focused) as? [String: Any] ?? [:]
-                #expect(now["name"] as? String == "body" || now["inDialog"] as? Bool == true, "focus left the dialog: \(now)")
+                #expect(
+                    now["name"] as? String == "body" || now["inDialog"] as? Bool == true,
+                    "focus left the dialog: \(now)")
             }
             // And Esc closes it and puts focus back on the button that opened it
             try await browser.press(Self.escape)
-            try await browser.waitUntil("the dialog to close and focus to come back",
-                "return !document.getElementById('help-dialog').open && document.activeElement?.dataset.action === 'help';")
+            try await browser.waitUntil(
+                "the dialog to close and focus to come back",
+                "return !document.getElementById('help-dialog').open && document.activeElement?.dataset.action === 'help';"
+            )
         }
     }
 }

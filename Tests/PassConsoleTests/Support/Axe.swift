@@ -36,7 +36,8 @@ enum Axe {
         let said = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw Unavailable(description: "the accessibility check needs axe-core and Tests/fetch-axe.sh could not get it:\n\(said)")
+            throw Unavailable(
+                description: "the accessibility check needs axe-core and Tests/fetch-axe.sh could not get it:\n\(said)")
         }
     }
 
@@ -48,7 +49,8 @@ enum Axe {
         if try await browser.run("return typeof window.axe === 'object';") as? Bool != true {
             try await browser.run(try source() + "\n;return typeof window.axe;")
         }
-        let answer = try await browser.runAsync(#"""
+        let answer = try await browser.runAsync(
+            #"""
             const done = arguments[arguments.length - 1];
             window.axe.run(document, { resultTypes: ['violations'] })
               .then((results) => done(results.violations.map((v) => {
