@@ -11,7 +11,7 @@ APT_PACKAGES := libmicrohttpd-dev libsqlite3-dev pkg-config curl openssl nginx c
 BENCH_PACKAGES := wrk
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: deps bench-deps build run backend test screenshots bench fuzz soak sanitize lint clean
+.PHONY: deps bench-deps axe build run backend test screenshots bench fuzz soak sanitize lint clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES) $(EXTRA_PACKAGES); do \
@@ -27,6 +27,11 @@ bench-deps:
 build: deps
 	$(SWIFT) build
 
+# axe-core for the accessibility browser tests: axe.min.js from PyPI's axe-selenium-python wheel (pinned, checked),
+# into .build/axe/ when it is not there yet. Fails saying so when PyPI cannot be reached.
+axe:
+	@Tests/fetch-axe.sh
+
 # The demo: the local entitlement backend with its MVPD login pages on 127.0.0.1, demo data from Config/.
 run: build
 	$(SWIFT) run passconsole serve --port $(PORT) --backend-port $(BACKEND_PORT) --config $(CONFIG)
@@ -38,7 +43,7 @@ run: build
 # Measured on this 2-core machine, loaded: width 8 took 142 s and passed; unbounded 182 s with 3 timeouts.
 TEST_WIDTH ?= 8
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH := $(TEST_WIDTH)
-test: deps
+test: deps axe
 	@mkdir -p .build; set -o pipefail; $(SWIFT) test 2>&1 | tee .build/test.log || { \
 	  echo "==> make test failed; what failed:"; \
 	  grep -E "✘|Fatal error|Program crashed|crashed:|error:" .build/test.log | grep -v "^\s*$$" | head -40; \

@@ -73,11 +73,11 @@ export function exchangeDetail(exchange) {
     },
     {
       id: 'request', label: 'Request', render: () => [
-        h('h4', null, 'Parameters sent'), keyValues(exchange.parameters, 'No form parameters.'),
-        Object.keys(query).length ? [h('h4', null, 'Query string'), keyValues(query)] : null,
-        h('h4', null, 'Headers the SDK added'), keyValues(exchange.headers, 'No extra headers.'),
+        h('h3', null, 'Parameters sent'), keyValues(exchange.parameters, 'No form parameters.'),
+        Object.keys(query).length ? [h('h3', null, 'Query string'), keyValues(query)] : null,
+        h('h3', null, 'Headers the SDK added'), keyValues(exchange.headers, 'No extra headers.'),
       ],
     },
-    { id: 'response', label: 'Response', render: () => [h('h4', null, `Body${exchange.status ? ` (${exchange.status})` : ''}`), body(exchange.responseBody)] },
+    { id: 'response', label: 'Response', render: () => [h('h3', null, `Body${exchange.status ? ` (${exchange.status})` : ''}`), body(exchange.responseBody)] },
   ]);
 }

@@ -110,7 +110,7 @@ export function filterBar({ value = '', onChange, placeholder, presets = [] }) {
     id: 'filter-input', type: 'search', value, placeholder, autocomplete: 'off', spellcheck: 'false',
     'aria-label': 'Filter', 'aria-describedby': 'filter-help',
   });
-  const chips = h('div.chips', { 'aria-label': 'Filter terms' });
+  const chips = h('div.chips', { role: 'group', 'aria-label': 'Filter terms' });
   const hint = h('div.filter-hint', { id: 'filter-hint', role: 'alert', hidden: true });
   const cue = h('div.filter-cue', { id: 'filter-cue', role: 'status', hidden: true });
   const commit = (next) => {

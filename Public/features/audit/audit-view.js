@@ -20,7 +20,7 @@ export function mount(root) {
   const message = h('div.table-message');
   const nav = listNav(() => tbody.rows);
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Audit log'),
+    h('div.view-head', null, h('h1', null, 'Audit log'),
       h('p.lede', null, 'Every storage action taken from this console: clears, imports, undos and exports (exports with live tokens are marked ⚠), with the signed-in operator who did it (— on a console without named operators). Recorded by the console; it cannot be edited here.')),
     message, table);
 

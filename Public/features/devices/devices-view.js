@@ -9,7 +9,7 @@ import { tvProviderCard } from './tv-provider-form.js';
 
 function profileCard(profile) {
   return h('section.card', { 'aria-label': `Device ${profile.device ?? ''}` },
-    h('h3', null, profile.device ? `Device “${profile.device}”` : 'This device'),
+    h('h2', null, profile.device ? `Device “${profile.device}”` : 'This device'),
     h('dl.facts', null,
       h('dt', null, 'Model'), h('dd', null, profile?.model ?? '—'),
       h('dt', null, 'OS version'), h('dd', null, profile?.osVersion ?? '—'),
@@ -35,7 +35,7 @@ function appsTable(apps) {
 export function mount(root) {
   const body = h('div.stack');
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Devices & single sign-on'),
+    h('div.view-head', null, h('h1', null, 'Devices & single sign-on'),
       h('p.lede', null, 'Why two apps share a sign-in (or not), and which device ID each app’s tokens are bound to.')),
     body, tvProviderCard(), whatIfForm());
 
@@ -47,9 +47,9 @@ export function mount(root) {
       fill(body,
         profiles.length ? h('div.card-row', null, profiles.map(profileCard))
           : emptyState('No device profile yet.', 'A device folder gets its profile (model, OS, hardware address) the first time an app starts on it.'),
-        h('section.card', { 'aria-labelledby': 'ids-heading' }, h('h3', { id: 'ids-heading' }, 'Device ID per app'),
+        h('section.card', { 'aria-labelledby': 'ids-heading' }, h('h2', { id: 'ids-heading' }, 'Device ID per app'),
           h('p.muted.small', null, 'A token is only accepted by an app whose device ID matches the one it was issued for.'), appsTable(apps)),
-        h('section.card', { 'aria-labelledby': 'sso-heading' }, h('h3', { id: 'sso-heading' }, 'Single sign-on map'),
+        h('section.card', { 'aria-labelledby': 'sso-heading' }, h('h2', { id: 'sso-heading' }, 'Single sign-on map'),
           ssoMap(apps, data.relations ?? [])));
     } catch (error) {
       fill(body, emptyState('Could not read the device.', error.message, error.detail ? ` ${error.detail}` : ''));

@@ -54,5 +54,5 @@ export function ssoMap(apps, relations) {
         const r = find(a, b);
         return h('td', { title: r?.reason ?? 'No relation reported' }, r ? outcomeBadge(r.outcome) : h('span.muted', null, 'unknown'));
       })))))),
-    h('h4', null, 'Why'), relationList(relations));
+    h('h3', null, 'Why'), relationList(relations));
 }

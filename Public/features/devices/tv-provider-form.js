@@ -53,7 +53,7 @@ export function tvProviderCard() {
       : h('p.muted', null, 'No apps run in this console.'));
   }).catch((error) => fill(body, badge('✗', error.message, 'bad')));
   return h('section.card', { 'aria-labelledby': 'tvp-heading' },
-    h('h3', { id: 'tvp-heading' }, 'Apple TV Provider (Settings → TV Provider)'),
+    h('h2', { id: 'tvp-heading' }, 'Apple TV Provider (Settings → TV Provider)'),
     h('p.muted.small', null, 'What the user does in the Apple dialog an app shows when its Programmer has an MVPD with Apple single sign-on. '
       + 'Signed in to a provider: the app signs in without a login page (and again after its own logout).'),
     body);

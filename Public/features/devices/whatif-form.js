@@ -38,7 +38,7 @@ export function whatIfForm() {
           h('dt', null, 'Device ID'), h('dd', null, code(answer.deviceID)),
           h('dt', null, 'Algorithm'), h('dd', null, answer.algorithm),
           h('dt', null, 'Token storage'), h('dd', { 'data-storage': answer.storage }, answer.storage)),
-        h('h4', null, 'With the apps on this device'), relationList(answer.relations ?? []));
+        h('h3', null, 'With the apps on this device'), relationList(answer.relations ?? []));
     } catch (error) {
       fill(result, badge('✗', error.message, 'bad'), error.detail ? h('p.small', null, error.detail) : null);
     } finally {
@@ -46,5 +46,5 @@ export function whatIfForm() {
     }
   });
   return h('section.card', { 'aria-labelledby': 'whatif-heading' },
-    h('h3', { id: 'whatif-heading' }, 'What if another app were installed?'), form, result);
+    h('h2', { id: 'whatif-heading' }, 'What if another app were installed?'), form, result);
 }

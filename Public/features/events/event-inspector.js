@@ -85,13 +85,13 @@ export function eventInspector(event, { onTerm, onClose }) {
         : '—'),
       h('dt', null, 'Device ID'), h('dd', null, h('code', null, e.deviceID ?? '—')),
       h('dt', null, 'Order'), h('dd', null, `Event #${event.id} · step ${e.sequence ?? '?'} of its session`)),
-    h('h4', null, 'Details'), kindDetail(event),
+    h('h3', null, 'Details'), kindDetail(event),
   ];
   const list = [{ id: 'overview', label: 'Overview', render: overview }];
   if (exchange) list.push({ id: 'http', label: 'HTTP', render: () => exchangeDetail(exchange) });
   list.push({ id: 'raw', label: 'Raw JSON', render: () => h('pre.body', null, JSON.stringify(event.event ?? event, null, 2)) });
   return [
-    h('div.pane-head', null, h('h3', null, `Event #${event.id}`),
+    h('div.pane-head', null, h('h2', null, `Event #${event.id}`),
       h('button.ghost', { type: 'button', 'data-action': 'close-detail', title: 'Close (Esc)', onclick: onClose }, '×')),
     tabs('event-inspector', list),
   ];

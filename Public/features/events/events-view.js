@@ -74,7 +74,7 @@ export function mount(root, route, ctx) {
   const panes = h('div.three-pane', null, facets, h('div.pane.center', null, message, table.el, olderNote, older), inspector);
 
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Events'), bar.el, time.el, saved.el,
+    h('div.view-head', null, h('h1', null, 'Events'), bar.el, time.el, saved.el,
       h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), exportButton('ndjson', 'NDJSON'), exportButton('csv', 'CSV'), reveal.el)),
     panes);
 

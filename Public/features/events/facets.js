@@ -24,14 +24,14 @@ function counts(events, value) {
 /** Render the facets of `events` into `el`; `onToggle(key, value, on)`. */
 export function renderFacets(el, events, query, onToggle) {
   if (!events.length) {
-    fill(el, h('h3', null, 'Narrow down'), h('p.muted', null, 'Apps, Programmers and MVPDs appear here once events are listed.'));
+    fill(el, h('h2', null, 'Narrow down'), h('p.muted', null, 'Apps, Programmers and MVPDs appear here once events are listed.'));
     return;
   }
-  fill(el, h('h3', null, 'Narrow down'), h('p.muted.small', null, `Counted over the ${events.length.toLocaleString()} listed events.`),
+  fill(el, h('h2', null, 'Narrow down'), h('p.muted.small', null, `Counted over the ${events.length.toLocaleString()} listed events.`),
     GROUPS.map((group) => {
       const rows = counts(events, group.value);
       if (!rows.length) return null;
-      return h('section.facet', null, h('h4', null, group.title), h('ul', null, rows.map(([value, n]) => {
+      return h('section.facet', null, h('h3', null, group.title), h('ul', null, rows.map(([value, n]) => {
         const on = hasTerm(query, group.key, value);
         const icon = group.key === 'event' ? `${KINDS[value]?.icon ?? ''} ` : '';
         return h('li', null, h('button.facet-item', {

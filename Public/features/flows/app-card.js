@@ -34,7 +34,7 @@ function signInFacts(signIn) {
 function head(app) {
   return h('div.card-head', null,
     h('div.card-title', null,
-      h('h3', null, app.name),
+      h('h2', null, app.name),
       app.running ? badge('●', 'Running', 'ok') : badge('○', 'Stopped', 'neutral'),
       authBadge(app.signIn, app.authenticated)),
     h('dl.facts.compact', null,
@@ -51,9 +51,10 @@ function head(app) {
 function callbacks(app) {
   const list = app.callbacks ?? [];
   return h('div.callbacks-box', null,
-    h('h4', null, 'Latest callbacks ', h('span.muted.small', null, '(newest first)')),
+    h('h3', null, 'Latest callbacks ', h('span.muted.small', null, '(newest first)')),
     list.length
-      ? h('ol.callbacks', null, list.map((c) => h('li', null, timeEl(c.at), ' ', h('code.cb-name', null, c.name), ' ', h('span.cb-summary', null, c.summary))))
+      // A box that scrolls: focusable, so the keyboard can scroll it too.
+      ? h('ol.callbacks', { tabindex: '0', 'aria-label': `Latest callbacks of ${app.name}, newest first` }, list.map((c) => h('li', null, timeEl(c.at), ' ', h('code.cb-name', null, c.name), ' ', h('span.cb-summary', null, c.summary))))
       : h('p.muted.small', null, app.running ? 'No callbacks yet: call an SDK method above.' : 'No callbacks: the app is not running.'));
 }
 

@@ -9,7 +9,7 @@ export function mount(root) {
   const grid = h('div.card-grid');
   const message = h('div');
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Flows'),
+    h('div.view-head', null, h('h1', null, 'Flows'),
       h('p.lede', null, 'Each card is one app on the demo device. Drive it like a viewer would; the diagram shows where its sign-in flow is now, and for how long.')),
     message, grid);
 

@@ -18,7 +18,7 @@ function picker(app, mvpds) {
     }
   };
   return h('div.pending.picker', { role: 'group', 'aria-label': 'Provider picker' },
-    h('h4', null, '☰ The app shows its TV provider picker'),
+    h('h3', null, '☰ The app shows its TV provider picker'),
     h('p.muted', null, 'Choose the provider a viewer would tap, or press “Cancel” below (setSelectedProvider(nil)).'),
     h('div.mvpd-choices', null, mvpds.map((mvpd) => {
       const button = h('button.mvpd-choice', { type: 'button', 'data-mvpd': mvpd.id, ...needs('change'), title: `setSelectedProvider("${mvpd.id}")` },
@@ -61,7 +61,7 @@ function login(app, loginURL) {
   }
   const shape = mvpdID ? signInShape(app, mvpdID) : null;
   return h('div.pending.login', { role: 'group', 'aria-label': 'MVPD login' },
-    h('h4', null, 'The app waits at the MVPD’s sign-in page'),
+    h('h3', null, 'The app waits at the MVPD’s sign-in page'),
     shape ? h('p.small.muted.sign-in-shape', null, `${mvpdID}’s pages: ${shape}. The app’s web view walks them.`) : null,
     h('p.muted', null, 'Sign in here and the console submits the page the app’s web view shows.'),
     form,
@@ -109,7 +109,7 @@ function regcode(app, reg) {
     }).catch(() => {});
   }
   return h('div.pending.regcode', { role: 'group', 'aria-label': 'Registration code' },
-    h('h4', null, 'Second-screen activation: the app shows a code'),
+    h('h3', null, 'Second-screen activation: the app shows a code'),
     h('p', null, 'Code ', h('strong.regcode-value', null, reg.code), reg.expires ? [' · ', countdown(reg.expires)] : null),
     h('p', null, 'Enter it at ', link, ' (sign in there as a demo subscriber), or press “Cancel” to stop waiting.'));
 }

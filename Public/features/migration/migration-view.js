@@ -14,7 +14,7 @@ export function mount(root, route) {
   const status = h('p.table-message', { role: 'status' });
   const list = h('div', { id: 'migration-apps' });
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Migration to REST API v2'),
+    h('div.view-head', null, h('h1', null, 'Migration to REST API v2'),
       h('p.lede', null, 'The vendor switches off the AccessEnabler SDKs and REST API v1 at the end of 2026. For each app seen in the window: which old calls its sessions still made, the REST API v2 call that replaces each, and how many sessions made it. An app whose sessions make no old call is migrated.'),
       h('label', null, 'Window ', select)),
     status, list);
@@ -36,7 +36,7 @@ export function mount(root, route) {
       return;
     }
     list.replaceChildren(...answer.apps.map((app) => h('section.card', { 'data-app': app.app },
-      h('h3', null, app.app, ' ', h('span.muted', null, [...app.clients, ...app.requestorIDs].join(' · '))),
+      h('h2', null, app.app, ' ', h('span.muted', null, [...app.clients, ...app.requestorIDs].join(' · '))),
       h('p', { class: app.legacySessions ? 'warning' : 'ok' }, app.summary),
       app.calls.length ? h('div.table-scroll', null, h('table.grid', null,
         h('caption.sr-only', null, `Old calls of ${app.app}`),

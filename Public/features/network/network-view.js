@@ -70,7 +70,7 @@ export function mount(root, route, ctx) {
   const older = h('button.load-older', { type: 'button', 'data-action': 'load-older', hidden: true, onclick: () => feed.older() }, 'Load the hour before these exchanges');
   const detail = h('aside.pane.inspector', { 'aria-label': 'Exchange details', hidden: true });
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Network'), bar.el, time.el,
+    h('div.view-head', null, h('h1', null, 'Network'), bar.el, time.el,
       h('div.toolbar', null, pauseButton, pill, countLine, h('span.spacer'), har, reveal.el), proxyPanel()),
     h('div.two-pane', null, h('div.pane.center', null, message, table.el, older), detail));
 
@@ -99,7 +99,7 @@ export function mount(root, route, ctx) {
     detail.hidden = false;
     const e = event.event;
     fill(detail,
-      h('div.pane-head', null, h('h3', null, `${exchange.method} · ${shortURL(exchange.url).path}`),
+      h('div.pane-head', null, h('h2', null, `${exchange.method} · ${shortURL(exchange.url).path}`),
         h('button.ghost', { type: 'button', 'data-action': 'close-detail', title: 'Close (Esc)', onclick: close }, '×')),
       h('p.small', null, `${e.app?.bundleID ?? ''} · ${e.requestorID ?? 'no Programmer yet'}${e.mvpdID ? ` · ${e.mvpdID}` : ''} · `,
         h('a', { href: hashFor('events', [], { q: `session:${e.sessionID}`, sel: event.id }) }, 'see it among the session’s events'),

@@ -26,7 +26,7 @@ export function mount(root, current) {
     : null;
   fill(root,
     h('div.empty', { id: 'not-found', role: 'alert' },
-      h('h2', null, 'No such page'),
+      h('h1', null, 'No such page'),
       h('p', null, 'The address ', h('code', null, `#/${asked}`), ' names no page of this console.'),
       guess,
       h('p', null, 'Pick one:'),

@@ -40,7 +40,7 @@ function healthCard(session, health) {
   });
   const verdicts = health.verdicts ?? [];
   return h('section.card.health', { id: 'health-card', 'aria-labelledby': 'health-heading' },
-    h('div.card-title', null, h('h3', { id: 'health-heading' }, 'Entitlement health'), h('span.spacer'), copy),
+    h('div.card-title', null, h('h2', { id: 'health-heading' }, 'Entitlement health'), h('span.spacer'), copy),
     h('p.headline', null, withLocalTimes(health.headline, session.lastSeen)),
     (health.lines ?? []).map((line) => h('p', null, withLocalTimes(line, session.lastSeen))),
     verdicts.length ? h('ul.health-verdicts', null, verdicts.map((v) => {
@@ -80,7 +80,7 @@ const CONTRACT = {
 function contractCard(rules) {
   const broken = rules.filter((r) => r.status === 'broken').length;
   return h('section.card.contract', { id: 'contract-card', 'aria-labelledby': 'contract-heading' },
-    h('h3', { id: 'contract-heading' }, 'Callback contract ',
+    h('h2', { id: 'contract-heading' }, 'Callback contract ',
       h('span.muted.small', null, broken ? `(${broken} rule${broken === 1 ? '' : 's'} broken)` : '(every rule this session exercised was kept)')),
     h('ul.contract-rules', null, rules.map((r) => {
       const look = CONTRACT[r.status] ?? CONTRACT.unexercised;
@@ -142,7 +142,7 @@ function compareCard(session) {
     }
   }).catch(() => {});
   return h('section.card.compare', { id: 'compare-card', 'aria-labelledby': 'compare-heading' },
-    h('h3', { id: 'compare-heading' }, 'Compare with another run ',
+    h('h2', { id: 'compare-heading' }, 'Compare with another run ',
       h('span.muted.small', null, '(the two runs’ steps aligned: what changed, what only one of them did)')),
     h('p', null, select, ' ', h('label', null, showSame, ' show the steps that are the same too')),
     result);
@@ -150,7 +150,7 @@ function compareCard(session) {
 
 /** Run the session again on a scratch device against the local backend, then show how the replay compares. */
 function replayCard(session) {
-  const heading = h('h3', { id: 'replay-heading' }, 'Replay against the local backend');
+  const heading = h('h2', { id: 'replay-heading' }, 'Replay against the local backend');
   if (session.platform === 'tvos') {
     return h('section.card.replay', { id: 'replay-card', 'aria-labelledby': 'replay-heading' }, heading,
       h('p.muted', null, 'tvOS sessions cannot be replayed: their sign-in needs a person to type the code on a second screen.'));
@@ -239,7 +239,7 @@ export async function renderSession(el, id) {
   // The pane is drawn again as the session's events arrive: the person's choice stays.
   const bundleReveal = revealToggle('bundle-reveal-personal', el.querySelector('#bundle-reveal-personal')?.checked ?? false);
   fill(el,
-    h('div.pane-head', null, h('h3', null, `Session ${s.id.slice(0, 8)}`),
+    h('div.pane-head', null, h('h2', null, `Session ${s.id.slice(0, 8)}`),
       h('a.ghost', { href: '#/sessions', 'data-action': 'close-detail', title: 'Back to the list (Esc)' }, '×')),
     h('dl.facts.compact', null,
       h('dt', null, 'App'), h('dd', null, code(s.bundleID), ` · team ${s.teamID || '—'} · ${data.clientLabel ?? (s.platform === 'tvos' ? 'tvOS' : 'iOS')}`),
@@ -260,9 +260,9 @@ export async function renderSession(el, id) {
     contractCard(data.contract ?? []),
     compareCard(s),
     replayCard(s),
-    h('section.card', { 'aria-label': 'Flow' }, h('h3', null, 'Flow'), flowDiagram(data.flow, true, { live: false })),
+    h('section.card', { 'aria-label': 'Flow' }, h('h2', null, 'Flow'), flowDiagram(data.flow, true, { live: false })),
     h('section.card', { 'aria-labelledby': 'timeline-heading' },
-      h('h3', { id: 'timeline-heading' }, 'Timeline ', h('span.muted.small', null, '(oldest first; “+ms” is the time since the previous event)')),
+      h('h2', { id: 'timeline-heading' }, 'Timeline ', h('span.muted.small', null, '(oldest first; “+ms” is the time since the previous event)')),
       timeline(s, events)));
   return true;
 }

@@ -76,7 +76,7 @@ export function mount(root, route, ctx) {
   const nav = listNav(() => tbody.rows);
   const panes = h('div.two-pane.sessions', null, h('div.pane.center', null, message, list, more), detail);
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Sessions'),
+    h('div.view-head', null, h('h1', null, 'Sessions'),
       h('div.filter-row', null, h('label.filter-label', { for: 'session-search' }, 'Find'), search, countLine),
       h('p.muted.small', null, 'A session is one run of one app (from start to stop). Every word must start a username, a user ID (as the Tokens page shows it, “DAC9E095…” works), a tracking hash, a device, session or visitor ID, an app, a Programmer or an MVPD, in any case. Click a column to sort all of them.')),
     panes);

@@ -147,7 +147,7 @@ export function importPanel(onChanged) {
   const limit = h('span', { id: 'import-limit' });
   overview().then((data) => { if (data.uploadLimit) limit.textContent = ` Files up to ${data.uploadLimit}.`; }).catch(() => {});
   const el = h('section.card.import-panel', { 'aria-labelledby': 'import-heading' },
-    h('h3', { id: 'import-heading' }, 'Import a storage file'),
+    h('h2', { id: 'import-heading' }, 'Import a storage file'),
     h('p.muted', null, 'The file is checked first and nothing changes until you press Apply. Applying is one step, with a backup you can undo.',
       limit),
     h('div.form-row', null,

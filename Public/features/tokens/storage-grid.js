@@ -16,7 +16,7 @@ function domainHead(domain) {
   const apps = domain.apps ?? [];
   return h('header.domain-head', null,
     h('div.domain-title', null,
-      h('h3', null, domain.label),
+      h('h2', null, domain.label),
       badge(domain.kind === 'team' ? '⇆' : '▢', domain.kind === 'team' ? 'Shared by a team' : 'Private to one app', 'neutral'),
       domain.version != null ? badge('#', `Storage version ${domain.version}`, 'neutral') : badge('?', 'No storage file yet', 'neutral')),
     h('dl.facts.compact', null,

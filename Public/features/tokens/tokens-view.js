@@ -51,7 +51,7 @@ export function mount(root, current, ctx) {
   const aheadNote = h('p.lookahead', { id: 'look-ahead-note', role: 'status', hidden: true });
   const importer = importPanel(() => load());
   fill(root,
-    h('div.view-head', null, h('h2', null, 'Tokens'),
+    h('div.view-head', null, h('h1', null, 'Tokens'),
       h('p.lede', null, 'What the device’s token storage holds now. Each table is one storage file: Programmers in rows, TV providers (MVPDs) in columns.'),
       h('p.note', null, h('span', { 'aria-hidden': 'true' }, 'ℹ '),
         'Media tokens are never cached: the SDK uses each one once for playback, so they appear only as ', code('setToken'),

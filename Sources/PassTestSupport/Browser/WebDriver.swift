@@ -144,6 +144,26 @@ public final class WebDriver: @unchecked Sendable {
         return value is NSNull ? nil : value
     }
 
+    /// Runs `script` in the page as WebDriver's asynchronous script: it finishes by calling its last argument
+    /// (`arguments[arguments.length - 1](value)`), whose value comes back; chromedriver gives up after `timeout`.
+    @discardableResult
+    public func runAsync(_ script: String, _ arguments: [Any] = [], timeout: Double = 30) async throws -> Any? {
+        _ = try await command("POST", "/timeouts", ["script": Int(timeout * 1000)])
+        let value = try await command("POST", "/execute/async", ["script": script, "args": arguments])
+        return value is NSNull ? nil : value
+    }
+
+    /// Presses `key` (a character, or a WebDriver key code such as `"\u{E004}"` for Tab) in the focused element,
+    /// as the keyboard would: the browser moves focus, activates buttons and closes dialogs itself.
+    public func press(_ key: String, shift: Bool = false) async throws {
+        let shiftKey = "\u{E008}"
+        var actions: [[String: Any]] = []
+        if shift { actions.append(["type": "keyDown", "value": shiftKey]) }
+        actions += [["type": "keyDown", "value": key], ["type": "keyUp", "value": key]]
+        if shift { actions.append(["type": "keyUp", "value": shiftKey]) }
+        _ = try await command("POST", "/actions", ["actions": [["type": "key", "id": "keyboard", "actions": actions]]])
+    }
+
     /// Clicks the first element matching `selector` (scrolling it into view), after waiting for it.
     public func click(_ selector: String, timeout: Double = 15) async throws {
         try await onFreshElement(selector, timeout: timeout) { element in

@@ -92,7 +92,7 @@ struct FeedbackBrowserTests {
         try await withBrowser { fixture, browser in
             try await browser.open(fixture.console.baseURL + "/#/sesions/abc")
             try await browser.waitFor("#not-found")
-            #expect(try await browser.text("#not-found h2") == "No such page")
+            #expect(try await browser.text("#not-found h1") == "No such page")
             #expect(try await browser.text("#not-found code") == "#/sesions/abc")
             #expect(try await browser.count("#not-found a[data-page]") == 8, "one link per page of the navigation, Migration included")
             // A near miss is named, keeping the rest of the address
