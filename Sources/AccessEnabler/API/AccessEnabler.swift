@@ -161,6 +161,16 @@ public final class AccessEnabler: Sendable {
 
     /// The flows' current states, for dashboards.
     public func snapshot() async -> FlowSnapshot { await engine.snapshot() }
+
+    /// The rules this SDK judges its token storage by now, at `now`: from the configuration it received at its last
+    /// completed `setRequestor` (which MVPDs count, which sign in per Programmer, which allow passive authentication),
+    /// not from the service's settings since. `checkAuthentication`'s next answer is these rules over the storage
+    /// (``TokenStorage/hasValidAuthn(_:)``, then ``TokenStorage/copySSOToken(_:)``); `nil` before a `setRequestor`
+    /// completed, or after one failed. A dashboard that predicts the answer judges by these (one rule, one place).
+    public func authenticationContext(now: Date) -> SSOContext? {
+        let deviceID = engine.configuration.deviceID
+        return engine.heldRequestor.withLock { $0 }.map { EntitlementEngine.ssoContext($0, now: now, deviceID: deviceID) }
+    }
 }
 
 /// The number of calls waiting in an AccessEnabler's intake.

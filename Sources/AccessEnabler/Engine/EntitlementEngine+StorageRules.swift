@@ -5,10 +5,16 @@ import PassProtocol
 /// `setRequestor` (importer, sanitizer, per-requestor clean-up, passive authentication), spec §8.
 extension EntitlementEngine {
     func ssoContext(_ requestor: ConfiguredRequestor) -> SSOContext {
+        Self.ssoContext(requestor, now: now(), deviceID: deviceID)
+    }
+
+    /// The rules the SDK judges its storage by for `requestor`: the MVPDs of the configuration it received, those that
+    /// sign in per Programmer, those with passive authentication.
+    nonisolated static func ssoContext(_ requestor: ConfiguredRequestor, now: Date, deviceID: String) -> SSOContext {
         SSOContext(
             requestorID: requestor.id, allowedMvpds: requestor.allowedMvpds,
             authnPerRequestorMvpds: Set(requestor.mvpds.filter(\.hasAuthNPerRequestor).map(\.ID)),
-            passiveAuthnMvpds: Set(requestor.mvpds.filter(\.passiveAuthnEnabled).map(\.ID)), now: now(), deviceID: deviceID)
+            passiveAuthnMvpds: Set(requestor.mvpds.filter(\.passiveAuthnEnabled).map(\.ID)), now: now, deviceID: deviceID)
     }
 
     /// The current requestor's valid authN token; when it has none, a silent SSO copy from another Programmer's

@@ -1,3 +1,4 @@
+import Locking
 import Foundation
 import Logging
 import PassProtocol
@@ -18,7 +19,9 @@ actor EntitlementEngine {
     let writer: StorageWriter
 
     var requestorMachine = RequestorStateMachine()
-    var requestor: ConfiguredRequestor?
+    var requestor: ConfiguredRequestor? { didSet { heldRequestor.withLock { [requestor] in $0 = requestor } } }
+    /// ``requestor`` as last set, readable from any thread (``AccessEnabler/authenticationContext(now:)``).
+    nonisolated let heldRequestor = Mutex<ConfiguredRequestor?>(nil)
     /// Where authentication stands; changed only through ``advanceAuthentication(_:)``.
     private(set) var authenticationMachine = AuthenticationStateMachine()
     var authentication: AuthenticationStateMachine.State { authenticationMachine.state }

@@ -22,7 +22,7 @@ extension Console {
                 let storage = try domain.store.load()
                 view.signIn = SignInState.judge(
                     storage: storage, requestorID: app.spec.requestorID,
-                    configuration: catalog.requestors[app.spec.requestorID],
+                    configuration: catalog.requestors[app.spec.requestorID], held: app.authenticationContext(now: now),
                     deviceID: known.deviceID, now: now, lastAnswer: view.authenticated)
             } catch {
                 view.signIn = SignInState(

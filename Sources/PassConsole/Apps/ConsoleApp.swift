@@ -194,6 +194,10 @@ final class ConsoleApp: Sendable {
     /// Whether the app's web view is showing an MVPD login page (a sign-in can complete it).
     var isAtLoginPage: Bool { state.withLock { $0.app }?.pendingLoginURL != nil }
 
+    /// The rules the running app's SDK judges its storage by now (``AccessEnabler/authenticationContext(now:)``);
+    /// `nil` when it is not running or has not configured.
+    func authenticationContext(now: Date) -> SSOContext? { state.withLock { $0.app }?.enabler.authenticationContext(now: now) }
+
     /// Completes the pending MVPD login with `username`/`password`, as the user would in the app's web view.
     func login(username: String, password: String) async throws(HTTPError) {
         guard let app = state.withLock({ $0.app }) else {

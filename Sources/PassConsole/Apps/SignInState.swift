@@ -29,14 +29,21 @@ struct SignInState: Encodable, Sendable, Equatable {
     /// - Parameters:
     ///   - configuration: the Programmer's configuration as the SDK receives it; `nil` when the console does not know
     ///     it (the issuer, per-requestor and passive rules then use the MVPDs found in the storage, unflagged).
+    ///   - held: the rules the app's SDK holds now (``AccessEnabler/authenticationContext(now:)``: the configuration
+    ///     of its last setRequestor). What the SDK counts is judged by these — the service's settings may have changed
+    ///     since (a fault turned off), and the SDK answers by what it received until its next setRequestor; whether
+    ///     the service accepts the token is judged by `configuration`, the service's settings now. `nil`: by
+    ///     `configuration` alone (an app that has not configured).
     ///   - lastAnswer: the status of the app's last `setAuthenticationStatus`, if any.
     static func judge(
-        storage: TokenStorage, requestorID: String, configuration: RequestorConfiguration?, deviceID: String, now: Date,
-        lastAnswer: Bool?
+        storage: TokenStorage, requestorID: String, configuration: RequestorConfiguration?, held: SSOContext? = nil, deviceID: String,
+        now: Date, lastAnswer: Bool?
     ) -> SignInState {
-        let context = SSOContext(
+        let service = SSOContext(
             configuration, requestorID: requestorID, storage: storage, deviceID: deviceID, now: now)
-        var state = judge(storage, context)
+        var sdk = held.flatMap { $0.requestorID == requestorID ? $0 : nil } ?? service
+        sdk.now = now
+        var state = judge(storage, sdk: sdk, service: service)
         switch (lastAnswer, state.state) {
         case (true?, .signedOut):
             state.stale =
@@ -50,15 +57,15 @@ struct SignInState: Encodable, Sendable, Equatable {
         return state
     }
 
-    private static func judge(_ storage: TokenStorage, _ context: SSOContext) -> SignInState {
+    private static func judge(_ storage: TokenStorage, sdk context: SSOContext, service: SSOContext) -> SignInState {
         let requestor = context.requestorID
         if storage.hasValidAuthn(context), let (mvpd, token) = ownToken(storage, context) {
-            return accepted(token, mvpd: mvpd, context: context, how: "stored for \(requestor)")
+            return accepted(token, mvpd: mvpd, service: service, how: "stored for \(requestor)")
         }
         var copy = storage
         if let sso = copy.copySSOToken(context), let (mvpd, token) = ownToken(copy, context) {
             return accepted(
-                token, mvpd: mvpd, context: context,
+                token, mvpd: mvpd, service: service,
                 how: "held for \(sso.sourceRequestorID), which the SDK copies for \(requestor) by silent single sign-on"
             )
         }
@@ -96,9 +103,10 @@ struct SignInState: Encodable, Sendable, Equatable {
         return nil
     }
 
-    private static func accepted(_ token: AuthNToken, mvpd: String, context: SSOContext, how: String) -> SignInState {
-        let requestor = context.requestorID
-        guard context.accepts(token) else {
+    /// A token the SDK counts, judged by the service's settings now (`service`): accepted, or refused by its binding.
+    private static func accepted(_ token: AuthNToken, mvpd: String, service: SSOContext, how: String) -> SignInState {
+        let requestor = service.requestorID
+        guard service.accepts(token) else {
             let rule = TokenRejection.rule(forCode: RequestorBinding.rejectionCode) ?? RequestorBinding.rejectionCode
             return SignInState(
                 state: .deviceOnly, mvpd: mvpd, expires: token.expires,
