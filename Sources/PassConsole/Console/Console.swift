@@ -141,7 +141,7 @@ public final class Console: HTTPResponder, Sendable {
             }
             return Router.defaultErrorResponse(error, request)
         }
-        router.mount(StaticFiles(root: configuration.publicDirectory, revalidation: .seconds(1)), at: "/")
+        router.mount(StaticFiles(root: configuration.publicDirectory, revalidation: .seconds(1), headers: PagePolicy.headers), at: "/")
         routes = router
         box.set(self)
     }
