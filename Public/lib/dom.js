@@ -14,6 +14,7 @@ export function h(tag, attrs, ...children) {
     if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
     else if (key === 'class') el.classList.add(...String(value).split(/\s+/).filter(Boolean));
     else if (key === 'value' && 'value' in el) el.value = value;
+    else if (key === 'style') el.style.cssText = String(value); // a style attribute would break the page's CSP
     else el.setAttribute(key, value === true ? '' : String(value));
   }
   appendAll(el, children);

@@ -4,7 +4,10 @@
 // Swift cannot call libmicrohttpd's variadic MHD_start_daemon, nor import its macros:
 // these small wrappers build the option array in C and expose the constants Swift needs.
 
+#include <stdarg.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/socket.h>
@@ -30,6 +33,23 @@ typedef void (*pc_completed_handler)(void *cls, struct MHD_Connection *connectio
                                      enum MHD_RequestTerminationCode toe);
 
 typedef void *(*pc_uri_log_handler)(void *cls, const char *uri, struct MHD_Connection *connection);
+/// Hears each message libmicrohttpd logs, formatted, on the thread that logs it.
+typedef void (*pc_log_handler)(void *cls, const char *message);
+
+/// The logger's target: a handler and its `cls` (one per daemon, kept for the life of the process like the TLS copies).
+struct pc_log_target {
+    pc_log_handler handler;
+    void *cls;
+};
+
+/// libmicrohttpd's logger: writes the message to standard error as its own logger does, then hands it to the target.
+static inline void pc_log_trampoline(void *cls, const char *format, va_list arguments) {
+    char message[512];
+    vsnprintf(message, sizeof message, format, arguments);
+    fputs(message, stderr);
+    const struct pc_log_target *target = (const struct pc_log_target *)cls;
+    if (target && target->handler) target->handler(target->cls, message);
+}
 typedef pc_mhd_result (*pc_accept_policy)(void *cls, const struct sockaddr *addr, socklen_t addrlen);
 typedef void (*pc_notify_connection)(void *cls, struct MHD_Connection *connection, void **socket_context,
                                      enum MHD_ConnectionNotificationCode toe);
@@ -37,7 +57,8 @@ typedef void (*pc_notify_connection)(void *cls, struct MHD_Connection *connectio
 /// Starts a daemon bound to `bind_address:port` (IPv4 dotted quad). Returns NULL on failure.
 ///
 /// `uri_log` sees each request's raw target (before libmicrohttpd decodes it) and returns the request's context;
-/// `accept_policy` may refuse a connection by its peer address; `notify` hears of every connection opened and closed.
+/// `accept_policy` may refuse a connection by its peer address; `notify` hears of every connection opened and closed;
+/// `log` hears every message libmicrohttpd logs (on the thread handling the connection it is about).
 static inline struct MHD_Daemon *pc_start_daemon(unsigned int flags, uint16_t port, const char *bind_address,
                                                  unsigned int thread_pool_size, unsigned int connection_limit,
                                                  unsigned int connection_timeout, size_t connection_memory,
@@ -45,6 +66,7 @@ static inline struct MHD_Daemon *pc_start_daemon(unsigned int flags, uint16_t po
                                                  void *handler_cls, pc_completed_handler completed,
                                                  void *completed_cls, pc_uri_log_handler uri_log,
                                                  pc_accept_policy accept_policy, pc_notify_connection notify,
+                                                 pc_log_handler log,
                                                  const char *tls_key_pem, const char *tls_cert_pem) {
     struct sockaddr_in addr;
     memset(&addr, 0, sizeof addr);
@@ -68,8 +90,17 @@ static inline struct MHD_Daemon *pc_start_daemon(unsigned int flags, uint16_t po
         ops[i++] = (struct MHD_OptionItem){MHD_OPTION_HTTPS_MEM_CERT, 0, strdup(tls_cert_pem)};
     }
     ops[i++] = (struct MHD_OptionItem){MHD_OPTION_END, 0, NULL};
+    if (!log) {
+        return MHD_start_daemon(flags, port, (MHD_AcceptPolicyCallback)accept_policy, handler_cls, handler, handler_cls,
+                                MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+    }
+    struct pc_log_target *target = malloc(sizeof *target);
+    if (!target) return NULL;
+    target->handler = log;
+    target->cls = handler_cls;
+    // The logger as the very first option: libmicrohttpd's own logger prints whatever comes before it.
     return MHD_start_daemon(flags, port, (MHD_AcceptPolicyCallback)accept_policy, handler_cls, handler, handler_cls,
-                            MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
+                            MHD_OPTION_EXTERNAL_LOGGER, pc_log_trampoline, target, MHD_OPTION_ARRAY, ops, MHD_OPTION_END);
 }
 
 /// Whether this libmicrohttpd was built with TLS (HTTPS) support.

@@ -6,7 +6,7 @@ struct PassConsoleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "passconsole",
         abstract: "TV Everywhere entitlement SDK, local backend and console.",
-        subcommands: [ServeCommand.self, BackendCommand.self, ProxyCommand.self, DemoCommand.self, SignCommand.self, FlowCommand.self, OperatorCommand.self])
+        subcommands: [ServeCommand.self, BackendCommand.self, ProxyCommand.self, DemoCommand.self, SignCommand.self, FlowCommand.self, OperatorCommand.self, BackupCommand.self])
 }
 
 /// Options every command that loads the configuration shares.

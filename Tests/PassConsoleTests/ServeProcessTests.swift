@@ -42,6 +42,45 @@ struct ServeProcessTests {
         #expect(sessions?.first?["eventCount"] as? Int == 100)
     }
 
+    /// Issue #27 item 15: `passconsole backup` copies a running console's history whole, and after a clean stop
+    /// (SIGTERM) `history.sqlite` copied alone, without its `-wal` and `-shm`, holds every event.
+    @Test func aBackupWhileRunningAndTheFileAloneAfterACleanStopHoldEveryEvent() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let historyPath = folder.appendingPathComponent("history.sqlite").path
+        let (process, url) = try await ServeProcess.start(folder, arguments: ["--no-demo"])
+        let session = UUID()
+        let app = AppIdentity(bundleID: "com.clean.stop", teamID: "CLEAN1")
+        let events = (0..<100).map { i in
+            EntitlementEvent(sequence: i, timestamp: Date(), sessionID: session, deviceID: "d", app: app, requestorID: "REF30",
+                mvpdID: nil, kind: .apiCall(name: "call\(i)", arguments: [:]))
+        }
+        let ingest = try await TestHTTPClient(baseURL: url).send("POST", "/api/ingest", headers: ["Content-Type": "application/x-ndjson"],
+            body: try EntitlementEvent.Wire.ndjson(events))
+        #expect(ingest.json["accepted"] as? Int == 100)
+        // A backup taken while it runs
+        let backup = folder.appendingPathComponent("backup.sqlite").path
+        let binary = try #require(BuiltBinary.passconsole)
+        let backupRun = try ChildProcess(binary.path(percentEncoded: false), ["backup", backup, "--history", historyPath],
+            directory: BuiltBinary.packageRoot)
+        #expect(await backupRun.exited() == 0)
+        #expect(try await Self.events(ofSession: session, inCopyOf: backup, folder: folder) == 100)
+        // A clean stop
+        process.terminate(SIGTERM)
+        #expect(await process.exited() == 0)
+        #expect(try await Self.events(ofSession: session, inCopyOf: historyPath, folder: folder) == 100)
+    }
+
+    /// The events of `session` in a copy of the file at `path` alone, in a folder of its own.
+    static func events(ofSession session: UUID, inCopyOf path: String, folder: URL) async throws -> Int {
+        let lone = folder.appendingPathComponent("lone-\(UUID().uuidString.prefix(6))")
+        try FileManager.default.createDirectory(at: lone, withIntermediateDirectories: true)
+        let copy = lone.appendingPathComponent("history.sqlite").path
+        try FileManager.default.copyItem(atPath: path, toPath: copy)
+        return try await HistoryDatabase(path: copy).count(matching: HistoryFilter(sessionID: session))
+    }
+
     @Test func beyondLoopbackAnEmptyPASSCONSOLE_TOKENStillGetsATokenAndTheLANAddressIsAHost() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

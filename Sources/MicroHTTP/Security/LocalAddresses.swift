@@ -59,10 +59,10 @@ public enum LocalAddresses {
         return names
     }
 
-    /// `127.0.0.1` from `127.0.0.1:8080`, `[::1]` from `[::1]:8080`, lower-cased.
+    /// `127.0.0.1` from `127.0.0.1:8080`, `[::1]` from `[::1]:8080`, lower-cased (read by ``HostHeader``); a value
+    /// that is no `Host` (the server refuses those before any handler) is returned as it is, lower-cased, so it
+    /// matches no allow-list.
     public static func hostName(fromHostHeader host: String) -> String {
-        let host = host.lowercased()
-        if host.hasPrefix("["), let close = host.firstIndex(of: "]") { return String(host[...close]) }
-        return String(host[..<(host.firstIndex(of: ":") ?? host.endIndex)])
+        HostHeader(host)?.name ?? host.lowercased()
     }
 }

@@ -6,12 +6,17 @@ import Glibc
 #endif
 
 extension HTTPServer {
-    /// Judges a request whose head is complete, before any body is read: framing (``RequestHeadCheck``), the
-    /// target's length, its path (``PathNormalizer``), then the responder's ``HTTPResponder/judgeHead(_:)`` and
+    /// Judges a request whose head is complete, before any body is read: framing and `Host` (``RequestHeadCheck``),
+    /// the target's length, its path (``PathNormalizer``), its query (``QueryCheck``), then the responder's ``HTTPResponder/judgeHead(_:)`` and
     /// body cap. Returns the refusal to send, or nil (the head is then kept for the request).
     func judge(_ context: RequestContext, _ connection: OpaquePointer, method: String) -> Response? {
         let headers = pairs(connection, .HEADER_KIND)
-        if let problem = RequestHeadCheck.problem(headers) { return problem.response }
+        if let problem = RequestHeadCheck.problem(headers) {
+            // Where this request ends is unknown (or it is not to be trusted): nothing after it is read as a request.
+            var refusal = problem.response
+            refusal.addHeader("Connection", "close")
+            return refusal
+        }
         let length = context.target.utf8.count
         if length > configuration.maxURLLength { return uriTooLong(length) }
         let path: String
@@ -21,6 +26,7 @@ extension HTTPServer {
             return responder.shapeRefusal(HTTPError(.badRequest, code: "bad_path", message: "The request path is malformed.",
                 detail: "\(failure): escapes must be %XX, and may not encode NUL or control characters."), target: context.target)
         }
+        if let problem = QueryCheck.problem(context.target) { return responder.shapeRefusal(problem, target: context.target) }
         var peer = [CChar](repeating: 0, count: 64)
         pc_connection_peer(connection, &peer, peer.count)
         let head = Request(
@@ -60,20 +66,7 @@ extension HTTPServer {
     /// reads a request only once the previous answer has gone out.
     func refuseLongTarget(_ context: RequestContext, _ connection: OpaquePointer) {
         context.state.withLock { $0.answeredOnSocket = true }
-        let fd = pc_connection_fd(connection)
-        guard fd >= 0 else { return }
-        let body = uriTooLong(context.target.utf8.count).bodyData
-        var bytes = Data(("HTTP/1.1 414 URI Too Long\r\nContent-Type: application/json\r\nContent-Length: \(body.count)\r\n"
-            + "Connection: close\r\n\r\n").utf8)
-        bytes.append(body)
-        bytes.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let sent = Glibc.send(fd, raw.baseAddress! + offset, raw.count - offset, Int32(MSG_NOSIGNAL))
-                if sent > 0 { offset += sent } else if errno == EINTR || errno == EAGAIN { continue } else { break }
-            }
-        }
-        Glibc.shutdown(fd, Int32(SHUT_WR))
+        answerOnSocket(uriTooLong(context.target.utf8.count), connection)
     }
 
     /// Hands freed heap memory back to the system after a large body, off the network thread, one pass at a time.

@@ -28,6 +28,8 @@ public final class HTTPServer: Sendable {
         var streamRequests = 0
         var waiting: [ObjectIdentifier: RequestContext] = [:]
         var streams: [ObjectIdentifier: EventStreamSubscription] = [:]
+        /// Requests whose request line came and whose head is not judged yet, by connection (``HeadRefusal``).
+        var heads: [UInt: RequestContext] = [:]
         /// Body bytes reserved by requests in flight (``HTTPServerConfiguration/bodyMemoryBudget``).
         var bodyBytesReserved = 0
     }
@@ -95,6 +97,10 @@ public final class HTTPServer: Sendable {
             { cls, connection, _, code in
                 let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
                 if pc_notify_is_start(code) != 0 { server.watch.opened(connection!) } else { server.watch.closed(connection!) }
+            },
+            { cls, message in
+                let server = Unmanaged<HTTPServer>.fromOpaque(cls!).takeUnretainedValue()
+                server.libraryLogged(message!)
             }, configuration.tls?.privateKeyPEM, configuration.tls?.certificateChainPEM)
         guard let daemon else {
             Unmanaged<HTTPServer>.fromOpaque(this).release()
@@ -146,6 +152,7 @@ public final class HTTPServer: Sendable {
         watch.requestLine(connection)
         let context = RequestContext(target: String(cString: uri), connection: ConnectionHandle(pointer: connection))
         if context.target.utf8.count > configuration.maxURLLength { refuseLongTarget(context, connection) }
+        state.withLock { $0.heads[Self.key(connection)] = context }
         return Unmanaged.passRetained(context).toOpaque()
     }
 
@@ -173,6 +180,7 @@ public final class HTTPServer: Sendable {
             watch.headReceived(connection)
             let draining = state.withLock { state in
                 state.openRequests += 1
+                state.heads.removeValue(forKey: Self.key(connection))
                 return state.draining
             }
             let refusal = draining
@@ -180,7 +188,9 @@ public final class HTTPServer: Sendable {
                 : judge(context, connection, method: String(cString: method))
             guard var refusal else { return .YES }
             context.state.withLock { $0.phase = .sent }
-            if !draining, announcesBody(connection) { refusal.addHeader("Connection", "close") }
+            if !draining, announcesBody(connection), !refusal.headers.contains(where: { $0.name.equalsIgnoringASCIICase("Connection") }) {
+                refusal.addHeader("Connection", "close")
+            }
             return queue(refusal, on: connection)
         }
         if uploadSize.pointee > 0 {
@@ -268,7 +278,10 @@ public final class HTTPServer: Sendable {
     }
 
     func completed(_ connection: OpaquePointer?, _ conCls: UnsafeMutablePointer<UnsafeMutableRawPointer?>?) {
-        if let connection { watch.requestCompleted(connection) }
+        if let connection {
+            watch.requestCompleted(connection)
+            state.withLock { _ = $0.heads.removeValue(forKey: Self.key(connection)) }
+        }
         guard let conCls, let raw = conCls.pointee else { return }
         conCls.pointee = nil
         let context = Unmanaged<RequestContext>.fromOpaque(raw).takeRetainedValue()

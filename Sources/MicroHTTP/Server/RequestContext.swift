@@ -47,10 +47,13 @@ final class RequestContext: Sendable {
     let target: String
     let connection: ConnectionHandle
     let state = Mutex(State())
+    /// The network thread that read the request line: libmicrohttpd handles a connection on one thread only.
+    let thread: pthread_t
 
     init(target: String, connection: ConnectionHandle) {
         self.target = target
         self.connection = connection
+        thread = pthread_self()
     }
 }
 

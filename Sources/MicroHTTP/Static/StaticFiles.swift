@@ -19,6 +19,8 @@ public final class StaticFiles: Sendable {
     public let cacheControl: String
     /// How long a file's `stat` is trusted: zero checks the disk on every request.
     public let revalidation: Duration
+    /// Headers every answer carries besides the file's own (a `Content-Security-Policy` for pages).
+    public let headers: [(name: String, value: String)]
     private let cache = Mutex<[String: CachedFile]>([:])
     /// Recent answers of ``locate`` by requested path (one second): resolving costs four `readlink` calls per request.
     private let resolved = Mutex<[String: Resolved]>([:])
@@ -49,10 +51,14 @@ public final class StaticFiles: Sendable {
     ///
     /// - Parameter revalidation: How long a file's size and time are trusted before the disk is asked again; a
     ///   changed file is served at most this late. Zero (the default) asks on every request.
-    public init(root: String, cacheControl: String = "no-cache", revalidation: Duration = .zero) {
+    /// - Parameter headers: Sent with every file (and its `304`), after the file's own headers.
+    public init(root: String, cacheControl: String = "no-cache", revalidation: Duration = .zero,
+        headers: [(name: String, value: String)] = [])
+    {
         self.root = Self.resolve(root) ?? root
         self.cacheControl = cacheControl
         self.revalidation = revalidation
+        self.headers = headers
     }
 
     /// The answer for `relativePath` (decoded, starting with `/`).
@@ -128,7 +134,7 @@ public final class StaticFiles: Sendable {
             ("Content-Type", MIMEType.forPath(path)), ("ETag", etag),
             ("Last-Modified", HTTPDate.format(Date(timeIntervalSince1970: TimeInterval(mtime)))),
             ("Cache-Control", cacheControl), ("X-Content-Type-Options", "nosniff"),
-        ]
+        ] + self.headers
         if let match = request.header("If-None-Match") {
             if match.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == etag }) {
                 return Response(status: .notModified, headers: headers)

@@ -69,8 +69,7 @@ public struct AdminAccess: Sendable {
 
     /// The authority of a `Host` header value.
     static func authority(_ hostHeader: String) -> String {
-        let name = LocalAddresses.hostName(fromHostHeader: hostHeader)
-        let rest = hostHeader.dropFirst(name.count)
-        return authority(name, rest.hasPrefix(":") ? Int(rest.dropFirst()) : nil)
+        guard let host = HostHeader(hostHeader) else { return hostHeader.lowercased() }
+        return authority(host.name, host.port)
     }
 }

@@ -24,7 +24,7 @@ extension Console {
         // The page runs nothing: no script may load, its only style is inline.
         return Response(status: .notFound,
             headers: [("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff"),
-                      ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")],
+                      ("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")],
             body: .data(Data(page.utf8)))
     }
 

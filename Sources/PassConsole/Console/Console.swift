@@ -143,7 +143,7 @@ public final class Console: HTTPResponder, Sendable {
             }
             return Router.defaultErrorResponse(error, request)
         }
-        router.mount(StaticFiles(root: configuration.publicDirectory, revalidation: .seconds(1)), at: "/")
+        router.mount(StaticFiles(root: configuration.publicDirectory, revalidation: .seconds(1), headers: PagePolicy.headers), at: "/")
         routes = router
         box.set(self)
     }
@@ -299,7 +299,8 @@ public final class Console: HTTPResponder, Sendable {
     /// The CSRF token the page sends with every change (tests and scripts read it from `GET /api/overview`).
     public var csrfToken: String { accessGuard.csrfToken }
 
-    /// Stops the demo apps, writes waiting events, and stops listening.
+    /// Stops the demo apps, writes waiting events, stops listening, and checkpoints a SQLite history
+    /// (``HistoryDatabase/checkpointForShutdown(patience:)``).
     public func shutdown() async {
         let (apps, server, maintenance) = state.withLock { ($0.apps, $0.server, $0.maintenance) }
         for app in apps { app.stop() }
@@ -309,6 +310,11 @@ public final class Console: HTTPResponder, Sendable {
         await server?.shutdown()
         live.stop()
         state.withLock { $0.server = nil }
+        // The write-ahead log folded into the file: history.sqlite alone then holds every event (a copy of it is whole).
+        do { try await sqlite?.checkpointForShutdown() } catch {
+            logger.warning("The history's write-ahead log could not be folded into the file at shutdown; it is kept beside it.",
+                metadata: ["error": "\(error)"])
+        }
     }
 
     // MARK: - Apps and events
