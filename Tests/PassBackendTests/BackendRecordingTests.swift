@@ -225,7 +225,8 @@ struct BackendRecordingTests {
             let (_, verdict) = try await Self.card(console, id, holding: "v2_error")
             #expect(verdict?["rule"] as? String == "authorization_denied_by_mvpd", "\(verdict ?? [:])")
             #expect(verdict?["side"] as? String == "mvpd")
-            #expect((verdict?["text"] as? String ?? "").contains("What to do: nothing predefined"), "\(verdict ?? [:])")
+            let verdictText = verdict?["text"] as? String ?? ""
+            #expect(verdictText.contains("What to do: nothing predefined"), "\(verdict ?? [:])")
 
             service.faults.degradations = [Degradation(mvpd: "Dish", rule: .authZAll)]
             let degraded = try await http.post("/api/v2/REF30/decisions/authorize/Dish", json: Data(#"{"resources":["news"]}"#.utf8), headers: headers)

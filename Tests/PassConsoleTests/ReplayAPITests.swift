@@ -134,7 +134,8 @@ struct ReplayAPITests {
             let counts = try #require((answer.json["diff"] as? [String: Any])?["counts"] as? [String: Int])
             #expect(counts["changed"] == 0 && counts["onlyA"] == 0 && counts["onlyB"] == 0, "\(answer.json["diff"] ?? "")")
             let audit = await fixture.get("/api/audit").json["entries"] as? [[String: Any]] ?? []
-            #expect((audit.first { $0["action"] as? String == "replay" }?["detail"] as? String ?? "").contains("signing in as dave at Dish"))
+            let replayDetail = audit.first { $0["action"] as? String == "replay" }?["detail"] as? String ?? ""
+            #expect(replayDetail.contains("signing in as dave at Dish"), "\(audit.prefix(3))")
         }
     }
 

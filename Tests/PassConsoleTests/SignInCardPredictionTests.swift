@@ -31,7 +31,7 @@ struct SignInCardPredictionTests {
             answer = (line["summary"] as? String)?.hasPrefix("status 1") == true
             return true
         }
-        return try #require(answer, "checkAuthentication never answered")
+        return try #require(answer as Bool?, "checkAuthentication never answered")
     }
 
     static func restart(_ fixture: ConsoleFixture, _ app: String) async throws {

@@ -176,7 +176,8 @@ struct StorageUndoAPITests {
             #expect((forced.json["changes"] as? [[String: Any]] ?? []).filter { $0["refusal"] is String }.count == 2)
             #expect(try tvBytes(fixture) != before)
             let audit = await fixture.get("/api/audit").json["entries"] as? [[String: Any]] ?? []
-            #expect((audit.first?["detail"] as? String ?? "").contains("2 the apps there will refuse, imported on request"))
+            let auditDetail = audit.first?["detail"] as? String ?? ""
+            #expect(auditDetail.contains("2 the apps there will refuse, imported on request"), "\(auditDetail)")
         }
     }
 
@@ -199,7 +200,8 @@ struct StorageUndoAPITests {
             let refused = (issuer.json["changes"] as? [[String: Any]] ?? []).filter { $0["action"] as? String == "refused" }
             #expect(refused.count == 1)
             #expect(refused.first?["refusedBy"] as? String == "issuer")
-            #expect((refused.first?["refusal"] as? String ?? "").contains("KIDSNET does not integrate"))
+            let refusal = refused.first?["refusal"] as? String ?? ""
+            #expect(refusal.contains("KIDSNET does not integrate"), "\(refusal)")
             // Two days on, the Optimum token (24 h) has expired
             fixture.clock.advance(by: 2 * 86400)
             let late = await fixture.post("/api/storage/import?domain=\(Self.team)&dryRun=true", body: export)

@@ -43,11 +43,11 @@ struct EventBatcherRetryTests {
             #expect(await batcher.droppedCount == 0)
             #expect(try await history.eventCount == 0)
             // Still failing after several retries; nothing lost
-            #expect(try await eventually(within: 10) { await batcher.failedAttempts >= 3 })
+            #expect(await eventually(within: 10) { await batcher.failedAttempts >= 3 })
             #expect(await batcher.pendingCount == 250)
             try await HistoryFaults.readOnly(history, false)
             #expect(try await eventually(within: 10) { try await history.eventCount == 250 })
-            #expect(try await eventually(within: 5) { await batcher.pendingCount == 0 })
+            #expect(await eventually(within: 5) { await batcher.pendingCount == 0 })
             #expect(await batcher.failure == nil)
             #expect(await batcher.droppedCount == 0)
             #expect(try await history.page(limit: 1000).events.map(\.event) == events)

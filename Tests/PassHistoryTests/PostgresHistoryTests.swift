@@ -24,13 +24,22 @@ struct PostgresHistoryTests {
             database: database, migratingUpTo: 1)
         #expect(try await old.appliedMigrations() == ["v1-events"])
         try await old.append(events)
-        await #expect(throws: (any Error).self) { try await old.auditEntries(limit: 1) }
+        // The first schema has no audit log nor backups: PostgreSQL says the tables do not exist (SQLSTATE 42P01)
+        let noAudit = await #expect(throws: PSQLError.self) { try await old.auditEntries(limit: 1) }
+        #expect(noAudit?.serverInfo?[.sqlState] == "42P01", "\(String(reflecting: noAudit))")
+        let noBackups = await #expect(throws: PSQLError.self) { try await old.backups() }
+        #expect(noBackups?.serverInfo?[.sqlState] == "42P01", "\(String(reflecting: noBackups))")
         await old.close()
         let history = try await cluster.openHistory(database: database)
         #expect(try await history.appliedMigrations() == Self.allMigrations)
         #expect(try await history.page().events.map(\.event) == events)
         try await history.audit("clear", detail: "d", remote: "r", operator: nil, at: Date())
         #expect(try await history.auditEntries(limit: 5).count == 1)
+        // …and backups (issue #27 item 16: the title named them and nothing checked them)
+        let backup = StorageBackup(reason: "clear after the upgrade", documents: [.init(domain: "phone/team:T", path: "p", contents: Data("t".utf8))])
+        try await history.saveBackup(backup)
+        #expect(try await history.backup(backup.id) == backup)
+        #expect(try await history.backups().map(\.id) == [backup.id])
         await history.close()
     }
 

@@ -36,12 +36,12 @@ struct PostgresOutageTests {
         #expect(await batcher.failure?.kind == .unreachable, "\(String(describing: lastError))")
         #expect(await batcher.droppedCount == 0)
         #expect(await batcher.pendingCount == 100)
-        #expect(try await eventually(within: 30) { await batcher.failedAttempts >= 3 })
+        #expect(await eventually(within: 30) { await batcher.failedAttempts >= 3 })
         #expect(await batcher.droppedCount == 0)
 
         // And once the server is back, every event is stored once, in order
         try await cluster.startServer()
-        #expect(try await eventually(within: 60) { await batcher.pendingCount == 0 })
+        #expect(await eventually(within: 60) { await batcher.pendingCount == 0 })
         #expect(await batcher.failure == nil)
         #expect(await batcher.droppedCount == 0)
         #expect(try await history.eventCount == 130)
@@ -72,7 +72,7 @@ struct PostgresOutageTests {
             #expect(!problem.description.contains(cluster.password))
         }
         try await cluster.startServer()
-        #expect(try await eventually(within: 60) { (try? await history.eventCount) == 1 })
+        #expect(await eventually(within: 60) { (try? await history.eventCount) == 1 })
         await history.close()
         await cluster.remove()
     }

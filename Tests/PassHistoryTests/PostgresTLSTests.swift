@@ -1,5 +1,6 @@
 import Foundation
 import PassHistory
+import PassCommandLine
 import PassHistoryPostgres
 import PassTestSupport
 import Testing
@@ -63,10 +64,16 @@ struct PostgresTLSTests {
         let cluster = try await Self.cluster.value
         let tls = try #require(cluster.tls)
         let (wrongCA, _, _) = try await Self.url("sslmode=verify-full&sslrootcert=\(tls.otherCACertificate.path)")
-        await #expect(throws: (any Error).self) { try await PostgresHistory(location: PostgresLocation(url: wrongCA)) }
+        // Refused for the certificate, in words (issue #27 item 16: any error at all was accepted here)
+        let refusedCA = await #expect(throws: (any Error).self) { try await PostgresHistory(location: PostgresLocation(url: wrongCA)) }
+        let caReason = refusedCA.map(HistoryLocation.reason) ?? ""
+        #expect(caReason.hasPrefix("TLS failed: the server's certificate could not be verified"), "\(caReason)")
         // The certificate names localhost only: by its address the same server is not who it says it is (verify-full)
         let (otherName, _, _) = try await Self.url(host: "127.0.0.1", "sslmode=verify-full&sslrootcert=\(tls.caCertificate.path)")
-        await #expect(throws: (any Error).self) { try await PostgresHistory(location: PostgresLocation(url: otherName)) }
+        let refusedName = await #expect(throws: (any Error).self) { try await PostgresHistory(location: PostgresLocation(url: otherName)) }
+        let nameReason = refusedName.map(HistoryLocation.reason) ?? ""
+        #expect(nameReason.hasPrefix("TLS failed: the server's certificate"), "\(nameReason)")
+        #expect(nameReason.contains("127.0.0.1") || nameReason.contains("host"), "\(nameReason)")
         let missing = try PostgresLocation(url: "postgres://u@localhost/d?sslmode=verify-full&sslrootcert=/nonexistent/ca.pem")
         #expect(throws: PostgresLocation.TLSSetupError.self) { try missing.tlsConfiguration() }
     }
