@@ -103,7 +103,7 @@ struct StorageActionsAPITests {
             let preview = await fixture.post("/api/storage/import?domain=\(Self.team)&dryRun=true", body: file)
             #expect(preview.status == 200)
             #expect(preview.json["applied"] as? Bool == false)
-            #expect((preview.json["summary"] as? [String: Int])?["added"] == 2)
+            #expect((preview.json["summary"] as? [String: Int])?["added"] == 3, "the authN token, its user metadata, the selected MVPD")
             #expect(try storageBytes(fixture) == empty)
             // Applying stores the tokens; the SDK finds them
             let applied = await fixture.post("/api/storage/import?domain=\(Self.team)", body: file)

@@ -171,13 +171,21 @@ struct StorageUndoAPITests {
             // On explicit request they are imported, still flagged, and the audit says so
             let forced = await fixture.post("/api/storage/import?domain=\(Self.tv)&includeRefused=true", body: file)
             #expect(forced.json["applied"] as? Bool == true)
-            // (the two tokens and REF30's selected MVPD)
-            #expect((forced.json["summary"] as? [String: Int])?["added"] == 3)
+            // (the two tokens, the user metadata that came with the authN token, and REF30's selected MVPD)
+            #expect((forced.json["summary"] as? [String: Int])?["added"] == 4)
             #expect((forced.json["changes"] as? [[String: Any]] ?? []).filter { $0["refusal"] is String }.count == 2)
             #expect(try tvBytes(fixture) != before)
             let audit = await fixture.get("/api/audit").json["entries"] as? [[String: Any]] ?? []
             let auditDetail = audit.first?["detail"] as? String ?? ""
             #expect(auditDetail.contains("2 the apps there will refuse, imported on request"), "\(auditDetail)")
+            // The import and its undo count the same items (issue #27 item 5: the user metadata that came with a
+            // token was one item in the undo and none in the import)
+            let summary = forced.json["summary"] as? [String: Int] ?? [:]
+            let backupID = try #require(forced.json["backupID"] as? String)
+            let undo = await fixture.post("/api/storage/undo", json: #"{"backupID":"\#(backupID)","dryRun":true}"#)
+            let items = undo.json["items"] as? [[String: Any]] ?? []
+            let undone = items.filter { ["removed", "restored"].contains($0["action"] as? String ?? "") }
+            #expect(undone.count == (summary["added"] ?? 0) + (summary["overwritten"] ?? 0), "import \(summary), undo \(items)")
         }
     }
 

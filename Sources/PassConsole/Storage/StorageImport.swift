@@ -171,6 +171,10 @@ struct ImportPlan: Encodable, Sendable {
                         var merged = result.bucket(requestor: requestor, mvpd: mvpd) ?? TokenStorage.MVPDBucket()
                         merged.authnToken = authn
                         merged.canAuthenticate = tokens.canAuthenticate || merged.canAuthenticate
+                        // The user metadata comes with its token, and is an item of its own (an undo lists it as one).
+                        if let meta = tokens.userMeta, meta != merged.userMeta {
+                            record(requestor, mvpd, "user metadata", merged.userMeta == nil ? .added : .overwritten)
+                        }
                         merged.userMeta = tokens.userMeta ?? merged.userMeta
                         result.requestors[requestor, default: .init()].mvpds[mvpd] = merged
                     }
