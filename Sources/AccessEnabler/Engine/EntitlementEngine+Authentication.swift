@@ -23,6 +23,7 @@ extension EntitlementEngine {
     }
 
     func getAuthentication(forceAuthn: Bool, data: [String: String]?) async {
+        platformPick = nil
         guard let requestor else { return }
         let valid: (mvpd: String, guid: String?)?
         let cached: String?
@@ -193,8 +194,11 @@ extension EntitlementEngine {
             case .token(let serialized, let userMeta):
                 let (validity, token) = TokenValidity.authN(serialized, allowedMvpds: requestor.allowedMvpds, now: now())
                 if validity.isValid, let token {
+                    let viaPlatform = platformPick == token.mvpdID
+                    platformPick = nil
                     updateStorage("authN token stored for \(requestor.id)/\(token.mvpdID)", mvpd: token.mvpdID) {
                         $0.storeAuthentication(requestor: requestor.id, mvpd: token.mvpdID, authnToken: serialized, userMeta: userMeta)
+                        if viaPlatform { $0.requestors[requestor.id]?.mvpds[token.mvpdID]?.platformSignIn = true }
                     }
                     advanceAuthentication { $0.finished() }
                     callback(.setAuthenticationStatus(status: 1, errorCode: ErrorCode.USER_AUTHENTICATED), mvpd: token.mvpdID)

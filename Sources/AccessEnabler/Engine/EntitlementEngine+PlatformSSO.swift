@@ -26,6 +26,10 @@ extension EntitlementEngine {
                 await platformPickedUnsupported(mvpd, requestor)
                 return
             }
+            // On tvOS (flow E) the provider chosen in the Apple TV's dialog is kept in Settings → TV Provider: the
+            // sign-in the second screen makes for it is the platform's (logout: VSA203). iOS's picker-only boarding
+            // hands nothing to the platform.
+            if platform == .tvOS { platformPick = mvpd }
             if rememberedMvpd(requestor.id) != mvpd {
                 callback(.sendTrackingData(event: .mvpdSelection, data: requestor.tracking.mvpdSelection(mvpd: mvpd)), mvpd: mvpd)
             }
@@ -80,6 +84,7 @@ extension EntitlementEngine {
 
     /// Whether the stored sign-in of `requestor`/`mvpd` came from platform SSO (user metadata `tokenSource`).
     static func cameFromPlatformSSO(_ storage: TokenStorage, requestor: String, mvpd: String?) -> Bool {
+        if let mvpd, storage.bucket(requestor: requestor, mvpd: mvpd)?.platformSignIn == true { return true }
         guard let mvpd, let meta = storage.bucket(requestor: requestor, mvpd: mvpd)?.userMeta,
             let parsed = try? UserMetadata.decode(json: Data(meta.utf8))
         else { return false }

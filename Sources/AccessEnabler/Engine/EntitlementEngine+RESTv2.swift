@@ -123,12 +123,15 @@ extension EntitlementEngine {
 
     /// Keeps `profile` as the requestor's sign-in at `mvpd` (and makes `mvpd` the chosen one).
     func keepRESTv2Profile(requestor: String, mvpd: String, profile: V2.Profile, partnerStatus: String?) {
+        let viaPlatform = platformPick == mvpd
+        platformPick = nil
         updateRESTv2State("profile of \(requestor)/\(mvpd) kept", mvpd: mvpd) { state in
             state.updateRequestor(requestor) { entry in
                 entry.currentMvpdID = mvpd
                 entry.canAuthenticate = true
                 entry.profile = V2State.KeptProfile(mvpd: mvpd, profile)
                 entry.partnerFrameworkStatus = partnerStatus
+                entry.platformSignIn = viaPlatform ? true : nil
             }
         }
     }

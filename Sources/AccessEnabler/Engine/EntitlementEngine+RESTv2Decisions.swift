@@ -205,7 +205,7 @@ extension EntitlementEngine {
             callback(.setAuthenticationStatus(status: 0, errorCode: ErrorCode.USER_AUTHENTICATED))
             return
         }
-        let viaPartner = kept?.profile?.mvpd == mvpd && kept?.profile?.type == "appleSSO"
+        let viaPartner = kept?.profile?.mvpd == mvpd && (kept?.profile?.type == "appleSSO" || kept?.platformSignIn == true)
         let svc = requestor.mvpd(mvpd)?.useSVC ?? false
         let redirect = svc ? configuration.svcRedirectURL : configuration.redirectURL
         let client = v2Client(for: mvpd)

@@ -32,6 +32,9 @@ actor EntitlementEngine {
     /// The redirect URL the login or logout web flow in progress ends at (the app's custom scheme for an MVPD that
     /// requires SFSafariViewController); `handleExternalURL` refuses another one.
     var expectedRedirect: String?
+    /// The MVPD the user signed in with in the Apple TV's own dialog (cookbook flow E), until the sign-in it starts
+    /// is stored: that sign-in is then marked as the platform's, so logout says VSA203 (flow I).
+    var platformPick: String?
     var options: [String: String] = [:]
     /// `getAuthentication(withData:)` as JSON, sent as `generic_data`.
     var genericData: String?

@@ -46,6 +46,9 @@ public struct TokenStorage: Codable, Sendable, Equatable {
         public var userMeta: String?
         /// The last preauthorization answer: resource IDs the user may view.
         public var preauthorizedResources: [String]?
+        /// True when the sign-in was made through the platform's TV provider (Apple TV's dialog, cookbook flow E) and
+        /// the token does not say so itself (its user metadata's `tokenSource`): logout then says VSA203.
+        public var platformSignIn: Bool?
 
         /// Creates a Programmer–MVPD bucket; empty by default.
         public init(

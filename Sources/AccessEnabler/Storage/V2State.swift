@@ -60,6 +60,9 @@ public struct V2State: Codable, Sendable, Equatable {
         public var profile: KeptProfile?
         /// For an `appleSSO` profile: the `AP-Partner-Framework-Status` value sent with its calls.
         public var partnerFrameworkStatus: String?
+        /// True when the sign-in was made through the platform's TV provider (Apple TV's dialog, cookbook flow E):
+        /// logout then says VSA203 as for an `appleSSO` profile.
+        public var platformSignIn: Bool?
 
         public init(currentMvpdID: String? = nil, canAuthenticate: Bool = false, profile: KeptProfile? = nil, partnerFrameworkStatus: String? = nil) {
             self.currentMvpdID = currentMvpdID

@@ -161,6 +161,37 @@ import Testing
         }
     }
 
+    /// Issue #27 item 8 (cookbook flow I on tvOS): after flow E — the provider picked in the Apple TV's dialog, the
+    /// sign-in made on a second screen — the sign-in was not marked as the platform's, so logout said no VSA203 and
+    /// gave no "sign out in Settings too" hint.
+    @Test(arguments: EntitlementProtocol.allCases) func tvOSLogoutAfterFlowESaysVSA203(_ wire: EntitlementProtocol) async throws {
+        try await SDKFixture.with { fixture in
+            try TVProviderSetting.pick(mvpdID: "Spectrum", username: "bob", password: "bob123").save(in: fixture.folder)
+            let app = try fixture.simulatedApp(bundleID: "com.example.news.tv", team: "TEAM1234", platform: .tvOS, wire: wire) {
+                $0.pollInterval = .milliseconds(100)
+            }
+            app.enabler.setRequestor(
+                "REF30", serviceProviders: [fixture.serviceProvider], secret: SecondScreenTests.secret,
+                publicKey: SecondScreenTests.publicKey)
+            await app.settle()
+            app.enabler.getAuthentication()
+            await app.settle()
+            let code = try #require(app.delegate.statuses.last?["code"])
+            _ = try await SecondScreenPerson(baseURL: fixture.baseURL).signIn(code: code, provider: "Spectrum", username: "bob", password: "bob123")
+            for _ in 0..<200 where !Self.steps(app.delegate).contains("setAuthenticationStatus(1)") {
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            try #require(Self.steps(app.delegate).contains("setAuthenticationStatus(1)"))
+            // When the user logs out in the app
+            app.delegate.clear()
+            app.enabler.logout()
+            await app.settle()
+            // Then flow I: VSA203 (sign out in Settings too), then status 0
+            #expect(Self.steps(app.delegate) == ["status(VSA203)", "setAuthenticationStatus(0)"])
+            #expect(app.delegate.statuses.first?["message"]?.contains("Settings") == true)
+        }
+    }
+
     @Test(arguments: EntitlementProtocol.allCases) func logoutAfterAppleSSOSaysVSA203AndTheNextLaunchSignsInAgain(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             let app = try phoneApp(fixture, .pick(mvpdID: "Spectrum", username: "bob", password: "bob123"), wire)
