@@ -76,7 +76,7 @@ public final class BackendService: Sendable {
     /// The requestor configuration for the SDK (spec §5.2.1).
     public func requestorConfiguration(_ programmer: Programmer, clientType: String = "ios") -> RequestorConfiguration {
         RequestorConfiguration(
-            device: clientType == "tvos" ? "tv" : "mobile", clientType: clientType,
+            device: TrackingDeviceType.of(clientType: clientType).rawValue, clientType: clientType,
             os: clientType == "tvos" ? "tvOS" : "iOS", requestorID: programmer.id, requestorName: programmer.name,
             mvpds: programmer.mvpds.compactMap(mvpd).map { mvpd in
                 MVPDInfo(

@@ -58,7 +58,9 @@ struct SDKConfigTests {
         try await BackendFixture.with { _, client async throws in
             let answer = try await client.get("/adobe-services/1.0/config/REF30?client_type=tvOS")
             let config = try RequestorConfiguration.parse(xml: answer.text)
-            #expect(config.device == "tv")
+            // A device type of the tracking list (spec §4): an Apple TV is none of computer, tablet, mobile, gameconsole
+            #expect(config.device == "unknown")
+            #expect(TrackingDeviceType(rawValue: config.device) != nil)
             #expect(config.os == "tvOS")
             #expect(config.clientType == "tvos")
         }

@@ -81,3 +81,15 @@ struct V2DecisionsRequestTests {
         #expect(fastlyRead > 300, "the common shape is read without the decoder")
     }
 }
+
+/// Tracking reports a device type of the seeds' list whatever the service called the device (issue #27 item 11).
+struct TrackingDeviceTypeTests {
+    @Test func everyDeviceClassTheServicesNameIsReportedAsOneOfTheSeedsTypes() {
+        let expected: [String: TrackingDeviceType] = [
+            "mobile": .mobile, "MobilePhone": .mobile, "Tablet": .tablet, "Desktop": .computer, "GamesConsole": .gameconsole,
+            "SetTopBox": .unknown, "TV": .unknown, "tv": .unknown, "MediaPlayer": .unknown, "": .unknown,
+        ]
+        for (text, type) in expected { #expect(TrackingDeviceType.reported(text) == type, "\(text)") }
+        #expect(TrackingDeviceType.of(clientType: "tvos") == .unknown && TrackingDeviceType.of(clientType: "ios") == .mobile)
+    }
+}

@@ -277,7 +277,8 @@ struct ConfiguredRequestor: Sendable {
     var allowedMvpds: Set<String> { Set(mvpds.map(\.ID)) }
     func mvpd(_ id: String) -> MVPD? { mvpds.first { $0.ID == id } }
     var tracking: TrackingData {
-        TrackingData(deviceType: configuration.device, clientType: configuration.clientType, os: configuration.os)
+        TrackingData(deviceType: TrackingDeviceType.reported(configuration.device).rawValue, clientType: configuration.clientType,
+            os: configuration.os)
     }
 }
 

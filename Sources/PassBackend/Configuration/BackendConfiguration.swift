@@ -116,7 +116,7 @@ extension BackendConfiguration {
     /// judge tokens and single sign-on by the SDK's rules.
     public func requestorConfiguration(_ programmer: Programmer, clientType: String = "ios") -> RequestorConfiguration {
         RequestorConfiguration(
-            device: clientType == "tvos" ? "tv" : "mobile", clientType: clientType,
+            device: TrackingDeviceType.of(clientType: clientType).rawValue, clientType: clientType,
             os: clientType == "tvos" ? "tvOS" : "iOS", requestorID: programmer.id, requestorName: programmer.name,
             mvpds: programmer.mvpds.compactMap { id in mvpds.first { $0.id == id } }.map { mvpd in
                 MVPDInfo(

@@ -182,6 +182,11 @@ import Testing
                 try await Task.sleep(for: .milliseconds(50))
             }
             try #require(Self.steps(app.delegate).contains("setAuthenticationStatus(1)"))
+            // (issue #27 item 11: tvOS tracking reports a device type of the seeds' list — an Apple TV is "unknown")
+            let tracked = app.delegate.callbacks.compactMap { callback -> [String]? in
+                if case .sendTrackingData(_, let data) = callback { data } else { nil }
+            }
+            #expect(!tracked.isEmpty && tracked.allSatisfy { $0.dropLast(2).last == "unknown" }, "\(tracked)")
             // When the user logs out in the app
             app.delegate.clear()
             app.enabler.logout()

@@ -17,7 +17,8 @@ import Testing
             #expect(app.delegate.tracking.last?.0 == .authenticationDetection)
             // The last three items are the configuration's device, client type and OS: on v2 the service derives them
             // from X-Device-Info (docs/sdk.md, "Callbacks: what stays, what differs").
-            let platform = wire == .sdk ? ["mobile", "ios", "iOS"] : ["MobilePhone", "iOS", "iOS"]
+            // Device types from the seeds' list on both protocols (REST v2's MobilePhone is a mobile)
+            let platform = wire == .sdk ? ["mobile", "ios", "iOS"] : ["mobile", "iOS", "iOS"]
             #expect(app.delegate.tracking.last?.1 == ["NO", "None", "None", "None"] + platform)
             // setSelectedProvider: mvpdSelection with the MVPD first
             app.enabler.getAuthentication()
