@@ -50,11 +50,11 @@ struct DamagedStorageAPITests {
             try file.write(damaged)
 
             // The clear dialog's dry run says what will happen; the clear replaces the file with an empty one.
-            let preview = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)","requestor":"REF30","dryRun":true}"#)
+            let preview = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)","requestorID":"REF30","dryRun":true}"#)
             #expect(preview.status == 200, "\(preview.text)")
             #expect((preview.json["removed"] as? [String])?.first?.contains("the whole storage file, which cannot be read") == true, "\(preview.text)")
             #expect(try file.read() == damaged, "a dry run changes nothing")
-            let cleared = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)","requestor":"REF30"}"#)
+            let cleared = await fixture.post("/api/storage/clear", json: #"{"domain":"\#(Self.team)","requestorID":"REF30"}"#)
             #expect(cleared.status == 200, "\(cleared.text)")
             #expect(try TokenStore(file: file, domain: "t").load().isEmpty, "an empty storage the apps can read")
             let clearBackup = try #require(cleared.json["backupID"] as? String)

@@ -27,6 +27,7 @@ export async function clearFlow(target, onChanged) {
   const preview = await post('/api/storage/clear', { ...target, dryRun: true });
   const removed = preview.removed ?? [];
   const sharedBy = preview.sharedBy ?? [];
+  const effects = preview.effects ?? [];
   const ok = await confirmDialog({
     title: `Clear ${describe(target)} in ${target.domain}?`,
     confirmLabel: removed.length ? `Clear ${removed.length} item${removed.length === 1 ? '' : 's'}` : 'Clear',
@@ -35,6 +36,7 @@ export async function clearFlow(target, onChanged) {
       itemList(removed, 'Nothing is stored there: nothing would be removed.'),
       h('p', null, sharedBy.length > 1 ? '⚠ These apps share this storage and lose it too:' : 'Apps that use this storage:'),
       itemList(sharedBy.map((id) => code(id)), 'No app on this device uses it.'),
+      effects.length ? [h('p', null, 'What the apps will do:'), itemList(effects)] : null,
       h('p.muted.small', null, 'A backup is kept: you can undo right after. Apps notice on their next SDK call.'),
     ],
   });

@@ -23,6 +23,8 @@ struct SignInState: Encodable, Sendable, Equatable {
     /// When the app's own last answer (`setAuthenticationStatus`) says otherwise: the app shows a stale state until it
     /// calls checkAuthentication or setRequestor again (field problem #17).
     var stale: String?
+    /// When the SDK would count another Programmer's token by silent single sign-on: that Programmer.
+    var copiedFrom: String?
 
     /// Judges `storage` for `requestorID` on `deviceID`.
     ///
@@ -64,10 +66,12 @@ struct SignInState: Encodable, Sendable, Equatable {
         }
         var copy = storage
         if let sso = copy.copySSOToken(context), let (mvpd, token) = ownToken(copy, context) {
-            return accepted(
+            var state = accepted(
                 token, mvpd: mvpd, service: service,
                 how: "held for \(sso.sourceRequestorID), which the SDK copies for \(requestor) by silent single sign-on"
             )
+            state.copiedFrom = sso.sourceRequestorID
+            return state
         }
         if let passive = storage.passiveAuthenticationCandidate(context) {
             return SignInState(

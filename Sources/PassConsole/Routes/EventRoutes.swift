@@ -20,7 +20,7 @@ extension Console {
     func filter(_ request: Request) async throws(HTTPError) -> HistoryFilter {
         var query = try Self.parsedFilter(request)
         guard !query.appTerms.isEmpty else { return query.filter }
-        let known = query.appsAreBundleIDs(among: ownApps) ? ownApps : await knownApps()
+        let known = query.appsAreBundleIDs(among: ownApps) ? ownApps : await appsForTerms()
         do { try query.resolveApps(among: known) } catch { throw Self.invalidFilter(error, request) }
         return query.filter
     }
@@ -29,7 +29,7 @@ extension Console {
     var ownApps: [AppTerm.Known] { apps.map { AppTerm.Known(bundleID: $0.spec.app.bundleID, name: $0.spec.name) } }
 
     /// The console's own apps and every other app the history has sessions of (by bundle ID only).
-    func knownApps() async -> [AppTerm.Known] {
+    func appsForTerms() async -> [AppTerm.Known] {
         var known = ownApps
         let own = Set(known.map { $0.bundleID.lowercased() })
         for bundleID in (try? await history.appBundleIDs(limit: 10_000)) ?? [] where !own.contains(bundleID.lowercased()) {

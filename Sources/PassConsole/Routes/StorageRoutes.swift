@@ -17,7 +17,11 @@ extension Console {
         router.post("/api/storage/clear") { request in
             let console = try box.get()
             let scope = try request.decodeAPI(ClearScope.self)
-            return .api(try await console.storageActions().clear(scope, apps: await console.knownApps(), by: console.actor(request)))
+            // Judged before the clear changes anything (the dry run's and the clear's answers agree).
+            let effects = console.clearEffects(scope)
+            var result = try await console.storageActions().clear(scope, apps: await console.knownApps(), by: console.actor(request))
+            result.effects = effects
+            return .api(result)
         }
         router.post("/api/storage/undo") { request in
             let console = try box.get()

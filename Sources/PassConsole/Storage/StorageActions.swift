@@ -20,6 +20,8 @@ struct StorageActions: Sendable {
         var removed: [String]
         var sharedBy: [String]
         var backupID: String?
+        /// What the clear does to each app that reads the storage (``Console/clearEffects(_:)``), in sentences.
+        var effects: [String] = []
     }
 
     /// Clears what `scope` names; with `dryRun`, only says what would go. The whole action holds the device folder's
