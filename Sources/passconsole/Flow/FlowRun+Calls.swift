@@ -31,20 +31,34 @@ extension FlowRun {
         app.expect(.signIn)
         enabler.getAuthentication(forceAuthn: options.forceAuthn)
         var signedIn = false
-        let picker = await wait(for: "displayProviderDialog") { callback in
+        // A remembered provider skips the picker (the seeds' canAuthenticate rule, also with --force-authn): its login
+        // page (or a TV's registration code) opens at once.
+        var loginOpened = false
+        let started = await wait(for: "displayProviderDialog, or the login page of the remembered provider") { callback in
             switch callback {
             case .displayProviderDialog: return .succeeded
+            case .navigateToUrl:
+                loginOpened = true
+                return .succeeded
+            case .status(let status) where status["errorId"] == AdvancedStatusCode.REGCODE.rawValue:
+                loginOpened = true
+                return .succeeded
             case .setAuthenticationStatus(let status, _):
                 signedIn = status == 1
                 return .failed
             default: return .wait
             }
         }
-        guard picker else {
+        guard started else {
             if signedIn { output.error("Already signed in: there is no authentication to cancel (log out first, or add --force-authn).") }
             return false
         }
-        if point == .login {
+        if loginOpened {
+            guard point == .login else {
+                output.error("The remembered provider skipped the picker (its login page opened at once): cancel --at login instead.")
+                return false
+            }
+        } else if point == .login {
             guard let mvpd = options.mvpd else {
                 output.error("cancel --at login needs --mvpd: the provider whose login page the user closes.")
                 return false

@@ -61,6 +61,27 @@ import Testing
         }
     }
 
+    /// Issue #27 item 11: with a remembered provider, getAuthentication(forceAuthn: true) skips the picker and opens
+    /// the login page at once; `cancel --at login --force-authn` waited for a picker that never came. (On REST API v2
+    /// a valid profile cannot be forced to sign in again: docs/sdk.md lists it.)
+    @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage))
+    func cancellingAForcedLoginOfTheRememberedProviderSkipsThePicker() async throws {
+        try await SDKFixture.with { fixture in
+            let cli = FlowCLI(fixture: fixture, wire: .sdk)
+            #expect(try await cli.run("login", "--mvpd", "Dish", "--user", "carol", "--password", "carol123").status == 0)
+            // At the picker there is nothing to cancel: it says where to cancel instead
+            let atPicker = try await cli.run("cancel", "--force-authn")
+            #expect(atPicker.status != 0)
+            #expect(atPicker.errors.first?.contains("cancel --at login instead") == true, "\(atPicker)")
+            let cancel = try await cli.run("cancel", "--at", "login", "--mvpd", "Dish", "--force-authn")
+            #expect(cancel.status == 0, "\(cancel)")
+            #expect(cancel.callbacks("displayProviderDialog").isEmpty, "the remembered provider skips the picker")
+            #expect(cancel.callbacks("navigateToUrl").count == 1)
+            #expect(cancel.callbacks("setAuthenticationStatus").last?["errorCode"] as? String == ErrorCode.PROVIDER_NOT_SELECTED_ERROR,
+                "\(cancel)")
+        }
+    }
+
     @Test(.enabled(if: FlowCLI.binary != nil, FlowCLI.missingMessage), arguments: EntitlementProtocol.allCases)
     func cancelWithNothingToCancelSaysSo(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
