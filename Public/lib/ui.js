@@ -12,7 +12,7 @@ export const TOAST_MS = { info: 6000, success: 6000, warning: 10000, error: 1500
  * it; × dismisses it at once. `action` names what it is about (`POST /api/apps/news-ios/login`): a newer toast of the
  * same action replaces it, and `resolveToasts(action)` removes it when that action later succeeds.
  */
-export function toast(message, { kind = 'info', detail = null, timeout, id = null, actions = [], action = null } = {}) {
+export function toast(message, { kind = 'info', detail = null, timeout, id = null, actions = [], action = null, near = null } = {}) {
   const region = document.getElementById('toasts');
   if (id) document.getElementById(id)?.remove();
   if (action) resolveToasts(action, { all: true });
@@ -39,9 +39,39 @@ export function toast(message, { kind = 'info', detail = null, timeout, id = nul
   el.addEventListener('focusin', () => clearTimeout(timer));
   el.addEventListener('mouseleave', () => schedule(Math.min(ms, 3000)));
   el.addEventListener('focusout', () => schedule(Math.min(ms, 3000)));
+  // What the toast reports on — `near` (the form's parts), or else what the user just worked on (the focused
+  // control's row, form or dialog) — so the toast never covers it.
+  const anchors = near ? [near].flat() : [document.activeElement?.closest?.('form, dialog, .form-row, .card')];
   region.append(el);
+  keepClearOf(region, anchors.filter(Boolean));
   schedule(ms);
   return el;
+}
+
+const TOAST_CORNERS = ['', 'toasts-top', 'toasts-left', 'toasts-top toasts-left'];
+
+/** Moves the toasts to the corner where they cover least of `anchors` (bottom right when it covers none). */
+function keepClearOf(region, anchors) {
+  const covered = () => {
+    const r = region.getBoundingClientRect();
+    return anchors.filter((a) => a.isConnected).reduce((sum, anchor) => {
+      const a = anchor.getBoundingClientRect();
+      const w = Math.min(r.right, a.right) - Math.max(r.left, a.left), h = Math.min(r.bottom, a.bottom) - Math.max(r.top, a.top);
+      return sum + (w > 0 && h > 0 ? w * h : 0);
+    }, 0);
+  };
+  const place = (corner) => {
+    region.classList.remove('toasts-top', 'toasts-left');
+    if (corner) region.classList.add(...corner.split(' '));
+  };
+  let best = null;
+  for (const corner of TOAST_CORNERS) {
+    place(corner);
+    const area = covered();
+    if (area === 0) return;
+    if (!best || area < best.area) best = { corner, area };
+  }
+  place(best.corner);
 }
 
 /** Removes the error toasts of `action` (it has since succeeded); with `all`, its toasts of any kind. */
@@ -80,9 +110,9 @@ export function banner(text, detail) {
 /**
  * A toast with an Undo button (`#undo-toast`), kept for 30 s. `onUndo` runs once; the toast closes after it.
  */
-export function undoToast(message, detail, onUndo) {
+export function undoToast(message, detail, onUndo, { near = null } = {}) {
   const undo = h('button', { type: 'button', 'data-action': 'undo', ...needs('undo') }, '↶ Undo');
-  const el = toast(message, { kind: 'success', detail, id: 'undo-toast', timeout: 30000, actions: [undo] });
+  const el = toast(message, { kind: 'success', detail, id: 'undo-toast', timeout: 30000, actions: [undo], near });
   undo.addEventListener('click', async () => {
     undo.disabled = true;
     try {

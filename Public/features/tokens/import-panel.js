@@ -127,9 +127,9 @@ export function importPanel(onChanged) {
           undoneToast(await post('/api/storage/undo', { backupID: result.backupID }));
           onChanged();
           if (mine === generation) dryRun();
-        });
+        }, { near: formParts });
       } else {
-        toast(text, { kind: 'success' });
+        toast(text, { kind: 'success', near: formParts });
       }
     } catch (error) {
       showError(error);
@@ -146,6 +146,8 @@ export function importPanel(onChanged) {
   // The size limit as the server words it (one formatter, on the server).
   const limit = h('span', { id: 'import-limit' });
   overview().then((data) => { if (data.uploadLimit) limit.textContent = ` Files up to ${data.uploadLimit}.`; }).catch(() => {});
+  // The parts of the form a toast about the import must not cover.
+  const formParts = [];
   const el = h('section.card.import-panel', { 'aria-labelledby': 'import-heading' },
     h('h2', { id: 'import-heading' }, 'Import a storage file'),
     h('p.muted', null, 'The file is checked first and nothing changes until you press Apply. Applying is one step, with a backup you can undo.',
@@ -156,6 +158,7 @@ export function importPanel(onChanged) {
       h('label', { title: 'Tokens the apps that read this storage will refuse (another device ID, an MVPD the Programmer does not integrate, expired, another storage version) are left out unless this is ticked.' },
         includeRefused, ' Import refused tokens too'), apply),
     message, preview);
+  formParts.push(el.querySelector('.form-row'), message, preview);
   dryRun();
 
   return {

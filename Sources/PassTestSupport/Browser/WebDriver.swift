@@ -137,6 +137,11 @@ public final class WebDriver: @unchecked Sendable {
         return handle
     }
 
+    /// Sets the browser window's outer size (a narrow window, as on a laptop beside other windows).
+    public func setWindowSize(width: Int, height: Int) async throws {
+        _ = try await command("POST", "/window/rect", ["width": width, "height": height])
+    }
+
     /// Runs `script` in the page (its `return` value comes back as JSON-compatible values).
     @discardableResult
     public func run(_ script: String, _ arguments: [Any] = []) async throws -> Any? {

@@ -130,6 +130,36 @@ struct FeedbackBrowserTests {
         }
     }
 
+    /// Issue #27 item 5: the import's toast covered the import form it reported on (both at the bottom right).
+    @Test func theImportsToastDoesNotCoverTheImportForm() async throws {
+        try await withBrowser { fixture, browser in
+            try await fixture.signIn()
+            let file = fixture.root.appendingPathComponent("live.json")
+            try await fixture.get("/api/storage/export?domain=phone/team:TEAM1234&reveal=true").body.write(to: file)
+            try await fixture.call("news-ios", "logout")
+            try await fixture.waitForApp("news-ios") { $0["authenticated"] as? Bool == false }
+            // A narrow window (beside a ticket tool), where the form's controls reach the toasts' corner
+            try await browser.setWindowSize(width: 760, height: 700)
+            try await browser.open(fixture.console.baseURL + "/#/tokens")
+            try await browser.waitUntil("the import domain list",
+                "return [...document.querySelectorAll('#import-domain option')].some(o => o.value === arguments[0]);", ["phone/team:TEAM1234"])
+            _ = try await browser.run("const s = document.getElementById('import-domain'); s.value = arguments[0]; s.dispatchEvent(new Event('change'));",
+                ["phone/team:TEAM1234"])
+            try await browser.chooseFile("#import-file", path: file.path)
+            try await browser.waitUntil("the preview", "return !document.querySelector('[data-action=apply-import]').disabled;")
+            // The form at the bottom of a short window, as a person scrolls to it
+            _ = try await browser.run("document.querySelector('.import-panel').scrollIntoView({block: 'end'});")
+            try await browser.click("[data-action=apply-import]")
+            try await browser.waitFor("#undo-toast")
+            let covered = try await browser.run("""
+                const t = document.getElementById('toasts').getBoundingClientRect();
+                const rows = [...document.querySelectorAll('.import-panel .form-row, #import-message, #import-preview')].map(e => e.getBoundingClientRect());
+                return rows.some(a => t.left < a.right && t.right > a.left && t.top < a.bottom && t.bottom > a.top);
+                """) as? Bool
+            #expect(covered == false, "the toast covers the import form")
+        }
+    }
+
     @Test func anExportIsConfirmedWithItsNameCountAndWhatWasRedacted() async throws {
         try await withBrowser { fixture, browser in
             try await fixture.signIn()
