@@ -72,10 +72,17 @@ struct RoleControlsBrowserTests {
                 // …while reading stays open: the redacted export and the look-ahead
                 let readers = try await states(browser, [#"button[data-action="export-storage"]"#, "#look-ahead"])
                 #expect(readers.values.allSatisfy { $0.count > 0 && $0.disabled == 0 }, "\(readers)")
-                // A forbidden control cannot be used even by a script's click: no dialog, no 403 toast
-                _ = try await browser.run(#"document.querySelector('button[data-action="clear-all"]').click();"#)
-                try await Task.sleep(for: .milliseconds(300))
+                // A forbidden control cannot be used even by a script's click: no dialog, no request (so no 403 toast).
+                // Both would start within the click itself (showModal and fetch are called synchronously), so they
+                // are counted right after it, without waiting (issue #27 item 16: a 300 ms sleep stood here).
+                _ = try await browser.run("""
+                    window.__requests = 0;
+                    const fetched = window.fetch;
+                    window.fetch = (...args) => { window.__requests += 1; return fetched(...args); };
+                    document.querySelector('button[data-action="clear-all"]').click();
+                    """)
                 #expect(try await browser.count("dialog#confirm-dialog[open]") == 0)
+                #expect(try await browser.run("return window.__requests;") as? Int == 0)
                 #expect(try await browser.count(".toast") == 0)
                 // Views draw their controls again as storage changes: still disabled afterwards
                 let asOtto = fixture.pageHeaders + [("Authorization", "Bearer \(otto)")]
