@@ -31,6 +31,9 @@ extension HistoryDatabase {
         package var latestMvpd: String?
         package var latestUserID: String?
         package var latestTrackingHash: String?
+        /// Whether the batch's last word on the user was a tracking hash (a sign-in the SDK reported by tracking, before
+        /// it sent that user's ID).
+        package var lastNamedHash = false
 
         /// A session's state before the batch: its key, device and app, highest stored sequence (-1: none) and outcome.
         package init(key: Int64, deviceID: String, bundleID: String, lastSequence: Int, outcome: SessionOutcome.Tracker) {
@@ -51,8 +54,8 @@ extension HistoryDatabase {
             if let requestor = event.requestorID { requestors.insert(requestor) }
             for term in eventTerms {
                 terms.insert(term)
-                if term.field == .userID { latestUserID = term.value }
-                if term.field == .trackingHash { latestTrackingHash = term.value }
+                if term.field == .userID { (latestUserID, lastNamedHash) = (term.value, false) }
+                if term.field == .trackingHash { (latestTrackingHash, lastNamedHash) = (term.value, true) }
             }
         }
 
@@ -63,14 +66,28 @@ extension HistoryDatabase {
             return terms.union(named)
         }
 
-        /// Writes the outcome, the latest MVPD and user ID, and the new search entries.
+        /// Whether the session's user ID is no longer its current user's: the batch's last word on the user is the
+        /// tracking hash of someone else (another user signed in; the SDK sends that user's ID only with their first
+        /// authorization). `stored` is the user ID the session holds, read only when ``needsStoredUserID``.
+        package func clearsUserID(stored: String?) -> Bool {
+            guard lastNamedHash, let hash = latestTrackingHash, let current = latestUserID ?? stored else { return false }
+            return TrackingEvent.userHash(of: current) != hash.lowercased()
+        }
+
+        /// Whether ``clearsUserID(stored:)`` needs the stored user ID (the batch named a hash but no user ID).
+        package var needsStoredUserID: Bool { lastNamedHash && latestUserID == nil }
+
+        /// Writes the outcome, the latest MVPD and user ID (none when the user changed since: the Sessions page then
+        /// shows the user of the latest tracking hash), and the new search entries.
         func store(_ db: Database) throws {
+            let stored = needsStoredUserID
+                ? try String.fetchOne(db.cachedStatement(sql: "SELECT userID FROM session WHERE key = ?"), arguments: [key]) : nil
             try db.cachedStatement(sql: """
-                UPDATE session SET outcome = ?, waitingSince = ?, mvpdID = COALESCE(?, mvpdID), userID = COALESCE(?, userID),
-                    trackingHash = COALESCE(?, trackingHash)
+                UPDATE session SET outcome = ?, waitingSince = ?, mvpdID = COALESCE(?, mvpdID),
+                    userID = CASE WHEN ? THEN NULL ELSE COALESCE(?, userID) END, trackingHash = COALESCE(?, trackingHash)
                 WHERE key = ?
                 """).execute(arguments: [outcome.settled.rawValue, outcome.waitingSince?.timeIntervalSince1970, latestMvpd,
-                    latestUserID, latestTrackingHash, key])
+                    clearsUserID(stored: stored), latestUserID, latestTrackingHash, key])
             try HistoryDatabase.insertTerms(db, searchTerms, sessionKey: key)
         }
 

@@ -130,10 +130,17 @@ extension PostgresHistory {
     /// Writes what the batch changed about a session: its count and highest sequence, outcome, latest MVPD, user ID
     /// and tracking hash, and its new search entries.
     static func store(_ connection: PostgresConnection, _ session: HistoryDatabase.SessionWrite, logger: Logger) async throws {
+        var stored: String?
+        if session.needsStoredUserID {
+            for try await userID in try await connection.query("SELECT user_id FROM session WHERE key = \(session.key)", logger: logger)
+                .decode(String?.self) { stored = userID }
+        }
+        let clears = session.clearsUserID(stored: stored)
         try await connection.query("""
             UPDATE session SET event_count = event_count + \(session.added), last_sequence = \(session.lastSequence),
                 outcome = \(session.outcome.settled.rawValue), waiting_since = \(session.outcome.waitingSince?.timeIntervalSince1970),
-                mvpd_id = COALESCE(\(session.latestMvpd), mvpd_id), user_id = COALESCE(\(session.latestUserID), user_id),
+                mvpd_id = COALESCE(\(session.latestMvpd), mvpd_id),
+                user_id = CASE WHEN \(clears) THEN NULL ELSE COALESCE(\(session.latestUserID), user_id) END,
                 tracking_hash = COALESCE(\(session.latestTrackingHash), tracking_hash)
             WHERE key = \(session.key)
             """, logger: logger)
