@@ -34,17 +34,15 @@ struct StorageActions: Sendable {
 
     private func clear(_ scope: ClearScope, in domain: StorageDomain, apps: [KnownApp], by actor: AuditActor) async throws -> ClearResult {
         let sharedBy = apps.filter { domain.isUsed(by: $0) }.map(\.identity.bundleID).sorted()
-        let current: TokenStorage
-        do { current = try domain.store.load() } catch let error as TokenStore.Unreadable {
+        let (current, damaged) = try loadOrDamaged(domain)
+        if let damaged {
             // Nothing in a damaged file can be read, so nothing in it can be cleared one by one: the whole file is
             // replaced by an empty one, its bytes kept in the backup (undo puts them back).
-            let what = "the whole storage file, which cannot be read (\(error.reason)): replaced by an empty one"
+            let what = "the whole storage file, which cannot be read (\(damaged.reason)): replaced by an empty one"
             guard !(scope.dryRun ?? false) else { return ClearResult(removed: [what], sharedBy: sharedBy, backupID: nil) }
             let backup = try await replaceDamaged(domain, with: TokenStorage(), reason: "clear \(scope.description)")
             try await history.audit("clear", detail: "Cleared \(scope.description): \(what)", by: actor)
             return ClearResult(removed: [what], sharedBy: sharedBy, backupID: backup.id)
-        } catch {
-            current = try load(domain)
         }
         var preview = current
         let wouldGo = scope.apply(to: &preview)
@@ -243,14 +241,7 @@ struct StorageActions: Sendable {
             readers: apps.filter { domain.isUsed(by: $0) }, now: now())
         // A damaged file holds nothing to merge with: the import is planned as into an empty file and replaces it
         // whole, its bytes kept in the backup (undo puts them back).
-        var damaged: TokenStore.Unreadable?
-        let current: TokenStorage
-        do { current = try domain.store.load() } catch let error as TokenStore.Unreadable {
-            damaged = error
-            current = TokenStorage()
-        } catch {
-            current = try load(domain)
-        }
+        let (current, damaged) = try loadOrDamaged(domain)
         let plan = try ImportPlan.make(data, into: domain, current: current, context)
         if policy == .fail, let first = plan.rejected.first {
             throw HTTPError(.unprocessableEntity, code: "import_rejected",
@@ -289,9 +280,19 @@ struct StorageActions: Sendable {
     }
 
     func load(_ domain: StorageDomain) throws -> TokenStorage {
-        do { return try domain.store.load() } catch let error as TokenStore.Unreadable {
+        let (storage, damaged) = try loadOrDamaged(domain)
+        if let damaged {
             throw HTTPError(.conflict, code: "storage_unreadable",
-                message: domain.unreadable(error) + ". Clear it, or import a good copy over it.")
+                message: domain.unreadable(damaged) + ". Clear it, or import a good copy over it.")
+        }
+        return storage
+    }
+
+    /// The domain's storage, or (empty and) why it cannot be read when its file is damaged or of another version:
+    /// a clear or an import then replaces it whole. A file that cannot be read at all is a `500`.
+    func loadOrDamaged(_ domain: StorageDomain) throws -> (storage: TokenStorage, damaged: TokenStore.Unreadable?) {
+        do { return (try domain.store.load(), nil) } catch let error as TokenStore.Unreadable {
+            return (TokenStorage(), error)
         } catch {
             throw HTTPError(.internalServerError, code: "storage_read_failed", message: "Could not read \(domain.id).",
                 detail: "\(error)")

@@ -130,19 +130,32 @@ import Testing
         }
     }
 
+    /// Cookbook flow E up to the registration code: an Apple TV whose user picked Spectrum in the Apple dialog, News
+    /// configured for REF30 and asked to sign in.
+    static func startFlowE(_ fixture: SDKFixture, _ wire: EntitlementProtocol) async throws -> TestApp {
+        try TVProviderSetting.pick(mvpdID: "Spectrum", username: "bob", password: "bob123").save(in: fixture.folder)
+        let app = try fixture.simulatedApp(bundleID: "com.example.news.tv", team: "TEAM1234", platform: .tvOS, wire: wire) {
+            $0.pollInterval = .milliseconds(100)
+        }
+        app.enabler.setRequestor(
+            "REF30", serviceProviders: [fixture.serviceProvider], secret: SecondScreenTests.secret, publicKey: SecondScreenTests.publicKey)
+        await app.settle()
+        app.enabler.getAuthentication()
+        await app.settle()
+        return app
+    }
+
+    /// Waits (polling, up to 10 s) until the app was told it is signed in.
+    static func waitForSignIn(_ app: TestApp) async throws {
+        for _ in 0..<200 where !steps(app.delegate).contains("setAuthenticationStatus(1)") {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     @Test(arguments: EntitlementProtocol.allCases) func tvOSPickAProviderShowsARegistrationCodeAndPollsUntilTheSecondScreenSignIn(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
             // Given an Apple TV whose user picks Spectrum in the Apple dialog (flow E)
-            try TVProviderSetting.pick(mvpdID: "Spectrum", username: "bob", password: "bob123").save(in: fixture.folder)
-            let app = try fixture.simulatedApp(bundleID: "com.example.news.tv", team: "TEAM1234", platform: .tvOS, wire: wire) {
-                $0.pollInterval = .milliseconds(100)
-            }
-            app.enabler.setRequestor(
-                "REF30", serviceProviders: [fixture.serviceProvider], secret: SecondScreenTests.secret,
-                publicKey: SecondScreenTests.publicKey)
-            await app.settle()
-            app.enabler.getAuthentication()
-            await app.settle()
+            let app = try await Self.startFlowE(fixture, wire)
             // Then the dialog, then status() with a registration code for Spectrum, and polling
             #expect(Self.steps(app.delegate) == ["setRequestorComplete", "presentTvProviderDialog", "status(REGCODE)"])
             let code = try #require(app.delegate.statuses.last?["code"])
@@ -152,9 +165,7 @@ import Testing
                 code: code, provider: "Spectrum", username: "bob", password: "bob123")
             #expect(done.title == "Signed in", "\(done.html)")
             // Then setAuthenticationStatus(1), and never a web view or the SDK's picker
-            for _ in 0..<100 where !Self.steps(app.delegate).contains("setAuthenticationStatus(1)") {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await Self.waitForSignIn(app)
             #expect(Self.steps(app.delegate) == [
                 "setRequestorComplete", "presentTvProviderDialog", "status(REGCODE)", "setAuthenticationStatus(1)",
             ])
@@ -166,21 +177,10 @@ import Testing
     /// gave no "sign out in Settings too" hint.
     @Test(arguments: EntitlementProtocol.allCases) func tvOSLogoutAfterFlowESaysVSA203(_ wire: EntitlementProtocol) async throws {
         try await SDKFixture.with { fixture in
-            try TVProviderSetting.pick(mvpdID: "Spectrum", username: "bob", password: "bob123").save(in: fixture.folder)
-            let app = try fixture.simulatedApp(bundleID: "com.example.news.tv", team: "TEAM1234", platform: .tvOS, wire: wire) {
-                $0.pollInterval = .milliseconds(100)
-            }
-            app.enabler.setRequestor(
-                "REF30", serviceProviders: [fixture.serviceProvider], secret: SecondScreenTests.secret,
-                publicKey: SecondScreenTests.publicKey)
-            await app.settle()
-            app.enabler.getAuthentication()
-            await app.settle()
+            let app = try await Self.startFlowE(fixture, wire)
             let code = try #require(app.delegate.statuses.last?["code"])
             _ = try await SecondScreenPerson(baseURL: fixture.baseURL).signIn(code: code, provider: "Spectrum", username: "bob", password: "bob123")
-            for _ in 0..<200 where !Self.steps(app.delegate).contains("setAuthenticationStatus(1)") {
-                try await Task.sleep(for: .milliseconds(50))
-            }
+            try await Self.waitForSignIn(app)
             try #require(Self.steps(app.delegate).contains("setAuthenticationStatus(1)"))
             // (issue #27 item 11: tvOS tracking reports a device type of the seeds' list — an Apple TV is "unknown")
             let tracked = app.delegate.callbacks.compactMap { callback -> [String]? in
